@@ -1,0 +1,51 @@
+// Dtype-aware comparison of an actual tensor against an expected one.
+//
+// |actual - expected| <= atol + rtol * |expected| + slack elementwise, with
+// torch.testing's per-dtype defaults for rtol/atol
+// (torch/testing/_comparison.py, _DTYPE_PRECISIONS), exact comparison for
+// integers and bool, NaN equal to NaN in the same place and infinities
+// equal when their signs match. Buffers are compared element by element
+// (no composite ATen ops: allclose costs ~20x an add on small tensors).
+#ifndef SHRT_COMPARE_H_
+#define SHRT_COMPARE_H_
+
+#include <cstdint>
+#include <string>
+
+#include "ATen/core/Tensor.h"
+
+namespace shrt {
+
+struct Tolerance {
+  double rtol = 0;
+  double atol = 0;
+};
+
+// torch.testing's defaults: float16 (1e-3, 1e-5), bfloat16 (1.6e-2, 1e-5),
+// float32 (1.3e-6, 1e-5), float64 (1e-7, 1e-7); (0, 0) for integers and
+// bool.
+Tolerance DefaultTolerance(c10::ScalarType dtype);
+
+// The result of one comparison. `max_abs_diff` is the largest
+// |actual - expected| over mismatching elements (infinity for a NaN or
+// infinity mismatch; 0 when equal).
+struct Comparison {
+  bool equal = true;
+  int64_t mismatches = 0;
+  double max_abs_diff = 0;
+  // For the first mismatch: "at [3, 1]: 2.5 vs 2.75"; or why shapes differ.
+  std::string detail;
+};
+
+// Compares `actual` with `expected`. Shapes must be equal (a shape mismatch
+// is reported, not thrown). Dtypes may differ only when both are floating
+// (a float64 reduction against a float32 expectation); a floating vs
+// integral mismatch is unequal. `slack`, if defined, is a float64 tensor of
+// expected's shape added to the per-element allowance (used for rounding of
+// reductions over ranks).
+Comparison CompareTensors(const at::Tensor& actual, const at::Tensor& expected, Tolerance tol,
+                          const at::Tensor& slack = at::Tensor());
+
+}  // namespace shrt
+
+#endif  // SHRT_COMPARE_H_

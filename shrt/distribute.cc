@@ -1,0 +1,214 @@
+#include "shrt/distribute.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "ATen/ops/add.h"
+#include "ATen/ops/div.h"
+#include "ATen/ops/maximum.h"
+#include "ATen/ops/minimum.h"
+#include "ATen/ops/mul.h"
+#include "c10/util/BFloat16.h"
+#include "c10/util/Half.h"
+#include "shrt/generators.h"
+#include "shrt/mesh.h"
+#include "shrt/rng.h"
+
+namespace shrt {
+namespace {
+
+bool IsNarrowInt(c10::ScalarType t) {
+  return c10::isIntegralType(t, /*includeBool=*/false) && c10::elementSize(t) < 4;
+}
+
+// Rounds x to the nearest value representable in floating dtype t.
+double RoundTo(c10::ScalarType t, double x) {
+  switch (t) {
+    case c10::ScalarType::Float:
+      return static_cast<float>(x);
+    case c10::ScalarType::Half:
+      return static_cast<float>(c10::Half(static_cast<float>(x)));
+    case c10::ScalarType::BFloat16:
+      return static_cast<float>(c10::BFloat16(static_cast<float>(x)));
+    default:
+      return x;
+  }
+}
+
+std::vector<double> ToDoubles(const at::Tensor& t) {
+  at::Tensor d = t.to(at::kDouble).contiguous();
+  const double* p = d.data_ptr<double>();
+  return std::vector<double>(p, p + d.numel());
+}
+
+// Per-rank value vectors, each of the full numel.
+using Parts = std::vector<std::vector<double>>;
+
+// Parts summing to `target` (see header). For integers the noise is
+// integral and the result is later wrapped into the dtype.
+Parts SumParts(const std::vector<double>& target, int w, c10::ScalarType dtype, Rng& rng) {
+  const bool integral = c10::isIntegralType(dtype, false);
+  double max_abs = 0;
+  for (double x : target) {
+    if (std::isfinite(x)) max_abs = std::max(max_abs, std::abs(x));
+  }
+  Parts parts(w, std::vector<double>(target.size()));
+  for (size_t e = 0; e < target.size(); ++e) {
+    const int holder = static_cast<int>(rng.Index(w));
+    double rest = target[e];
+    for (int r = 0; r < w; ++r) {
+      if (r == holder) continue;
+      double noise = rng.Uniform(-2, 2) * (max_abs + 1);
+      noise = integral ? std::nearbyint(noise) : RoundTo(dtype, noise);
+      parts[r][e] = noise;
+      rest -= noise;
+    }
+    parts[holder][e] = rest;
+  }
+  return parts;
+}
+
+Parts ExtremeParts(const std::vector<double>& target, int w, bool is_max, c10::ScalarType dtype,
+                   Rng& rng) {
+  const bool integral = c10::isIntegralType(dtype, false);
+  double lo = 0, hi = 0;
+  bool any = false;
+  for (double x : target) {
+    if (!std::isfinite(x)) continue;
+    lo = any ? std::min(lo, x) : x;
+    hi = any ? std::max(hi, x) : x;
+    any = true;
+  }
+  const double range = hi - lo + 1;
+  Parts parts(w, std::vector<double>(target.size()));
+  for (size_t e = 0; e < target.size(); ++e) {
+    const int holder = static_cast<int>(rng.Index(w));
+    for (int r = 0; r < w; ++r) {
+      double gap = rng.Uniform(0.5, 2) * range;
+      if (integral) gap = std::max(1.0, std::nearbyint(gap));
+      double v = r == holder ? target[e] : target[e] + (is_max ? -gap : gap);
+      if (!integral && r != holder) {
+        // Keep the bound strict after rounding to the dtype.
+        v = RoundTo(dtype, v);
+        if (is_max ? v > target[e] : v < target[e]) v = target[e];
+      }
+      parts[r][e] = v;
+    }
+  }
+  return parts;
+}
+
+Parts ProductParts(const std::vector<double>& target, int w, c10::ScalarType dtype, Rng& rng) {
+  const bool integral = c10::isIntegralType(dtype, false);
+  Parts parts(w, std::vector<double>(target.size()));
+  for (size_t e = 0; e < target.size(); ++e) {
+    const int holder = static_cast<int>(rng.Index(w));
+    double others = 1;
+    for (int r = 0; r < w; ++r) {
+      if (r == holder) continue;
+      const double f = integral ? rng.Sign() : RoundTo(dtype, rng.Sign() * rng.Uniform(0.5, 2));
+      parts[r][e] = f;
+      others *= f;
+    }
+    parts[holder][e] = target[e] / others;
+  }
+  return parts;
+}
+
+}  // namespace
+
+std::vector<Placement> CandidatePlacements(int64_t ndim, c10::ScalarType dtype) {
+  std::vector<Placement> out = {Placement::Replicate()};
+  for (int64_t d = 0; d < ndim; ++d) out.push_back(Placement::Shard(d));
+  if (dtype == c10::ScalarType::Bool) return out;
+  for (ReduceOp op : kAllReduceOps) {
+    if (op == ReduceOp::kAvg && IsNarrowInt(dtype)) continue;
+    out.push_back(Placement::Partial(op));
+  }
+  return out;
+}
+
+bool PlacementApplies(const Placement& p, int64_t ndim, c10::ScalarType dtype) {
+  const std::vector<Placement> c = CandidatePlacements(ndim, dtype);
+  return std::find(c.begin(), c.end(), p) != c.end();
+}
+
+std::vector<at::Tensor> Distribute(const at::Tensor& full, const Placement& p, int world_size,
+                                   uint64_t seed) {
+  std::vector<at::Tensor> locals;
+  locals.reserve(world_size);
+  switch (p.kind()) {
+    case Placement::Kind::kReplicate:
+      for (int r = 0; r < world_size; ++r) locals.push_back(full.clone(at::MemoryFormat::Contiguous));
+      return locals;
+    case Placement::Kind::kShard:
+      for (int r = 0; r < world_size; ++r) {
+        const ChunkRange c = ChunkOf(full.size(p.dim()), world_size, r);
+        locals.push_back(
+            full.narrow(p.dim(), c.begin, c.length()).clone(at::MemoryFormat::Contiguous));
+      }
+      return locals;
+    case Placement::Kind::kPartial:
+      break;
+  }
+  const c10::ScalarType dtype = full.scalar_type();
+  const bool integral = c10::isIntegralType(dtype, false);
+  Rng rng(seed);
+  std::vector<double> target = ToDoubles(full);
+  Parts parts;
+  switch (p.reduce_op()) {
+    case ReduceOp::kSum:
+      parts = SumParts(target, world_size, dtype, rng);
+      break;
+    case ReduceOp::kAvg:
+      for (double& x : target) x *= world_size;
+      parts = SumParts(target, world_size, dtype, rng);
+      break;
+    case ReduceOp::kMax:
+    case ReduceOp::kMin:
+      parts = ExtremeParts(target, world_size, p.reduce_op() == ReduceOp::kMax, dtype, rng);
+      break;
+    case ReduceOp::kProduct:
+      parts = ProductParts(target, world_size, dtype, rng);
+      break;
+  }
+  // Sums and products of integer parts wrap back to `full` in the dtype;
+  // extremes were built within range and are clamped, never wrapped.
+  const bool wrap = integral && p.reduce_op() != ReduceOp::kMax && p.reduce_op() != ReduceOp::kMin;
+  for (const std::vector<double>& part : parts) {
+    locals.push_back(wrap ? ValuesToTensor(part, full.sizes(), at::kLong).to(dtype)
+                          : ValuesToTensor(part, full.sizes(), dtype));
+  }
+  return locals;
+}
+
+at::Tensor ReducePartial(const std::vector<at::Tensor>& locals, ReduceOp op) {
+  const c10::ScalarType dtype = locals.front().scalar_type();
+  const bool integral = c10::isIntegralType(dtype, /*includeBool=*/true);
+  const bool in_double = !integral || op == ReduceOp::kAvg;
+  auto prep = [&](const at::Tensor& t) { return in_double ? t.to(at::kDouble) : t; };
+  at::Tensor acc = prep(locals.front()).clone();
+  for (size_t r = 1; r < locals.size(); ++r) {
+    const at::Tensor x = prep(locals[r]);
+    switch (op) {
+      case ReduceOp::kSum:
+      case ReduceOp::kAvg:
+        acc = at::add(acc, x);
+        break;
+      case ReduceOp::kMax:
+        acc = at::maximum(acc, x);
+        break;
+      case ReduceOp::kMin:
+        acc = at::minimum(acc, x);
+        break;
+      case ReduceOp::kProduct:
+        acc = at::mul(acc, x);
+        break;
+    }
+  }
+  if (op == ReduceOp::kAvg) acc = at::div(acc, static_cast<double>(locals.size()));
+  return acc;
+}
+
+}  // namespace shrt

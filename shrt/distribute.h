@@ -1,0 +1,56 @@
+// Per-rank local tensors from a full tensor, exactly as DESIGN.md §3 says,
+// and the reductions that turn Partial locals back into a full value.
+//
+// Every local tensor is a fresh contiguous tensor owned by one rank, so an
+// in-place or out= operator on one rank can never corrupt another rank's
+// input (no aliasing between ranks or with the full tensor).
+#ifndef SHRT_DISTRIBUTE_H_
+#define SHRT_DISTRIBUTE_H_
+
+#include <cstdint>
+#include <vector>
+
+#include "ATen/core/Tensor.h"
+#include "shrt/placement.h"
+
+namespace shrt {
+
+// The placements enumerated for a tensor of rank `ndim` and `dtype`: R,
+// S(0) .. S(ndim-1), then every Partial. Bool tensors get no Partial.
+// Integer dtypes narrower than 32 bits get no P(avg), whose parts (summing
+// to W * x) would overflow them.
+std::vector<Placement> CandidatePlacements(int64_t ndim, c10::ScalarType dtype);
+
+// True if `p` is among CandidatePlacements(ndim, dtype).
+bool PlacementApplies(const Placement& p, int64_t ndim, c10::ScalarType dtype);
+
+// The W local tensors of `full` under placement `p` (which must apply):
+//   R      W copies of `full`.
+//   S(d)   torch.chunk layout along d (mesh.h ChunkOf); ranks past the end
+//          get an empty tensor (size 0 on d).
+//   P(sum) parts that sum to `full`: every element gets independent noise of
+//          mixed sign and magnitude up to 2 * (max|full| + 1) on all ranks
+//          but one, chosen per element, which holds the remainder; never a
+//          uniform split. Integers get integer parts (two's-complement sums
+//          wrap back to `full` exactly).
+//   P(avg) P(sum) parts of W * full.
+//   P(max) every part <= full; a rank chosen per element holds `full`, the
+//          others `full - gap` with gaps of 0.5 .. 2 times the value range of
+//          `full` plus 1 (clamped to the dtype's range for integers).
+//   P(min) the mirror image of P(max).
+//   P(product) parts whose product is `full`: factors of mixed sign and
+//          magnitude 0.5 .. 2 (+-1 for integers) on all ranks but one, chosen
+//          per element, which holds full / (product of the others).
+// `seed` selects the draw; callers redraw with other seeds.
+std::vector<at::Tensor> Distribute(const at::Tensor& full, const Placement& p, int world_size,
+                                   uint64_t seed);
+
+// The elementwise reduction of same-shape `locals` for Partial op `op`, in
+// float64 for floating dtypes (so the reduction adds no rounding of its
+// own) and in the dtype itself for integers (wrapping, matching how
+// integer parts were built); P(avg) of integers is computed in float64.
+at::Tensor ReducePartial(const std::vector<at::Tensor>& locals, ReduceOp op);
+
+}  // namespace shrt
+
+#endif  // SHRT_DISTRIBUTE_H_

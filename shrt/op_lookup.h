@@ -1,0 +1,25 @@
+// Looking overloads up in the c10 dispatcher, with suggestions for typos.
+#ifndef SHRT_OP_LOOKUP_H_
+#define SHRT_OP_LOOKUP_H_
+
+#include <string>
+#include <vector>
+
+#include "ATen/core/operator_name.h"
+#include "absl/status/status.h"
+#include "absl/strings/string_view.h"
+
+namespace shrt {
+
+// OK if the dispatcher has a schema for `name`. Errors: NotFound whose
+// message names up to three close matches ("did you mean aten::add.Tensor,
+// aten::add.Scalar?").
+absl::Status CheckOverloadExists(const c10::OperatorName& name);
+
+// Up to `max` registered overloads whose canonical text is closest to
+// `text` by edit distance, best first (ties by name).
+std::vector<std::string> CloseOverloads(absl::string_view text, int max);
+
+}  // namespace shrt
+
+#endif  // SHRT_OP_LOOKUP_H_

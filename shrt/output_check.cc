@@ -1,0 +1,107 @@
+#include "shrt/output_check.h"
+
+#include <cmath>
+#include <limits>
+
+#include "ATen/ops/abs.h"
+#include "ATen/ops/add.h"
+#include "ATen/ops/div.h"
+#include "ATen/ops/mul.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "shrt/distribute.h"
+#include "shrt/mesh.h"
+
+namespace shrt {
+namespace {
+
+double Epsilon(c10::ScalarType t) {
+  switch (t) {
+    case c10::ScalarType::Half:
+      return 9.765625e-4;
+    case c10::ScalarType::BFloat16:
+      return 7.8125e-3;
+    case c10::ScalarType::Float:
+      return std::numeric_limits<float>::epsilon();
+    case c10::ScalarType::Double:
+      return std::numeric_limits<double>::epsilon();
+    default:
+      return 0;
+  }
+}
+
+OutputCheck Fail(int rank, const Comparison& c) {
+  return {false, rank, c.max_abs_diff, c.detail};
+}
+
+OutputCheck FailMeta(int rank, std::string detail) {
+  return {false, rank, std::numeric_limits<double>::infinity(), std::move(detail)};
+}
+
+std::string ShapeText(at::IntArrayRef s) { return absl::StrCat("[", absl::StrJoin(s, ", "), "]"); }
+
+}  // namespace
+
+OutputCheck CheckOutput(const at::Tensor& full, const std::vector<at::Tensor>& locals,
+                        const Placement& p, Tolerance tol) {
+  const int w = static_cast<int>(locals.size());
+  for (int r = 0; r < w; ++r) {
+    if (locals[r].scalar_type() != full.scalar_type()) {
+      return FailMeta(r, absl::StrCat("dtype ", c10::toString(locals[r].scalar_type()),
+                                      " vs expected ", c10::toString(full.scalar_type())));
+    }
+  }
+  switch (p.kind()) {
+    case Placement::Kind::kReplicate:
+      for (int r = 0; r < w; ++r) {
+        Comparison c = CompareTensors(locals[r], full, tol);
+        if (!c.equal) return Fail(r, c);
+      }
+      return {};
+    case Placement::Kind::kShard: {
+      if (p.dim() < 0 || p.dim() >= full.dim()) {
+        return FailMeta(-1, absl::StrCat(p.ToString(), " on a ", full.dim(), "-d output"));
+      }
+      for (int r = 0; r < w; ++r) {
+        const ChunkRange chunk = ChunkOf(full.size(p.dim()), w, r);
+        Comparison c =
+            CompareTensors(locals[r], full.narrow(p.dim(), chunk.begin, chunk.length()), tol);
+        if (!c.equal) return Fail(r, c);
+      }
+      return {};
+    }
+    case Placement::Kind::kPartial:
+      break;
+  }
+  for (int r = 0; r < w; ++r) {
+    if (locals[r].sizes() != full.sizes()) {
+      return FailMeta(r, absl::StrCat("shape ", ShapeText(locals[r].sizes()), " vs expected ",
+                                      ShapeText(full.sizes())));
+    }
+  }
+  const at::Tensor reduced = ReducePartial(locals, p.reduce_op());
+  at::Tensor slack;
+  const double eps = Epsilon(full.scalar_type());
+  if (eps > 0) {
+    switch (p.reduce_op()) {
+      case ReduceOp::kSum:
+      case ReduceOp::kAvg: {
+        at::Tensor abs_sum = at::abs(locals[0].to(at::kDouble));
+        for (int r = 1; r < w; ++r) abs_sum = at::add(abs_sum, at::abs(locals[r].to(at::kDouble)));
+        if (p.reduce_op() == ReduceOp::kAvg) abs_sum = at::div(abs_sum, static_cast<double>(w));
+        slack = at::mul(abs_sum, 4 * eps);
+        break;
+      }
+      case ReduceOp::kProduct:
+        slack = at::mul(at::abs(reduced), 4 * w * eps);
+        break;
+      default:
+        break;
+    }
+  }
+  Comparison c = CompareTensors(reduced, full, tol, slack);
+  if (!c.equal) return Fail(-1, c);
+  return {};
+}
+
+}  // namespace shrt

@@ -1,0 +1,26 @@
+// Overload names as users write them: "aten::add.Tensor", "aten::relu"
+// (the default overload; "aten::relu.default" is accepted as an alias), and
+// custom namespaces such as "shrt_example::scaled_add".
+#ifndef SHRT_OVERLOAD_NAME_H_
+#define SHRT_OVERLOAD_NAME_H_
+
+#include <string>
+
+#include "ATen/core/operator_name.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+
+namespace shrt {
+
+// Parses "<namespace>::<name>[.<overload>]". ".default" maps to the empty
+// overload name, as in torch.ops.aten.relu.default.
+// Errors: InvalidArgument when the namespace or name is missing or the text
+// contains whitespace.
+absl::StatusOr<c10::OperatorName> ParseOverloadName(absl::string_view text);
+
+// The canonical text: "aten::add.Tensor", "aten::relu" (no ".default").
+std::string OverloadToString(const c10::OperatorName& name);
+
+}  // namespace shrt
+
+#endif  // SHRT_OVERLOAD_NAME_H_

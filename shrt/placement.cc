@@ -1,0 +1,172 @@
+#include "shrt/placement.h"
+
+#include <tuple>
+
+#include "absl/status/status.h"
+#include "absl/strings/ascii.h"
+#include "absl/strings/numbers.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_split.h"
+#include "absl/strings/strip.h"
+
+namespace shrt {
+namespace {
+
+struct ReduceOpEntry {
+  ReduceOp op;
+  absl::string_view name;
+};
+constexpr ReduceOpEntry kReduceOpNames[] = {
+    {ReduceOp::kSum, "sum"}, {ReduceOp::kAvg, "avg"},         {ReduceOp::kMax, "max"},
+    {ReduceOp::kMin, "min"}, {ReduceOp::kProduct, "product"},
+};
+
+// Accepted spellings of the three kinds: short and DTensor's class names.
+struct KindEntry {
+  absl::string_view prefix;
+  Placement::Kind kind;
+};
+constexpr KindEntry kKindNames[] = {
+    {"R", Placement::Kind::kReplicate},  {"Replicate", Placement::Kind::kReplicate},
+    {"S", Placement::Kind::kShard},      {"Shard", Placement::Kind::kShard},
+    {"P", Placement::Kind::kPartial},    {"Partial", Placement::Kind::kPartial},
+};
+
+absl::Status BadToken(absl::string_view token, absl::string_view why) {
+  return absl::InvalidArgumentError(
+      absl::StrCat("bad placement '", token, "': ", why,
+                   " (expected R, S(<dim>) or P(sum|avg|max|min|product))"));
+}
+
+}  // namespace
+
+absl::string_view ReduceOpName(ReduceOp op) {
+  for (const auto& e : kReduceOpNames) {
+    if (e.op == op) return e.name;
+  }
+  return "?";
+}
+
+bool operator<(const Placement& a, const Placement& b) {
+  return std::tie(a.kind_, a.dim_, a.op_) < std::tie(b.kind_, b.dim_, b.op_);
+}
+
+std::string Placement::ToString() const {
+  switch (kind_) {
+    case Kind::kReplicate:
+      return "R";
+    case Kind::kShard:
+      return absl::StrCat("S(", dim_, ")");
+    case Kind::kPartial:
+      return absl::StrCat("P(", ReduceOpName(op_), ")");
+  }
+  return "?";
+}
+
+absl::StatusOr<Placement> ParsePlacement(absl::string_view text) {
+  const absl::string_view token = absl::StripAsciiWhitespace(text);
+  if (token.empty()) return BadToken(token, "empty placement");
+  absl::string_view head = token;
+  absl::string_view arg;
+  bool has_parens = false;
+  if (const size_t open = token.find('('); open != absl::string_view::npos) {
+    if (token.back() != ')') return BadToken(token, "missing ')'");
+    head = token.substr(0, open);
+    arg = absl::StripAsciiWhitespace(token.substr(open + 1, token.size() - open - 2));
+    has_parens = true;
+  }
+  head = absl::StripAsciiWhitespace(head);
+  const KindEntry* kind = nullptr;
+  for (const auto& e : kKindNames) {
+    if (e.prefix == head) kind = &e;
+  }
+  if (kind == nullptr) return BadToken(token, absl::StrCat("unknown kind '", head, "'"));
+  switch (kind->kind) {
+    case Placement::Kind::kReplicate:
+      if (!arg.empty()) return BadToken(token, "Replicate takes no argument");
+      return Placement::Replicate();
+    case Placement::Kind::kShard: {
+      int64_t dim = 0;
+      if (!has_parens || !absl::SimpleAtoi(arg, &dim)) {
+        return BadToken(token, "Shard needs an integer dim");
+      }
+      return Placement::Shard(dim);
+    }
+    case Placement::Kind::kPartial: {
+      if (!has_parens) return BadToken(token, "Partial needs a reduce op");
+      for (const auto& e : kReduceOpNames) {
+        if (e.name == arg) return Placement::Partial(e.op);
+      }
+      return BadToken(token, absl::StrCat("unknown reduce op '", arg, "'"));
+    }
+  }
+  return BadToken(token, "unknown kind");
+}
+
+std::string RuleToString(const Rule& rule) {
+  auto fmt = [](std::string* out, const Placement& p) { out->append(p.ToString()); };
+  return absl::StrCat(absl::StrJoin(rule.inputs, ", ", fmt), " -> ",
+                      absl::StrJoin(rule.outputs, ", ", fmt));
+}
+
+namespace {
+
+absl::StatusOr<std::vector<Placement>> ParseList(absl::string_view text) {
+  std::vector<Placement> out;
+  if (absl::StripAsciiWhitespace(text).empty()) return out;
+  for (absl::string_view token : absl::StrSplit(text, ',')) {
+    absl::StatusOr<Placement> p = ParsePlacement(token);
+    if (!p.ok()) return p.status();
+    out.push_back(*p);
+  }
+  return out;
+}
+
+}  // namespace
+
+absl::StatusOr<Rule> ParseRule(absl::string_view text) {
+  const size_t arrow = text.find("->");
+  if (arrow == absl::string_view::npos) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("bad rule '", text, "': missing '->' between inputs and outputs"));
+  }
+  if (text.find("->", arrow + 2) != absl::string_view::npos) {
+    return absl::InvalidArgumentError(absl::StrCat("bad rule '", text, "': more than one '->'"));
+  }
+  Rule rule;
+  absl::StatusOr<std::vector<Placement>> inputs = ParseList(text.substr(0, arrow));
+  if (!inputs.ok()) return inputs.status();
+  absl::StatusOr<std::vector<Placement>> outputs = ParseList(text.substr(arrow + 2));
+  if (!outputs.ok()) return outputs.status();
+  if (outputs->empty()) {
+    return absl::InvalidArgumentError(absl::StrCat("bad rule '", text, "': no output placement"));
+  }
+  rule.inputs = *std::move(inputs);
+  rule.outputs = *std::move(outputs);
+  return rule;
+}
+
+bool IsAllReplicate(const Rule& rule) {
+  for (const auto* side : {&rule.inputs, &rule.outputs}) {
+    for (const Placement& p : *side) {
+      if (!p.is_replicate()) return false;
+    }
+  }
+  return true;
+}
+
+bool IsDegenerate(const Rule& rule) {
+  for (const Placement& p : rule.inputs) {
+    if (!p.is_replicate()) return false;
+  }
+  for (const Placement& p : rule.outputs) {
+    const bool idempotent =
+        p.is_replicate() ||
+        (p.is_partial() && p.reduce_op() != ReduceOp::kSum && p.reduce_op() != ReduceOp::kProduct);
+    if (!idempotent) return false;
+  }
+  return true;
+}
+
+}  // namespace shrt

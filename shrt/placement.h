@@ -1,0 +1,133 @@
+// Placements and rules: the vocabulary of single-dim sharding strategies.
+//
+// A placement says how one tensor is laid out over one mesh dimension of
+// world size W (see DESIGN.md §1):
+//
+//   R            Replicate: every rank holds the whole tensor.
+//   S(d)         Shard(d): rank r holds chunk r along dim d (torch.chunk
+//                layout, see mesh.h).
+//   P(sum) P(avg) P(max) P(min) P(product)
+//                Partial: every rank holds a tensor of the full shape; the
+//                logical value is the elementwise reduction over ranks.
+//
+// A rule is one `inputs -> outputs` combination, e.g. `S(1), S(0) -> P(sum)`
+// for aten::mm. The canonical text separates placements with ", " and uses
+// " -> " as the arrow; ParseRule accepts any whitespace around them and
+// RuleToString prints the canonical form, so text round-trips.
+//
+// Naming follows torch.distributed.tensor.placement_types (Replicate, Shard,
+// Partial with reduce_op "sum" | "avg" | "max" | "min" | "product").
+#ifndef SHRT_PLACEMENT_H_
+#define SHRT_PLACEMENT_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+
+namespace shrt {
+
+// The reduction that combines the per-rank values of a Partial placement.
+enum class ReduceOp { kSum, kAvg, kMax, kMin, kProduct };
+
+// All reduce ops, in canonical order (the order enumeration uses).
+inline constexpr ReduceOp kAllReduceOps[] = {ReduceOp::kSum, ReduceOp::kAvg,
+                                             ReduceOp::kMax, ReduceOp::kMin,
+                                             ReduceOp::kProduct};
+
+// "sum", "avg", "max", "min", "product".
+absl::string_view ReduceOpName(ReduceOp op);
+
+// One tensor's placement on one mesh dimension. A value type; cheap to copy.
+//
+// A Shard dim may be negative in a strategy's output: it is a *shard
+// placeholder* meaning "dim d counted from the end", which the registry
+// normalises against the tensor's rank (like DTensor's _ShardingPlaceholder,
+// resolved when the rule meets concrete tensor metadata). Placements held by
+// the validator are always normalised (0 <= dim < ndim).
+class Placement {
+ public:
+  enum class Kind { kReplicate, kShard, kPartial };
+
+  static Placement Replicate() { return Placement(Kind::kReplicate, 0, {}); }
+  static Placement Shard(int64_t dim) { return Placement(Kind::kShard, dim, {}); }
+  static Placement Partial(ReduceOp op) { return Placement(Kind::kPartial, 0, op); }
+
+  Kind kind() const { return kind_; }
+  bool is_replicate() const { return kind_ == Kind::kReplicate; }
+  bool is_shard() const { return kind_ == Kind::kShard; }
+  bool is_partial() const { return kind_ == Kind::kPartial; }
+  // The sharded dim; meaningful only for Shard.
+  int64_t dim() const { return dim_; }
+  // The reduction; meaningful only for Partial.
+  ReduceOp reduce_op() const { return op_; }
+
+  // Canonical text: "R", "S(0)", "P(sum)".
+  std::string ToString() const;
+
+  friend bool operator==(const Placement& a, const Placement& b) {
+    return a.kind_ == b.kind_ && a.dim_ == b.dim_ && a.op_ == b.op_;
+  }
+  friend bool operator!=(const Placement& a, const Placement& b) { return !(a == b); }
+  // Orders R < S(0) < S(1) < ... < P(sum) < ... < P(product).
+  friend bool operator<(const Placement& a, const Placement& b);
+  template <typename H>
+  friend H AbslHashValue(H h, const Placement& p) {
+    return H::combine(std::move(h), p.kind_, p.dim_, p.op_);
+  }
+
+ private:
+  Placement(Kind kind, int64_t dim, ReduceOp op) : kind_(kind), dim_(dim), op_(op) {}
+  Kind kind_;
+  int64_t dim_;
+  ReduceOp op_;
+};
+
+// Parses one placement: "R", "S(<int>)" (negative allowed: a placeholder),
+// "P(sum|avg|max|min|product)". Surrounding whitespace is ignored; the long
+// names "Replicate()", "Shard(d)" and "Partial(op)" are accepted as well.
+// Errors: InvalidArgument naming the offending token.
+absl::StatusOr<Placement> ParsePlacement(absl::string_view text);
+
+// One inputs -> outputs combination of placements. Tensor[] arguments are
+// flattened in schema order, one placement per element.
+struct Rule {
+  std::vector<Placement> inputs;
+  std::vector<Placement> outputs;
+
+  friend bool operator==(const Rule& a, const Rule& b) {
+    return a.inputs == b.inputs && a.outputs == b.outputs;
+  }
+  friend bool operator!=(const Rule& a, const Rule& b) { return !(a == b); }
+  friend bool operator<(const Rule& a, const Rule& b) {
+    return a.inputs != b.inputs ? a.inputs < b.inputs : a.outputs < b.outputs;
+  }
+  template <typename H>
+  friend H AbslHashValue(H h, const Rule& r) {
+    return H::combine(std::move(h), r.inputs, r.outputs);
+  }
+};
+
+// Canonical text, e.g. "S(1), S(0) -> P(sum)".
+std::string RuleToString(const Rule& rule);
+
+// Parses "<placements> -> <placements>". Either side may be empty only for
+// an operator without tensor inputs / outputs. Errors: InvalidArgument
+// naming the offending token (or the missing "->").
+absl::StatusOr<Rule> ParseRule(absl::string_view text);
+
+// True for `R, ..., R -> R, ...`: the rule every operator has, implicit in
+// every strategy.
+bool IsAllReplicate(const Rule& rule);
+
+// True for rules that are valid for every operator and tell nobody
+// anything: all-Replicate inputs with outputs that are each R or
+// P(avg|max|min) (idempotent reductions of identical values). DESIGN.md §3:
+// these are never reported as missing.
+bool IsDegenerate(const Rule& rule);
+
+}  // namespace shrt
+
+#endif  // SHRT_PLACEMENT_H_

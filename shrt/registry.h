@@ -1,0 +1,95 @@
+// The strategy registry: a plugin to PyTorch's operator registry that maps
+// each overload (c10::OperatorName) to its single-dim strategy.
+//
+// Strategies register at static-initialisation time with
+// SHRT_REGISTER_STRATEGY in the library of their own source file, so that a
+// test depends only on its overload's strategy code (DESIGN.md §5). Because
+// custom operators (TORCH_LIBRARY) may register with the dispatcher after
+// our registrars run, registration only records the entry; Check() later
+// validates every entry against the c10 dispatcher.
+//
+// Tests build their own StrategyRegistry (e.g. for deliberately wrong
+// strategies) instead of touching Global().
+//
+// Not thread-safe for Add(); Query() and the accessors may be called
+// concurrently once registration is over.
+#ifndef SHRT_REGISTRY_H_
+#define SHRT_REGISTRY_H_
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "ATen/core/operator_name.h"
+#include "absl/status/status.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "shrt/op_args.h"
+#include "shrt/placement.h"
+#include "shrt/strategy.h"
+
+namespace shrt {
+
+class StrategyRegistry {
+ public:
+  // The process-wide registry that SHRT_REGISTER_STRATEGY fills.
+  static StrategyRegistry& Global();
+
+  // Records `strategy` for `overload` ("aten::add.Tensor").
+  // Errors: InvalidArgument for a malformed overload name; AlreadyExists if
+  // the overload already has a strategy in this registry.
+  absl::Status Add(absl::string_view overload, Strategy strategy);
+
+  // Validates every entry against the c10 dispatcher: the overload must
+  // exist with a schema. Errors: NotFound naming every unknown overload (with
+  // close matches), plus any error a static registrar recorded.
+  absl::Status Check() const;
+
+  // True if `name` has a strategy here.
+  bool Contains(const c10::OperatorName& name) const;
+
+  // Every overload with a strategy, sorted by name.
+  std::vector<c10::OperatorName> Overloads() const;
+
+  // Runs the overload's strategy on `args` and returns its rules with shard
+  // placeholders normalised (0 <= dim < ndim), in the strategy's order.
+  // Errors: NotFound if the overload has no strategy; FailedPrecondition if
+  // the strategy broke the contract of strategy.h (the message names the
+  // rule and what is wrong).
+  absl::StatusOr<std::vector<Rule>> Query(const c10::OperatorName& name,
+                                          const OpArgs& args) const;
+
+  // Used by StrategyRegistrar for errors that static initialisation cannot
+  // return; reported by Check().
+  void RecordError(absl::Status status) { deferred_errors_.push_back(std::move(status)); }
+
+ private:
+  std::map<c10::OperatorName, Strategy, bool (*)(const c10::OperatorName&,
+                                                 const c10::OperatorName&)>
+      strategies_{&NameLess};
+  std::vector<absl::Status> deferred_errors_;
+
+  static bool NameLess(const c10::OperatorName& a, const c10::OperatorName& b);
+};
+
+// Registers a strategy with a registry from a static initialiser; errors are
+// recorded for StrategyRegistry::Check() instead of aborting the process.
+class StrategyRegistrar {
+ public:
+  StrategyRegistrar(const char* overload, Strategy strategy,
+                    StrategyRegistry& registry = StrategyRegistry::Global());
+};
+
+}  // namespace shrt
+
+// Registers `strategy` (a callable OpArgs -> std::vector<Rule>) for the
+// overload named by the string literal `overload` in the global registry.
+// The strategy's library must be linked with alwayslink = True.
+#define SHRT_REGISTER_STRATEGY(overload, strategy) \
+  SHRT_REGISTER_STRATEGY_IMPL(overload, strategy, __COUNTER__)
+#define SHRT_REGISTER_STRATEGY_IMPL(overload, strategy, n) \
+  SHRT_REGISTER_STRATEGY_IMPL2(overload, strategy, n)
+#define SHRT_REGISTER_STRATEGY_IMPL2(overload, strategy, n) \
+  static ::shrt::StrategyRegistrar shrt_strategy_registrar_##n(overload, strategy)
+
+#endif  // SHRT_REGISTRY_H_

@@ -1,0 +1,338 @@
+#include "shrt/sample.h"
+
+#include "ATen/core/ivalue.h"
+#include "ATen/core/jit_type.h"
+#include "ATen/ops/empty.h"
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "c10/util/Exception.h"
+#include "shrt/overload_name.h"
+
+namespace shrt {
+namespace {
+
+// What an argument's schema type accepts, after stripping one Optional.
+enum class ArgKind {
+  kTensor, kTensorList, kOptTensorList, kInt, kFloat, kBool, kScalar, kIntList, kString,
+  kScalarType, kOther
+};
+
+struct ArgType {
+  ArgKind kind;
+  bool optional;
+};
+
+ArgType Classify(const c10::Argument& a) {
+  c10::TypePtr t = a.real_type();
+  bool optional = false;
+  if (auto o = t->cast<c10::OptionalType>()) {
+    optional = true;
+    t = o->getElementType();
+  }
+  switch (t->kind()) {
+    case c10::TypeKind::TensorType: return {ArgKind::kTensor, optional};
+    case c10::TypeKind::IntType:
+    case c10::TypeKind::SymIntType: return {ArgKind::kInt, optional};
+    case c10::TypeKind::FloatType: return {ArgKind::kFloat, optional};
+    case c10::TypeKind::BoolType: return {ArgKind::kBool, optional};
+    case c10::TypeKind::NumberType: return {ArgKind::kScalar, optional};
+    case c10::TypeKind::StringType: return {ArgKind::kString, optional};
+    case c10::TypeKind::ScalarTypeType: return {ArgKind::kScalarType, optional};
+    case c10::TypeKind::ListType: {
+      c10::TypePtr e = t->castRaw<c10::ListType>()->getElementType();
+      if (e->kind() == c10::TypeKind::TensorType) return {ArgKind::kTensorList, optional};
+      if (auto oe = e->cast<c10::OptionalType>();
+          oe && oe->getElementType()->kind() == c10::TypeKind::TensorType) {
+        return {ArgKind::kOptTensorList, optional};
+      }
+      if (e->kind() == c10::TypeKind::IntType || e->kind() == c10::TypeKind::SymIntType) {
+        return {ArgKind::kIntList, optional};
+      }
+      return {ArgKind::kOther, optional};
+    }
+    default: return {ArgKind::kOther, optional};
+  }
+}
+
+struct DtypeEntry {
+  Dtype proto;
+  c10::ScalarType torch;
+};
+constexpr DtypeEntry kDtypes[] = {
+    {FLOAT32, c10::ScalarType::Float}, {FLOAT64, c10::ScalarType::Double},
+    {FLOAT16, c10::ScalarType::Half},  {BFLOAT16, c10::ScalarType::BFloat16},
+    {INT64, c10::ScalarType::Long},    {INT32, c10::ScalarType::Int},
+    {INT16, c10::ScalarType::Short},   {INT8, c10::ScalarType::Char},
+    {UINT8, c10::ScalarType::Byte},    {BOOL, c10::ScalarType::Bool},
+};
+
+c10::ScalarType ToScalarType(Dtype d) {
+  for (const auto& e : kDtypes) {
+    if (e.proto == d) return e.torch;
+  }
+  return c10::ScalarType::Float;
+}
+
+// Which proto value kinds each schema kind accepts.
+bool Accepts(ArgKind kind, Arg::ValueCase v) {
+  switch (kind) {
+    case ArgKind::kTensor: return v == Arg::kTensor;
+    case ArgKind::kTensorList:
+    case ArgKind::kOptTensorList: return v == Arg::kTensors;
+    case ArgKind::kInt: return v == Arg::kIntValue;
+    case ArgKind::kFloat: return v == Arg::kFloatValue || v == Arg::kIntValue;
+    case ArgKind::kBool: return v == Arg::kBoolValue;
+    case ArgKind::kScalar:
+      return v == Arg::kIntValue || v == Arg::kFloatValue || v == Arg::kBoolValue;
+    case ArgKind::kIntList: return v == Arg::kIntList || v == Arg::kIntValue;
+    case ArgKind::kString: return v == Arg::kStrValue;
+    case ArgKind::kScalarType: return v == Arg::kDtypeValue;
+    case ArgKind::kOther: return false;
+  }
+  return false;
+}
+
+// The ArgValue a strategy sees for a non-tensor IValue.
+ArgValue ToArgValue(const c10::IValue& v, ArgKind kind) {
+  if (v.isNone()) return std::monostate{};
+  if (kind == ArgKind::kScalarType) return v.toScalarType();
+  if (v.isBool()) return v.toBool();
+  if (v.isInt()) return v.toInt();
+  if (v.isDouble()) return v.toDouble();
+  if (v.isString()) return v.toStringRef();
+  if (v.isIntList()) return v.toIntVector();
+  return std::monostate{};
+}
+
+std::string ValueText(const ArgValue& v) {
+  struct Visitor {
+    std::string operator()(std::monostate) const { return "None"; }
+    std::string operator()(bool b) const { return b ? "True" : "False"; }
+    std::string operator()(int64_t i) const { return absl::StrCat(i); }
+    std::string operator()(double d) const { return absl::StrCat(d); }
+    std::string operator()(const std::string& s) const { return absl::StrCat("\"", s, "\""); }
+    std::string operator()(const std::vector<int64_t>& l) const {
+      return absl::StrCat("[", absl::StrJoin(l, ", "), "]");
+    }
+    std::string operator()(c10::ScalarType t) const { return c10::toString(t); }
+    std::string operator()(const TensorMeta& m) const { return TensorMetaToString(m); }
+    std::string operator()(const std::vector<TensorMeta>& l) const {
+      return absl::StrCat("[", absl::StrJoin(l, ", ", [](std::string* out, const TensorMeta& m) {
+                            out->append(TensorMetaToString(m));
+                          }), "]");
+    }
+  };
+  return std::visit(Visitor{}, v);
+}
+
+TensorMeta MetaOf(const std::vector<int64_t>& shape, c10::ScalarType dtype) {
+  TensorMeta m{shape, std::vector<int64_t>(shape.size()), dtype};
+  int64_t stride = 1;
+  for (int64_t d = static_cast<int64_t>(shape.size()) - 1; d >= 0; --d) {
+    m.strides[d] = stride;
+    stride *= std::max<int64_t>(shape[d], 1);
+  }
+  return m;
+}
+
+TensorMeta MetaOf(const at::Tensor& t) {
+  return {t.sizes().vec(), t.strides().vec(), t.scalar_type()};
+}
+
+}  // namespace
+
+absl::StatusOr<BoundSample> BoundSample::Bind(const LoadedSpec& spec, int s) {
+  const Sample& sample = spec.proto().sample(s);
+  BoundSample b;
+  b.name_ = sample.name();
+  b.op_ = c10::Dispatcher::singleton().findSchemaOrThrow(spec.op().name.c_str(),
+                                                         spec.op().overload_name.c_str());
+  const c10::FunctionSchema& schema = b.op_->schema();
+  b.mutates_ = schema.is_mutable();
+  const std::string default_recipe = spec.proto().recipe().empty() ? "default" : spec.proto().recipe();
+
+  auto bad = [&](int a, absl::string_view what) {
+    const std::string where = a < 0 ? spec.WhereSample(s) : spec.WhereArg(s, a);
+    const std::string field =
+        a < 0 ? absl::StrCat("sample[", s, "]") : absl::StrCat("sample[", s, "].arg[", a, "]");
+    return absl::InvalidArgumentError(absl::StrCat(where, ": field '", field, "' (sample '",
+                                                   sample.name(), "'): ", what));
+  };
+  // Which proto arg names each schema argument.
+  std::vector<int> given(schema.arguments().size(), -1);
+  for (int a = 0; a < sample.arg_size(); ++a) {
+    const std::string& name = sample.arg(a).name();
+    auto idx = schema.argumentIndexWithName(name);
+    if (!idx.has_value()) {
+      std::vector<std::string> names;
+      for (const c10::Argument& arg : schema.arguments()) names.push_back(arg.name());
+      return bad(a, absl::StrCat("no argument named '", name, "' in ", OverloadToString(schema.operator_name()),
+                                 "(", absl::StrJoin(names, ", "), ")"));
+    }
+    if (given[*idx] >= 0) return bad(a, absl::StrCat("argument '", name, "' is given twice"));
+    given[*idx] = a;
+  }
+  for (size_t i = 0; i < schema.arguments().size(); ++i) {
+    const c10::Argument& arg = schema.arguments()[i];
+    const ArgType type = Classify(arg);
+    const int a = given[i];
+    b.list_sizes_.push_back(-1);
+    auto add_input = [&](std::string label, const TensorArg& t, int elem) {
+      b.slots_.push_back({static_cast<int>(i), elem});
+      std::vector<int64_t> shape(t.shape().begin(), t.shape().end());
+      b.inputs_.push_back({std::move(label), shape, ToScalarType(t.dtype()),
+                           t.recipe().empty() ? default_recipe : t.recipe()});
+    };
+    if (arg.is_out()) {
+      c10::ScalarType dtype = c10::ScalarType::Undefined;
+      if (a >= 0) {
+        if (!sample.arg(a).has_tensor()) return bad(a, "an out= argument takes a 'tensor' value");
+        dtype = ToScalarType(sample.arg(a).tensor().dtype());
+      }
+      b.out_args_.emplace_back(static_cast<int>(i), dtype);
+      b.args_.emplace_back();
+      continue;
+    }
+    if (a < 0) {
+      if (!arg.default_value().has_value()) {
+        return bad(-1, absl::StrCat("argument '", arg.name(), "' of ", OverloadToString(schema.operator_name()),
+                                    " has no default and must be given"));
+      }
+      b.args_.push_back(*arg.default_value());
+      b.strategy_args_.push_back({arg.name(), ToArgValue(*arg.default_value(), type.kind)});
+      continue;
+    }
+    const Arg& given_arg = sample.arg(a);
+    if (given_arg.value_case() == Arg::VALUE_NOT_SET) {
+      return bad(a, absl::StrCat("argument '", arg.name(), "' has a name but no value"));
+    }
+    if (given_arg.value_case() == Arg::kNone) {
+      if (!type.optional) return bad(a, absl::StrCat("argument '", arg.name(), "' is not optional"));
+      b.args_.emplace_back();
+      b.strategy_args_.push_back({arg.name(), std::monostate{}});
+      continue;
+    }
+    if (!Accepts(type.kind, given_arg.value_case())) {
+      return bad(a, absl::StrCat("argument '", arg.name(), "' has schema type ",
+                                 arg.real_type()->str(), ", which a '",
+                                 Arg::descriptor()->FindFieldByNumber(given_arg.value_case())->name(),
+                                 "' value cannot give"));
+    }
+    switch (given_arg.value_case()) {
+      case Arg::kTensor:
+        add_input(arg.name(), given_arg.tensor(), -1);
+        b.args_.emplace_back();
+        b.strategy_args_.push_back({arg.name(), MetaOf(b.inputs_.back().shape, b.inputs_.back().dtype)});
+        break;
+      case Arg::kTensors: {
+        std::vector<TensorMeta> metas;
+        for (int e = 0; e < given_arg.tensors().tensor_size(); ++e) {
+          add_input(absl::StrCat(arg.name(), "[", e, "]"), given_arg.tensors().tensor(e), e);
+          metas.push_back(MetaOf(b.inputs_.back().shape, b.inputs_.back().dtype));
+        }
+        b.list_sizes_.back() = given_arg.tensors().tensor_size();
+        b.args_.emplace_back();
+        b.strategy_args_.push_back({arg.name(), std::move(metas)});
+        break;
+      }
+      case Arg::kIntValue:
+        if (type.kind == ArgKind::kIntList) {
+          b.args_.emplace_back(std::vector<int64_t>{given_arg.int_value()});
+        } else if (type.kind == ArgKind::kFloat) {
+          b.args_.emplace_back(static_cast<double>(given_arg.int_value()));
+        } else {
+          b.args_.emplace_back(given_arg.int_value());
+        }
+        break;
+      case Arg::kFloatValue: b.args_.emplace_back(given_arg.float_value()); break;
+      case Arg::kBoolValue: b.args_.emplace_back(given_arg.bool_value()); break;
+      case Arg::kIntList:
+        b.args_.emplace_back(std::vector<int64_t>(given_arg.int_list().value().begin(),
+                                                  given_arg.int_list().value().end()));
+        break;
+      case Arg::kStrValue: b.args_.emplace_back(given_arg.str_value()); break;
+      case Arg::kDtypeValue: b.args_.emplace_back(ToScalarType(given_arg.dtype_value())); break;
+      default: return bad(a, "no value given");
+    }
+    if (given_arg.value_case() != Arg::kTensor && given_arg.value_case() != Arg::kTensors) {
+      b.strategy_args_.push_back({arg.name(), ToArgValue(b.args_.back(), type.kind)});
+    }
+  }
+  for (auto& [index, dtype] : b.out_args_) {
+    if (dtype == c10::ScalarType::Undefined) {
+      dtype = b.inputs_.empty() ? c10::ScalarType::Float : b.inputs_.front().dtype;
+    }
+  }
+  return b;
+}
+
+std::string BoundSample::Describe() const {
+  return absl::StrJoin(strategy_args_, ", ", [](std::string* out, const OpArg& a) {
+    absl::StrAppend(out, a.name, "=", ValueText(a.value));
+  });
+}
+
+absl::StatusOr<std::vector<at::Tensor>> BoundSample::Call(
+    const std::vector<at::Tensor>& inputs) const {
+  std::vector<c10::IValue> stack = args_;
+  // Tensor[] arguments are assembled from their flattened elements.
+  std::vector<std::vector<at::Tensor>> lists(args_.size());
+  for (size_t k = 0; k < slots_.size(); ++k) {
+    const Slot& slot = slots_[k];
+    if (slot.elem < 0) {
+      stack[slot.arg] = inputs[k];
+    } else {
+      lists[slot.arg].push_back(inputs[k]);
+    }
+  }
+  for (size_t i = 0; i < args_.size(); ++i) {
+    if (list_sizes_[i] < 0) continue;
+    if (Classify(op_->schema().arguments()[i]).kind == ArgKind::kOptTensorList) {
+      c10::List<c10::optional<at::Tensor>> l;
+      for (const at::Tensor& x : lists[i]) l.push_back(x);
+      stack[i] = l;
+    } else {
+      stack[i] = c10::List<at::Tensor>(lists[i]);
+    }
+  }
+  for (const auto& [index, dtype] : out_args_) {
+    stack[index] = at::empty({0}, at::TensorOptions().dtype(dtype));
+  }
+  try {
+    op_->callBoxed(&stack);
+  } catch (const c10::Error& e) {
+    return absl::InternalError(e.what_without_backtrace());
+  } catch (const std::exception& e) {
+    return absl::InternalError(e.what());
+  }
+  std::vector<at::Tensor> outputs;
+  std::function<absl::Status(const c10::IValue&)> flatten = [&](const c10::IValue& v) {
+    if (v.isTensor()) {
+      outputs.push_back(v.toTensor());
+    } else if (v.isTensorList()) {
+      for (const at::Tensor& t : v.toTensorVector()) outputs.push_back(t);
+    } else if (v.isTuple()) {
+      for (const c10::IValue& e : v.toTupleRef().elements()) {
+        if (absl::Status s = flatten(e); !s.ok()) return s;
+      }
+    } else {
+      return absl::UnimplementedError(
+          absl::StrCat("the overload returned a ", v.tagKind(), "; only tensor returns are checked"));
+    }
+    return absl::OkStatus();
+  };
+  for (const c10::IValue& v : stack) {
+    if (absl::Status s = flatten(v); !s.ok()) return s;
+  }
+  return outputs;
+}
+
+OpArgs BoundSample::MakeOpArgs(const std::vector<at::Tensor>& outputs) const {
+  std::vector<TensorMeta> in, out;
+  for (const InputSpec& i : inputs_) in.push_back(MetaOf(i.shape, i.dtype));
+  for (const at::Tensor& t : outputs) out.push_back(MetaOf(t));
+  return OpArgs(strategy_args_, std::move(in), std::move(out));
+}
+
+}  // namespace shrt

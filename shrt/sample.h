@@ -1,0 +1,75 @@
+// A spec sample bound to its overload's schema: the IValues of one
+// concrete call, with holes for the tensor inputs, callable through the c10
+// dispatcher on any set of tensor inputs (the full tensors or one rank's
+// locals).
+#ifndef SHRT_SAMPLE_H_
+#define SHRT_SAMPLE_H_
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "ATen/core/dispatch/Dispatcher.h"
+#include "absl/status/statusor.h"
+#include "shrt/op_args.h"
+#include "shrt/spec_loader.h"
+
+namespace shrt {
+
+// One tensor input of a sample, in rule order (Tensor[] elements flattened).
+struct InputSpec {
+  std::string label;  // "self", "tensors[1]"
+  std::vector<int64_t> shape;
+  c10::ScalarType dtype;
+  std::string recipe;  // the input's override, else the spec's, else "default"
+};
+
+class BoundSample {
+ public:
+  // Binds sample `s` of `spec` to the schema of spec.op(): every argument
+  // named in the sample must exist in the schema and have a value of the
+  // schema's type; omitted arguments take their defaults (an argument with
+  // no default must be given); out= arguments take an empty tensor of the
+  // given dtype (default: the first input's) at every call.
+  // Errors: InvalidArgument "<path>:<line>: field 'sample[s].arg[a]' ...".
+  static absl::StatusOr<BoundSample> Bind(const LoadedSpec& spec, int s);
+
+  const std::string& name() const { return name_; }
+  const std::vector<InputSpec>& inputs() const { return inputs_; }
+  // True if the overload writes into an argument (in-place or out=).
+  bool mutates() const { return mutates_; }
+  // "self=Float[8, 16], other=Float[16], alpha=2".
+  std::string Describe() const;
+
+  // Calls the overload with `inputs` (one per InputSpec, in order) through
+  // the dispatcher's boxed path and returns its tensor outputs flattened
+  // (Tensor[] and tuples unpacked). In-place overloads mutate their inputs:
+  // pass tensors this call may own. Errors: Internal with the operator's
+  // exception text (c10::Error without backtrace) when it throws;
+  // Unimplemented for a non-tensor return.
+  absl::StatusOr<std::vector<at::Tensor>> Call(const std::vector<at::Tensor>& inputs) const;
+
+  // The metadata a strategy sees for this sample, with `outputs` being the
+  // outputs of a call on the full inputs.
+  OpArgs MakeOpArgs(const std::vector<at::Tensor>& outputs) const;
+
+ private:
+  BoundSample() = default;
+  struct Slot {
+    int arg;   // schema argument index
+    int elem;  // element of a Tensor[] argument, or -1
+  };
+  std::string name_;
+  std::optional<c10::OperatorHandle> op_;
+  std::vector<c10::IValue> args_;                 // schema order; tensors are holes
+  std::vector<int> list_sizes_;                   // per arg: Tensor[] length, or -1
+  std::vector<Slot> slots_;                       // per input, where it goes
+  std::vector<std::pair<int, c10::ScalarType>> out_args_;  // out= arguments
+  std::vector<OpArg> strategy_args_;              // non-out args, tensors as metas
+  std::vector<InputSpec> inputs_;
+  bool mutates_ = false;
+};
+
+}  // namespace shrt
+
+#endif  // SHRT_SAMPLE_H_

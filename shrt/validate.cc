@@ -1,0 +1,455 @@
+#include "shrt/validate.h"
+
+#include <algorithm>
+#include <chrono>
+#include <map>
+
+#include "ATen/ops/isnan.h"
+#include "ATen/ops/neg.h"
+#include "absl/container/flat_hash_map.h"
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "shrt/compare.h"
+#include "shrt/distribute.h"
+#include "shrt/generators.h"
+#include "shrt/mesh.h"
+#include "shrt/output_check.h"
+#include "shrt/rng.h"
+#include "shrt/sample.h"
+
+namespace shrt {
+namespace {
+
+using Tensors = std::vector<at::Tensor>;
+
+// Why one (input tuple, output, output placement) failed, first time seen.
+struct Evidence {
+  std::string generator;
+  std::string variant;  // "", "redraw 2", "negated, redraw 0"
+  int output = -1;      // -1: an exception before any output existed
+  int rank = -1;
+  double max_abs_diff = 0;
+  std::string detail;   // comparison detail or error text
+  bool error = false;
+};
+
+std::string EvidenceText(const std::string& sample, const Evidence& e) {
+  std::string where = absl::StrCat("sample ", sample, ", generator ", e.generator);
+  if (!e.variant.empty()) absl::StrAppend(&where, ", ", e.variant);
+  if (e.error) return absl::StrCat(where, ": rank ", e.rank, " raised: ", e.detail);
+  const std::string rank = e.rank < 0 ? "the reduction over ranks" : absl::StrCat("rank ", e.rank);
+  return absl::StrCat(where, ": output ", e.output, " on ", rank, ": max |difference| ",
+                      absl::StrFormat("%.6g", e.max_abs_diff), " (", e.detail, ")");
+}
+
+bool Informative(const Tensors& outputs) {
+  for (const at::Tensor& t : outputs) {
+    if (t.numel() == 0) return false;
+    const bool all_zero = !t.ne(0).any().item<bool>();
+    const bool all_nan = at::isFloatingType(t.scalar_type()) && at::isnan(t).all().item<bool>();
+    if (all_zero || all_nan) return false;
+  }
+  return true;
+}
+
+Tensors Clones(const Tensors& ts) {
+  Tensors out;
+  out.reserve(ts.size());
+  for (const at::Tensor& t : ts) out.push_back(t.clone());
+  return out;
+}
+
+// Mixed-radix decoding of tuple index t over per-slot candidate lists.
+std::vector<Placement> Decode(int64_t t, const std::vector<std::vector<Placement>>& cands) {
+  std::vector<Placement> out(cands.size(), Placement::Replicate());
+  for (int64_t i = static_cast<int64_t>(cands.size()) - 1; i >= 0; --i) {
+    const int64_t n = static_cast<int64_t>(cands[i].size());
+    out[i] = cands[i][t % n];
+    t /= n;
+  }
+  return out;
+}
+
+int64_t Product(const std::vector<std::vector<Placement>>& cands) {
+  int64_t n = 1;
+  for (const auto& c : cands) n *= static_cast<int64_t>(c.size());
+  return n;
+}
+
+bool IsExtreme(const Placement& p) {
+  return p.is_partial() && (p.reduce_op() == ReduceOp::kMax || p.reduce_op() == ReduceOp::kMin);
+}
+
+// Ground truth of one sample: which (input tuple, output, placement)
+// combinations some case refuted, and how many informative cases each input
+// tuple had.
+class SampleTruth {
+ public:
+  SampleTruth(std::vector<std::vector<Placement>> in, std::vector<std::vector<Placement>> out)
+      : in_(std::move(in)), out_(std::move(out)), tuples_(Product(in_)) {
+    for (const auto& c : out_) width_ = std::max(width_, c.size());
+    failure_.assign(static_cast<size_t>(tuples_) * out_.size() * width_, -1);
+    informative_.assign(tuples_, 0);
+  }
+  const std::vector<std::vector<Placement>>& in() const { return in_; }
+  const std::vector<std::vector<Placement>>& out() const { return out_; }
+  int64_t tuples() const { return tuples_; }
+  int64_t out_tuples() const { return Product(out_); }
+
+  int& failure(int64_t t, size_t k, size_t c) {
+    return failure_[(static_cast<size_t>(t) * out_.size() + k) * width_ + c];
+  }
+  int failure(int64_t t, size_t k, size_t c) const {
+    return failure_[(static_cast<size_t>(t) * out_.size() + k) * width_ + c];
+  }
+  // True once some output has no surviving placement: no rule with this
+  // input tuple can hold, so later cases need not run it.
+  bool Dead(int64_t t) const {
+    for (size_t k = 0; k < out_.size(); ++k) {
+      bool all = true;
+      for (size_t c = 0; c < out_[k].size(); ++c) all = all && failure(t, k, c) >= 0;
+      if (all) return true;
+    }
+    return false;
+  }
+  void Fail(int64_t t, size_t k, size_t c, Evidence e) {
+    int& slot = failure(t, k, c);
+    if (slot >= 0) return;
+    slot = static_cast<int>(evidence_.size());
+    evidence_.push_back(std::move(e));
+  }
+  void FailAll(int64_t t, const Evidence& e) {
+    for (size_t k = 0; k < out_.size(); ++k) {
+      for (size_t c = 0; c < out_[k].size(); ++c) Fail(t, k, c, e);
+    }
+  }
+  int& informative(int64_t t) { return informative_[t]; }
+  int informative(int64_t t) const { return informative_[t]; }
+  const Evidence& evidence(int id) const { return evidence_[id]; }
+
+ private:
+  std::vector<std::vector<Placement>> in_, out_;
+  int64_t tuples_;
+  size_t width_ = 1;
+  std::vector<int> failure_;
+  std::vector<int> informative_;
+  std::vector<Evidence> evidence_;
+};
+
+// Per-rule verdict material gathered over samples.
+struct RuleState {
+  std::string claimed_invalid;    // evidence, first refuting sample
+  std::string claimed_valid;      // first sample claimed and valid
+  std::string unclaimed_valid;    // first sample valid but not claimed
+  std::string claimed_uninformative;
+};
+
+class OpValidator {
+ public:
+  OpValidator(const LoadedSpec& spec, const RuleSource& claimed, const ValidateOptions& options)
+      : spec_(spec), claimed_(claimed), options_(options) {}
+
+  absl::StatusOr<OpReport> Run() {
+    const auto start = std::chrono::steady_clock::now();
+    report_.op = spec_.proto().op();
+    report_.spec_path = spec_.path();
+    report_.world_size = options_.world_size;
+    for (int s = 0; s < spec_.proto().sample_size(); ++s) {
+      absl::Status st = RunSample(s);
+      if (!st.ok()) return st;
+      if (!report_.error.empty()) break;
+    }
+    Finish();
+    report_.seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return std::move(report_);
+  }
+
+ private:
+  absl::Status RunSample(int s) {
+    absl::StatusOr<BoundSample> bound = BoundSample::Bind(spec_, s);
+    if (!bound.ok()) return bound.status();
+    const BoundSample& sample = *bound;
+    report_.samples.push_back({sample.name(), sample.Describe()});
+    auto bad = [&](absl::string_view what) {
+      return absl::InvalidArgumentError(absl::StrCat(spec_.WhereSample(s), ": field 'sample[", s,
+                                                     "]' (sample '", sample.name(), "'): ", what));
+    };
+
+    // Generators per input; a case uses generator g % n of each input's recipe.
+    std::vector<std::vector<const Generator*>> gens;
+    size_t cases = 0;
+    for (const InputSpec& in : sample.inputs()) {
+      absl::StatusOr<std::vector<const Generator*>> g = RecipeGenerators(in.recipe);
+      if (!g.ok()) return bad(absl::StrCat("input '", in.label, "': ", g.status().message()));
+      cases = std::max(cases, g->size());
+      gens.push_back(*std::move(g));
+      if (std::find(report_.recipes.begin(), report_.recipes.end(), in.recipe) ==
+          report_.recipes.end()) {
+        report_.recipes.push_back(in.recipe);
+      }
+    }
+    cases = std::max<size_t>(cases, 1);
+
+    std::vector<std::vector<Placement>> in_cands;
+    for (const InputSpec& in : sample.inputs()) {
+      in_cands.push_back(CandidatePlacements(static_cast<int64_t>(in.shape.size()), in.dtype));
+    }
+    std::unique_ptr<SampleTruth> truth;
+    Tensors first_outputs;
+    const int w = options_.world_size;
+
+    for (size_t g = 0; g < cases; ++g) {
+      const uint64_t case_seed = MixSeed({options_.seed, static_cast<uint64_t>(s), g});
+      Tensors full;
+      std::vector<std::string> names;
+      for (size_t i = 0; i < sample.inputs().size(); ++i) {
+        const InputSpec& in = sample.inputs()[i];
+        const Generator& gen = *gens[i][g % gens[i].size()];
+        names.emplace_back(gen.name);
+        full.push_back(Generate(gen, in.shape, in.dtype, static_cast<int>(i), case_seed));
+      }
+      std::string label = names.empty() ? "none" : names.front();
+      if (std::any_of(names.begin(), names.end(), [&](const auto& n) { return n != names[0]; })) {
+        label = absl::StrJoin(names, "/");
+      }
+      absl::StatusOr<Tensors> expected = sample.Call(Clones(full));
+      if (!expected.ok()) {
+        return bad(absl::StrCat("the operator rejects the full inputs (generator ", label,
+                                "): ", expected.status().message()));
+      }
+      if (!truth) {
+        std::vector<std::vector<Placement>> out_cands;
+        for (const at::Tensor& t : *expected) {
+          out_cands.push_back(CandidatePlacements(t.dim(), t.scalar_type()));
+        }
+        truth = std::make_unique<SampleTruth>(in_cands, std::move(out_cands));
+        first_outputs = *expected;
+      } else if (expected->size() != truth->out().size()) {
+        return bad("the number of outputs differs between generators");
+      }
+      const bool informative = Informative(*expected);
+      // Full outputs for negated inputs, by mask of negated inputs.
+      std::map<std::vector<bool>, absl::StatusOr<Tensors>> negated;
+
+      for (int64_t t = 0; t < truth->tuples(); ++t) {
+        if (truth->Dead(t)) continue;
+        const std::vector<Placement> placements = Decode(t, truth->in());
+        RunTuple(sample, *truth, t, placements, full, *expected, label, case_seed, negated, w);
+        report_.combination_checks += truth->out_tuples();
+        if (informative) ++truth->informative(t);
+      }
+    }
+    if (!truth) return bad("the sample produced no case");
+    return Judge(sample, *truth, first_outputs);
+  }
+
+  void RunTuple(const BoundSample& sample, SampleTruth& truth, int64_t t,
+                const std::vector<Placement>& placements, const Tensors& full,
+                const Tensors& expected, const std::string& label, uint64_t case_seed,
+                std::map<std::vector<bool>, absl::StatusOr<Tensors>>& negated, int w) {
+    const bool partial = std::any_of(placements.begin(), placements.end(),
+                                     [](const Placement& p) { return p.is_partial(); });
+    std::vector<bool> mask(placements.size(), false);
+    bool any_negated = false;
+    for (size_t i = 0; i < placements.size(); ++i) {
+      const c10::ScalarType dt = full[i].scalar_type();
+      mask[i] = IsExtreme(placements[i]) && dt != at::kBool && dt != at::kByte;
+      any_negated = any_negated || mask[i];
+    }
+    const int redraws = partial ? options_.partial_redraws : 1;
+    const int variants = redraws + (any_negated ? 1 : 0);
+    for (int v = 0; v < variants; ++v) {
+      const bool neg = v >= redraws;
+      std::string variant = partial ? absl::StrCat("redraw ", neg ? 0 : v) : "";
+      const Tensors* inputs = &full;
+      const Tensors* want = &expected;
+      Tensors negated_inputs;
+      if (neg) {
+        variant = absl::StrCat("negated inputs, ", variant);
+        for (size_t i = 0; i < full.size(); ++i) {
+          negated_inputs.push_back(mask[i] ? at::neg(full[i]) : full[i]);
+        }
+        auto it = negated.find(mask);
+        if (it == negated.end()) it = negated.emplace(mask, sample.Call(Clones(negated_inputs))).first;
+        // An operator that rejects negated values (e.g. index inputs) has no
+        // Partial rule on them to test this way.
+        if (!it->second.ok()) continue;
+        inputs = &negated_inputs;
+        want = &*it->second;
+      }
+      // locals[r][i]: rank r's local for input i.
+      std::vector<Tensors> locals(w, Tensors(placements.size()));
+      for (size_t i = 0; i < placements.size(); ++i) {
+        const uint64_t seed = MixSeed({case_seed, static_cast<uint64_t>(t),
+                                       static_cast<uint64_t>(neg ? 0 : v), i});
+        Tensors parts = Distribute((*inputs)[i], placements[i], w, seed);
+        for (int r = 0; r < w; ++r) locals[r][i] = std::move(parts[r]);
+      }
+      std::vector<Tensors> outs(truth.out().size(), Tensors(w));
+      for (int r = 0; r < w; ++r) {
+        absl::StatusOr<Tensors> got = sample.Call(locals[r]);
+        std::string error;
+        if (!got.ok()) {
+          error = std::string(got.status().message());
+        } else if (got->size() != truth.out().size()) {
+          error = absl::StrCat("returned ", got->size(), " outputs instead of ",
+                               truth.out().size());
+        }
+        if (!error.empty()) {
+          truth.FailAll(t, {label, variant, -1, r, 0, std::move(error), true});
+          return;
+        }
+        for (size_t k = 0; k < got->size(); ++k) outs[k][r] = (*got)[k];
+      }
+      for (size_t k = 0; k < truth.out().size(); ++k) {
+        const Tolerance tk = spec_.proto().has_tolerance()
+                                 ? Tolerance{spec_.proto().tolerance().rtol(),
+                                             spec_.proto().tolerance().atol()}
+                                 : DefaultTolerance((*want)[k].scalar_type());
+        for (size_t c = 0; c < truth.out()[k].size(); ++c) {
+          if (truth.failure(t, k, c) >= 0) continue;
+          const OutputCheck check = CheckOutput((*want)[k], outs[k], truth.out()[k][c], tk);
+          if (!check.ok) {
+            truth.Fail(t, k, c,
+                       {label, variant, static_cast<int>(k), check.rank, check.max_abs_diff,
+                        check.detail, false});
+          }
+        }
+      }
+    }
+  }
+
+  absl::Status Judge(const BoundSample& sample, const SampleTruth& truth, const Tensors& outputs) {
+    const OpArgs args = sample.MakeOpArgs(outputs);
+    absl::StatusOr<std::vector<Rule>> claimed = claimed_(args);
+    if (!claimed.ok()) {
+      report_.error = absl::StrCat("sample ", sample.name(), ": ", claimed.status().message());
+      return absl::OkStatus();
+    }
+    absl::flat_hash_map<Rule, bool> claimed_set;
+    for (const Rule& r : *claimed) claimed_set[r] = false;
+
+    const int64_t out_tuples = truth.out_tuples();
+    for (int64_t t = 0; t < truth.tuples(); ++t) {
+      const std::vector<Placement> in = Decode(t, truth.in());
+      for (int64_t o = 0; o < out_tuples; ++o) {
+        Rule rule{in, Decode(o, truth.out())};
+        auto claim = claimed_set.find(rule);
+        const bool is_claimed = claim != claimed_set.end();
+        if (is_claimed) claim->second = true;
+        // The first output whose placement some case refuted.
+        int fail = -1;
+        int64_t rest = o;
+        for (int64_t k = static_cast<int64_t>(truth.out().size()) - 1; k >= 0 && fail < 0; --k) {
+          const int64_t n = static_cast<int64_t>(truth.out()[k].size());
+          const int id = truth.failure(t, k, rest % n);
+          rest /= n;
+          if (id >= 0) fail = id;
+        }
+        const bool valid = fail < 0 && truth.informative(t) > 0;
+        if (!is_claimed) {
+          if (valid && !IsDegenerate(rule) && !IsAllReplicate(rule)) {
+            RuleState& st = states_[rule];
+            if (st.unclaimed_valid.empty()) {
+              st.unclaimed_valid = absl::StrCat("holds on sample ", sample.name(), " (",
+                                                sample.Describe(), ") but is not claimed there");
+            }
+          }
+          continue;
+        }
+        RuleState& st = states_[rule];
+        if (fail >= 0) {
+          if (st.claimed_invalid.empty()) {
+            st.claimed_invalid = EvidenceText(sample.name(), truth.evidence(fail));
+          }
+        } else if (valid) {
+          if (st.claimed_valid.empty()) st.claimed_valid = sample.name();
+        } else if (st.claimed_uninformative.empty()) {
+          st.claimed_uninformative = absl::StrCat(
+              "sample ", sample.name(), ": every case was uninformative (all-zero or all-NaN "
+              "full output)");
+        }
+      }
+    }
+    // Claimed rules outside the enumeration: placements that never apply.
+    for (const auto& [rule, seen] : claimed_set) {
+      if (seen) continue;
+      RuleState& st = states_[rule];
+      if (st.claimed_invalid.empty()) {
+        st.claimed_invalid = absl::StrCat("sample ", sample.name(), ": ", Inapplicable(rule, args));
+      }
+    }
+    return absl::OkStatus();
+  }
+
+  static std::string Inapplicable(const Rule& rule, const OpArgs& args) {
+    for (auto [side, metas, name] : {std::tuple(&rule.inputs, &args.inputs(), "input"),
+                                     std::tuple(&rule.outputs, &args.outputs(), "output")}) {
+      for (size_t i = 0; i < side->size() && i < metas->size(); ++i) {
+        const TensorMeta& m = (*metas)[i];
+        if (!PlacementApplies((*side)[i], m.ndim(), m.dtype)) {
+          return absl::StrCat((*side)[i].ToString(), " never applies to ", name, " ", i, " (",
+                              TensorMetaToString(m), ")");
+        }
+      }
+    }
+    return "the rule's placements do not apply to this sample";
+  }
+
+  void Finish() {
+    for (auto& [rule, st] : states_) {
+      RuleVerdict v{rule, Verdict::kUnverified, st.claimed_uninformative};
+      if (!st.claimed_invalid.empty()) {
+        v = {rule, Verdict::kIncorrect, st.claimed_invalid};
+      } else if (!st.unclaimed_valid.empty()) {
+        v = {rule, Verdict::kMissing, st.unclaimed_valid};
+      } else if (!st.claimed_valid.empty()) {
+        v = {rule, Verdict::kCorrect, absl::StrCat("holds on sample ", st.claimed_valid)};
+      }
+      report_.rules.push_back(std::move(v));
+    }
+    std::sort(report_.rules.begin(), report_.rules.end(),
+              [](const RuleVerdict& a, const RuleVerdict& b) {
+                return std::tie(a.verdict, a.rule) < std::tie(b.verdict, b.rule);
+              });
+  }
+
+  const LoadedSpec& spec_;
+  const RuleSource& claimed_;
+  const ValidateOptions& options_;
+  OpReport report_;
+  std::map<Rule, RuleState> states_;
+};
+
+}  // namespace
+
+absl::string_view VerdictName(Verdict v) {
+  switch (v) {
+    case Verdict::kCorrect: return "correct";
+    case Verdict::kIncorrect: return "incorrect";
+    case Verdict::kMissing: return "missing";
+    case Verdict::kUnverified: return "unverified";
+  }
+  return "?";
+}
+
+int OpReport::Count(Verdict v) const {
+  return static_cast<int>(std::count_if(rules.begin(), rules.end(),
+                                        [v](const RuleVerdict& r) { return r.verdict == v; }));
+}
+
+absl::StatusOr<OpReport> ValidateOp(const LoadedSpec& spec, const RuleSource& claimed,
+                                    const ValidateOptions& options) {
+  if (absl::StatusOr<Mesh> mesh = Mesh::Create(options.world_size); !mesh.ok()) {
+    return mesh.status();
+  }
+  if (options.partial_redraws < 1) {
+    return absl::InvalidArgumentError("partial_redraws must be at least 1");
+  }
+  return OpValidator(spec, claimed, options).Run();
+}
+
+}  // namespace shrt

@@ -1,0 +1,93 @@
+// The validation pipeline for one overload (DESIGN.md §6):
+//   spec -> enumerate cases -> ground truth -> query strategy -> verdicts.
+//
+// For every sample and every generator of its recipes, the operator runs
+// once on the full inputs and, for every tuple of input placements, once per
+// rank on the local inputs; every output placement is then checked against
+// those local results (DESIGN.md §8). Ground truth decides, per sample,
+// which rules are valid; the strategy's claims for that sample are then
+// judged:
+//   incorrect   claimed on a sample where some case refutes it;
+//   missing     not incorrect, valid on a sample where it was not claimed
+//               (degenerate and all-Replicate rules are never missing);
+//   correct     claimed, valid on every sample that claimed it, with at
+//               least one informative case;
+//   unverified  claimed, never refuted, but no informative case (the full
+//               outputs were all zero or all NaN wherever it applied).
+#ifndef SHRT_VALIDATE_H_
+#define SHRT_VALIDATE_H_
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "shrt/op_args.h"
+#include "shrt/placement.h"
+#include "shrt/spec_loader.h"
+
+namespace shrt {
+
+// In report order.
+enum class Verdict { kIncorrect, kMissing, kCorrect, kUnverified };
+
+// "correct", "incorrect", "missing", "unverified".
+absl::string_view VerdictName(Verdict v);
+
+struct RuleVerdict {
+  Rule rule;
+  Verdict verdict;
+  // incorrect: the sample, generator, redraw, output, rank and largest
+  // |difference| or the error text that refute it; missing: the sample on
+  // which it holds; unverified: why no case was informative.
+  std::string evidence;
+};
+
+struct SampleSummary {
+  std::string name;
+  std::string description;  // "self=Float[8, 16], other=Float[16]"
+};
+
+struct OpReport {
+  std::string op;          // canonical overload, "aten::mul.Tensor"
+  std::string spec_path;
+  int world_size = 0;
+  std::vector<SampleSummary> samples;
+  std::vector<std::string> recipes;  // recipes used, e.g. "default"
+  // (sample, generator, input placements, output placements) verdicts
+  // evaluated; a combination already refuted by an earlier generator is not
+  // evaluated again.
+  int64_t combination_checks = 0;
+  double seconds = 0;  // wall time of this overload, seconds
+  // Sorted by verdict (incorrect, missing, correct, unverified), then rule.
+  std::vector<RuleVerdict> rules;
+  // Non-empty when the strategy broke its contract (registry.h): the op
+  // cannot be certified and counts as failing.
+  std::string error;
+
+  int Count(Verdict v) const;
+};
+
+struct ValidateOptions {
+  int world_size = 4;
+  // Independent redraws of the parts of Partial inputs (DESIGN.md §3).
+  int partial_redraws = 3;
+  // Base seed of every generator and partial draw.
+  uint64_t seed = 0;
+};
+
+// The rules a strategy claims for one sample's metadata. Errors are the
+// strategy's (e.g. FailedPrecondition from StrategyRegistry::Query).
+using RuleSource = std::function<absl::StatusOr<std::vector<Rule>>(const OpArgs&)>;
+
+// Validates `claimed` against ground truth on every sample of `spec`.
+// Errors: InvalidArgument "<path>:<line>: ..." when a sample does not bind
+// to the schema or the operator rejects a sample's full inputs (a bad spec);
+// InvalidArgument for options out of range (world size, redraws).
+absl::StatusOr<OpReport> ValidateOp(const LoadedSpec& spec, const RuleSource& claimed,
+                                    const ValidateOptions& options);
+
+}  // namespace shrt
+
+#endif  // SHRT_VALIDATE_H_
