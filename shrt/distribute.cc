@@ -18,10 +18,6 @@
 namespace shrt {
 namespace {
 
-bool IsNarrowInt(c10::ScalarType t) {
-  return c10::isIntegralType(t, /*includeBool=*/false) && c10::elementSize(t) < 4;
-}
-
 // Rounds x to the nearest value representable in floating dtype t.
 double RoundTo(c10::ScalarType t, double x) {
   switch (t) {
@@ -117,22 +113,6 @@ Parts ProductParts(const std::vector<double>& target, int w, c10::ScalarType dty
 }
 
 }  // namespace
-
-std::vector<Placement> CandidatePlacements(int64_t ndim, c10::ScalarType dtype) {
-  std::vector<Placement> out = {Placement::Replicate()};
-  for (int64_t d = 0; d < ndim; ++d) out.push_back(Placement::Shard(d));
-  if (dtype == c10::ScalarType::Bool) return out;
-  for (ReduceOp op : kAllReduceOps) {
-    if (op == ReduceOp::kAvg && IsNarrowInt(dtype)) continue;
-    out.push_back(Placement::Partial(op));
-  }
-  return out;
-}
-
-bool PlacementApplies(const Placement& p, int64_t ndim, c10::ScalarType dtype) {
-  const std::vector<Placement> c = CandidatePlacements(ndim, dtype);
-  return std::find(c.begin(), c.end(), p) != c.end();
-}
 
 std::vector<at::Tensor> Distribute(const at::Tensor& full, const Placement& p, int world_size,
                                    uint64_t seed) {

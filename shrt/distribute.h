@@ -11,18 +11,10 @@
 #include <vector>
 
 #include "ATen/core/Tensor.h"
+#include "shrt/candidates.h"
 #include "shrt/placement.h"
 
 namespace shrt {
-
-// The placements enumerated for a tensor of rank `ndim` and `dtype`: R,
-// S(0) .. S(ndim-1), then every Partial. Bool tensors get no Partial.
-// Integer dtypes narrower than 32 bits get no P(avg), whose parts (summing
-// to W * x) would overflow them.
-std::vector<Placement> CandidatePlacements(int64_t ndim, c10::ScalarType dtype);
-
-// True if `p` is among CandidatePlacements(ndim, dtype).
-bool PlacementApplies(const Placement& p, int64_t ndim, c10::ScalarType dtype);
 
 // The W local tensors of `full` under placement `p` (which must apply):
 //   R      W copies of `full`.

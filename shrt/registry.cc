@@ -87,7 +87,12 @@ absl::StatusOr<std::vector<Rule>> StrategyRegistry::Query(const c10::OperatorNam
     return absl::NotFoundError(
         absl::StrCat("no strategy is registered for '", OverloadToString(name), "'"));
   }
-  std::vector<Rule> rules = it->second(args);
+  absl::StatusOr<std::vector<Rule>> result = it->second(args);
+  if (!result.ok()) {
+    return absl::FailedPreconditionError(absl::StrCat("strategy for ", OverloadToString(name),
+                                                      " failed: ", result.status().message()));
+  }
+  std::vector<Rule> rules = *std::move(result);
   absl::flat_hash_set<Rule> seen;
   for (Rule& rule : rules) {
     const std::string text = RuleToString(rule);

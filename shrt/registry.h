@@ -54,8 +54,8 @@ class StrategyRegistry {
   // Runs the overload's strategy on `args` and returns its rules with shard
   // placeholders normalised (0 <= dim < ndim), in the strategy's order.
   // Errors: NotFound if the overload has no strategy; FailedPrecondition if
-  // the strategy broke the contract of strategy.h (the message names the
-  // rule and what is wrong).
+  // the strategy failed or broke the contract of strategy.h (the message
+  // names the rule and what is wrong).
   absl::StatusOr<std::vector<Rule>> Query(const c10::OperatorName& name,
                                           const OpArgs& args) const;
 
@@ -82,7 +82,7 @@ class StrategyRegistrar {
 
 }  // namespace shrt
 
-// Registers `strategy` (a callable OpArgs -> std::vector<Rule>) for the
+// Registers `strategy` (a callable OpArgs -> absl::StatusOr<std::vector<Rule>>) for the
 // overload named by the string literal `overload` in the global registry.
 // The strategy's library must be linked with alwayslink = True.
 #define SHRT_REGISTER_STRATEGY(overload, strategy) \

@@ -259,6 +259,19 @@ absl::StatusOr<BoundSample> BoundSample::Bind(const LoadedSpec& spec, int s) {
       b.strategy_args_.push_back({arg.name(), ToArgValue(b.args_.back(), type.kind)});
     }
   }
+  // In-place outputs: a Tensor return sharing its alias set with a Tensor
+  // input argument (e.g. `Tensor(a!) self -> Tensor(a!)`).
+  for (const c10::Argument& ret : schema.returns()) {
+    int alias = -1;
+    for (size_t k = 0; ret.alias_info() != nullptr && k < b.slots_.size(); ++k) {
+      const c10::Argument& arg = schema.arguments()[b.slots_[k].arg];
+      if (b.slots_[k].elem < 0 && arg.alias_info() != nullptr && !arg.is_out() &&
+          *arg.alias_info() == *ret.alias_info()) {
+        alias = static_cast<int>(k);
+      }
+    }
+    b.output_aliases_.push_back(alias);
+  }
   for (auto& [index, dtype] : b.out_args_) {
     if (dtype == c10::ScalarType::Undefined) {
       dtype = b.inputs_.empty() ? c10::ScalarType::Float : b.inputs_.front().dtype;

@@ -38,6 +38,10 @@ class BoundSample {
   const std::vector<InputSpec>& inputs() const { return inputs_; }
   // True if the overload writes into an argument (in-place or out=).
   bool mutates() const { return mutates_; }
+  // For each flattened output, the input (index into inputs()) that it is
+  // written into in place (e.g. add_'s self), or -1. An in-place output
+  // keeps its input's placement: a rule may not change it.
+  const std::vector<int>& output_aliases() const { return output_aliases_; }
   // "self=Float[8, 16], other=Float[16], alpha=2".
   std::string Describe() const;
 
@@ -67,6 +71,7 @@ class BoundSample {
   std::vector<std::pair<int, c10::ScalarType>> out_args_;  // out= arguments
   std::vector<OpArg> strategy_args_;              // non-out args, tensors as metas
   std::vector<InputSpec> inputs_;
+  std::vector<int> output_aliases_;
   bool mutates_ = false;
 };
 

@@ -17,12 +17,15 @@
 #include <functional>
 #include <vector>
 
+#include "absl/status/statusor.h"
 #include "shrt/op_args.h"
 #include "shrt/placement.h"
 
 namespace shrt {
 
-using Strategy = std::function<std::vector<Rule>(const OpArgs& args)>;
+// Returns the rules for `args`, or an error when the strategy cannot
+// answer (e.g. a malformed rule table: InvalidArgument).
+using Strategy = std::function<absl::StatusOr<std::vector<Rule>>(const OpArgs& args)>;
 
 }  // namespace shrt
 

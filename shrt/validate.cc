@@ -350,8 +350,9 @@ class OpValidator {
           if (id >= 0) fail = id;
         }
         const bool valid = fail < 0 && truth.informative(t) > 0;
+        const std::string moved = InPlaceChange(rule, sample.output_aliases());
         if (!is_claimed) {
-          if (valid && !IsDegenerate(rule) && !IsAllReplicate(rule)) {
+          if (valid && moved.empty() && !IsDegenerate(rule) && !IsAllReplicate(rule)) {
             RuleState& st = states_[rule];
             if (st.unclaimed_valid.empty()) {
               st.unclaimed_valid = absl::StrCat("holds on sample ", sample.name(), " (",
@@ -361,6 +362,9 @@ class OpValidator {
           continue;
         }
         RuleState& st = states_[rule];
+        if (!moved.empty() && st.claimed_invalid.empty()) {
+          st.claimed_invalid = absl::StrCat("sample ", sample.name(), ": ", moved);
+        }
         if (fail >= 0) {
           if (st.claimed_invalid.empty()) {
             st.claimed_invalid = EvidenceText(sample.name(), truth.evidence(fail));
@@ -383,6 +387,19 @@ class OpValidator {
       }
     }
     return absl::OkStatus();
+  }
+
+  // Why `rule` changes the placement of an input written in place, or "".
+  static std::string InPlaceChange(const Rule& rule, const std::vector<int>& aliases) {
+    for (size_t k = 0; k < aliases.size() && k < rule.outputs.size(); ++k) {
+      const int i = aliases[k];
+      if (i >= 0 && rule.outputs[k] != rule.inputs[i]) {
+        return absl::StrCat("output ", k, " is input ", i, " written in place, so its placement ",
+                            rule.inputs[i].ToString(), " cannot become ",
+                            rule.outputs[k].ToString());
+      }
+    }
+    return "";
   }
 
   static std::string Inapplicable(const Rule& rule, const OpArgs& args) {

@@ -1,0 +1,25 @@
+// Strategies for comparison and logical overloads. Their outputs are bool,
+// which has no Partial placement, and no Partial input survives a
+// comparison (max_r (p_r < y) is not (max_r p_r < y) in general), so they
+// have exactly the pointwise shard rules.
+#include "shrt/registry.h"
+#include "shrt/strategies/pointwise_rules.h"
+
+namespace shrt {
+namespace {
+
+constexpr const char* kComparisonOps[] = {
+    "aten::eq.Tensor", "aten::ge.Tensor", "aten::gt.Tensor",    "aten::le.Tensor",
+    "aten::lt.Tensor", "aten::ne.Tensor", "aten::logical_and", "aten::logical_or",
+    "aten::logical_xor", "aten::logical_not",
+};
+
+const bool kRegistered = [] {
+  for (const char* overload : kComparisonOps) {
+    StrategyRegistrar(overload, [](const OpArgs& args) { return PointwiseRules(args, {}); });
+  }
+  return true;
+}();
+
+}  // namespace
+}  // namespace shrt

@@ -1,0 +1,31 @@
+// Strategy for aten::where.self(condition, self, other): pointwise with
+// broadcasting. where selects elementwise, so it commutes with every
+// reduction over ranks when both branches carry the same Partial:
+// where(c, p_r, q_r) reduces to where(c, x, y). For the idempotent
+// reductions (max, min) one branch may instead be Replicate:
+// max_r where(c, p_r, y) = where(c, x, y).
+#include <vector>
+
+#include "absl/strings/string_view.h"
+#include "shrt/registry.h"
+#include "shrt/strategies/pointwise_rules.h"
+
+namespace shrt {
+namespace {
+
+const std::vector<absl::string_view>& WhereRules() {
+  static const auto* rules = new std::vector<absl::string_view>{
+      "R, P(sum), P(sum) -> P(sum)", "R, P(avg), P(avg) -> P(avg)",
+      "R, P(max), P(max) -> P(max)", "R, P(min), P(min) -> P(min)",
+      "R, P(product), P(product) -> P(product)",
+      "R, P(max), R -> P(max)",      "R, R, P(max) -> P(max)",
+      "R, P(min), R -> P(min)",      "R, R, P(min) -> P(min)",
+  };
+  return *rules;
+}
+
+SHRT_REGISTER_STRATEGY("aten::where.self",
+                       [](const OpArgs& args) { return PointwiseRules(args, WhereRules()); });
+
+}  // namespace
+}  // namespace shrt

@@ -1,0 +1,93 @@
+#include "tools/validate_command.h"
+
+#include <chrono>
+#include <map>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "shrt/mesh.h"
+#include "shrt/op_lookup.h"
+#include "shrt/overload_name.h"
+#include "shrt/report.h"
+#include "shrt/spec_loader.h"
+#include "shrt/validate.h"
+
+namespace shrt {
+
+int RunValidate(const ValidateCommand& cmd, const StrategyRegistry& registry, std::ostream& out,
+                std::ostream& err) {
+  auto usage = [&](absl::string_view message) {
+    err << "shrt validate: " << message << "\n";
+    return kExitUsage;
+  };
+  if (cmd.all == !cmd.ops.empty()) return usage("give exactly one of --op=OVERLOAD[,...] and --all");
+  if (cmd.format != "text" && cmd.format != "json") {
+    return usage(absl::StrCat("--format: unknown format '", cmd.format, "' (text or json)"));
+  }
+  if (absl::StatusOr<Mesh> mesh = Mesh::Create(cmd.world_size); !mesh.ok()) {
+    return usage(absl::StrCat("--world_size: ", mesh.status().message()));
+  }
+  if (cmd.redraws < 1) return usage("--redraws: must be at least 1");
+  if (absl::Status s = registry.Check(); !s.ok()) return usage(s.message());
+
+  absl::StatusOr<std::vector<LoadedSpec>> specs = LoadSpecDir(cmd.spec_dir);
+  if (!specs.ok()) return usage(specs.status().message());
+  std::map<std::string, const LoadedSpec*> by_op;
+  for (const LoadedSpec& spec : *specs) {
+    const std::string op = OverloadToString(spec.op());
+    auto [it, fresh] = by_op.emplace(op, &spec);
+    if (!fresh) {
+      return usage(absl::StrCat(spec.WhereOp(), ": field 'op': ", op, " already has a spec in ",
+                                it->second->path()));
+    }
+  }
+
+  std::vector<const LoadedSpec*> targets;
+  if (cmd.all) {
+    for (const auto& [op, spec] : by_op) {
+      if (registry.Contains(spec->op())) targets.push_back(spec);
+    }
+  }
+  for (const std::string& text : cmd.ops) {
+    absl::StatusOr<c10::OperatorName> name = ParseOverloadName(text);
+    if (!name.ok()) return usage(absl::StrCat("--op: ", name.status().message()));
+    if (absl::Status s = CheckOverloadExists(*name); !s.ok()) {
+      return usage(absl::StrCat("--op: ", s.message()));
+    }
+    auto it = by_op.find(OverloadToString(*name));
+    if (it == by_op.end()) {
+      return usage(absl::StrCat("--op: ", OverloadToString(*name), " has no spec in ",
+                                cmd.spec_dir, "/"));
+    }
+    targets.push_back(it->second);
+  }
+
+  ValidateOptions options;
+  options.world_size = cmd.world_size;
+  options.seed = cmd.seed;
+  options.partial_redraws = cmd.redraws;
+  const auto start = std::chrono::steady_clock::now();
+  std::vector<OpReport> reports;
+  bool failing = false;
+  for (const LoadedSpec* spec : targets) {
+    const c10::OperatorName op = spec->op();
+    const bool has_strategy = registry.Contains(op);
+    RuleSource source = [&](const OpArgs& args) -> absl::StatusOr<std::vector<Rule>> {
+      if (!has_strategy) return std::vector<Rule>{};
+      return registry.Query(op, args);
+    };
+    absl::StatusOr<OpReport> report = ValidateOp(*spec, source, options);
+    if (!report.ok()) return usage(report.status().message());
+    if (!has_strategy) report->error = "no strategy is registered; every valid rule is missing";
+    failing = failing || report->Count(Verdict::kIncorrect) > 0 ||
+              (has_strategy && !report->error.empty());
+    reports.push_back(*std::move(report));
+  }
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  out << (cmd.format == "json" ? JsonReport(reports, cmd.world_size, seconds)
+                               : TextReport(reports, cmd.world_size, seconds));
+  return failing ? kExitIncorrect : kExitOk;
+}
+
+}  // namespace shrt

@@ -1,0 +1,38 @@
+// `shrt validate`: validate registered strategies (or, later, tables)
+// against ground truth for the overloads that have specs, and print the
+// report.
+#ifndef TOOLS_VALIDATE_COMMAND_H_
+#define TOOLS_VALIDATE_COMMAND_H_
+
+#include <cstdint>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "shrt/registry.h"
+
+namespace shrt {
+
+struct ValidateCommand {
+  std::vector<std::string> ops;  // --op, canonical or alias spellings
+  bool all = false;              // --all: every overload with a spec and a strategy
+  int world_size = 4;            // --world_size
+  std::string format = "text";   // --format: text | json
+  std::string spec_dir = "op_specs";
+  uint64_t seed = 0;
+  int redraws = 3;
+};
+
+// Exit statuses of the CLI.
+inline constexpr int kExitOk = 0;         // no rule is incorrect
+inline constexpr int kExitIncorrect = 1;  // some rule is incorrect, or a strategy failed
+inline constexpr int kExitUsage = 2;      // usage or input error (flags, specs, overloads)
+
+// Runs the command with `registry`'s strategies, writing the report to
+// `out` and errors to `err`; returns the exit status above.
+int RunValidate(const ValidateCommand& cmd, const StrategyRegistry& registry, std::ostream& out,
+                std::ostream& err);
+
+}  // namespace shrt
+
+#endif  // TOOLS_VALIDATE_COMMAND_H_
