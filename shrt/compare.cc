@@ -49,19 +49,11 @@ Comparison CompareTensors(const at::Tensor& actual, const at::Tensor& expected, 
                             absl::StrJoin(expected.sizes(), ", "), "]");
     return c;
   }
-  const bool a_float = at::isFloatingType(actual.scalar_type());
-  const bool e_float = at::isFloatingType(expected.scalar_type());
-  if (a_float != e_float ||
-      (!a_float && actual.scalar_type() != expected.scalar_type())) {
-    c.equal = false;
-    c.mismatches = 1;
-    c.max_abs_diff = INFINITY;
-    c.detail = absl::StrCat("dtype ", c10::toString(actual.scalar_type()), " vs expected ",
-                            c10::toString(expected.scalar_type()));
-    return c;
-  }
-  // Integers compare exactly in int64 (bool as 0/1); floats in float64.
-  const bool exact = !e_float;
+  // Integers (and bool) compare exactly in int64; anything involving a
+  // floating tensor compares in float64 (an integer P(avg) reduction is
+  // float64 against an integer expectation).
+  const bool exact = !at::isFloatingType(actual.scalar_type()) &&
+                     !at::isFloatingType(expected.scalar_type());
   const at::ScalarType common = exact ? at::kLong : at::kDouble;
   const at::Tensor a = actual.to(common).contiguous();
   const at::Tensor e = expected.to(common).contiguous();

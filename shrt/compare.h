@@ -38,9 +38,10 @@ struct Comparison {
 };
 
 // Compares `actual` with `expected`. Shapes must be equal (a shape mismatch
-// is reported, not thrown). Dtypes may differ only when both are floating
-// (a float64 reduction against a float32 expectation); a floating vs
-// integral mismatch is unequal. `slack`, if defined, is a float64 tensor of
+// is reported, not thrown). Dtypes are not compared (callers check them):
+// two integral tensors compare exactly in int64, anything else in float64
+// (a float64 reduction against a float32 or integer expectation, with
+// `tol`). `slack`, if defined, is a float64 tensor of
 // expected's shape added to the per-element allowance (used for rounding of
 // reductions over ranks).
 Comparison CompareTensors(const at::Tensor& actual, const at::Tensor& expected, Tolerance tol,

@@ -30,11 +30,13 @@ void Zeros(int i, Rng&, Values& v) {
   for (size_t k = 0; k < v.size(); ++k) v[k] = i == 0 ? 0.0 : static_cast<double>(k % 5) + i;
 }
 void Ones(int i, Rng&, Values& v) { std::fill(v.begin(), v.end(), 1.0 + i); }
-void Negative(int i, Rng&, Values& v) { std::fill(v.begin(), v.end(), -2.0 - 2.0 * i); }
-// About 15% non-zeros of mixed sign at seeded places; at least one.
-void Sparse(int, Rng& rng, Values& v) {
+void Negative(int i, Rng&, Values& v) { std::fill(v.begin(), v.end(), -2.0 - i); }
+// About 15% non-zeros of mixed sign at seeded places. The first input has at
+// least one non-zero; later inputs may be all zero (a 0-d `other` that is
+// exactly 0 is what exposes rules like logical_or's `R, P(sum) -> R`).
+void Sparse(int i, Rng& rng, Values& v) {
   for (double& x : v) x = rng.Uniform() < 0.15 ? rng.Sign() * rng.Uniform(1, 10) : 0.0;
-  if (!v.empty()) v[rng.Index(static_cast<int64_t>(v.size()))] = rng.Uniform(1, 10);
+  if (!v.empty() && i == 0) v[rng.Index(static_cast<int64_t>(v.size()))] = rng.Uniform(1, 10);
 }
 // Mixed signs, magnitudes spread over 1e-3 .. 1e3.
 void MixedMagnitude(int, Rng& rng, Values& v) {
@@ -60,6 +62,23 @@ void PositiveTies(int, Rng& rng, Values& v) {
   for (double& x : v) x = static_cast<double>(rng.Index(3)) + 1;
 }
 
+// --- nonzero recipe: mixed signs, never zero (divisors) ---------------------
+
+void NonzeroRandn(int, Rng& rng, Values& v) {
+  for (double& x : v) x = rng.Sign() * (0.25 + std::abs(rng.Normal()));
+}
+void NonzeroArange(int i, Rng&, Values& v) {
+  for (size_t k = 0; k < v.size(); ++k) {
+    v[k] = (k % 2 ? -1.0 : 1.0) * (static_cast<double>(k) + 1 + 3 * i);
+  }
+}
+void NonzeroMagnitude(int, Rng& rng, Values& v) {
+  for (double& x : v) x = rng.Sign() * std::pow(10.0, rng.Uniform(-2, 3));
+}
+void NonzeroTies(int, Rng& rng, Values& v) {
+  for (double& x : v) x = rng.Sign() * static_cast<double>(rng.Index(2) + 1);
+}
+
 // --- bool_mask recipe -----------------------------------------------------
 
 void MaskRandom(int, Rng& rng, Values& v) {
@@ -80,7 +99,7 @@ constexpr Generator kGenerators[] = {
     {"randn", "standard normal", Randn},
     {"zeros", "zeros (first input), small arange-like values (others)", Zeros},
     {"ones", "constant 1 + input index", Ones},
-    {"negative", "constant -2 - 2 * input index", Negative},
+    {"negative", "constant -2 - input index", Negative},
     {"sparse", "~15% non-zeros of mixed sign", Sparse},
     {"mixed_magnitude", "mixed signs, magnitudes 1e-3 .. 1e3", MixedMagnitude},
     {"ties", "integers in [-2, 2], many ties", Ties},
@@ -88,6 +107,10 @@ constexpr Generator kGenerators[] = {
     {"positive_arange", "0.5 * arange + 1, offset 3 per input", PositiveArange},
     {"positive_magnitude", "positive, magnitudes 1e-3 .. 1e3", PositiveMagnitude},
     {"positive_ties", "integers in [1, 3], many ties", PositiveTies},
+    {"nonzero_randn", "+-(0.25 + |normal|)", NonzeroRandn},
+    {"nonzero_arange", "+-(arange + 1), alternating sign, offset 3 per input", NonzeroArange},
+    {"nonzero_magnitude", "mixed signs, magnitudes 1e-2 .. 1e3", NonzeroMagnitude},
+    {"nonzero_ties", "values in {-2, -1, 1, 2}, many ties", NonzeroTies},
     {"mask_random", "0/1, half ones", MaskRandom},
     {"mask_sparse", "0/1, ~15% ones", MaskSparse},
     {"mask_dense", "0/1, ~85% ones", MaskDense},
@@ -104,6 +127,7 @@ const std::vector<Recipe>& Recipes() {
       {"bool_mask", {"mask_random", "mask_sparse", "mask_dense", "mask_alternating"}},
       {"default",
        {"arange", "randn", "zeros", "ones", "negative", "sparse", "mixed_magnitude", "ties"}},
+      {"nonzero", {"nonzero_randn", "nonzero_arange", "nonzero_magnitude", "nonzero_ties"}},
       {"positive", {"positive_uniform", "positive_arange", "positive_magnitude", "positive_ties"}},
   };
   return *recipes;

@@ -9,7 +9,8 @@
 // A recipe is a named list of generators. Built-in recipes:
 //   default   arange, randn, zeros, ones, negative, sparse, mixed_magnitude,
 //             ties
-//   positive  strictly positive values (log, sqrt, pow bases, divisors)
+//   positive  strictly positive values (log, sqrt, pow bases)
+//   nonzero   mixed signs, never zero (divisors)
 //   bool_mask 0/1 patterns of several densities (where's condition)
 // A rule is valid only if it passes every generator of the case's recipe.
 #ifndef SHRT_GENERATORS_H_

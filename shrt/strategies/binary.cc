@@ -3,6 +3,8 @@
 //
 // add/sub compute self + c * other (c = alpha, or -alpha for sub):
 //   linear in both:            P(sum), P(sum) -> P(sum), P(avg), P(avg) -> P(avg)
+//   affine in each:            P(avg), R -> P(avg), R, P(avg) -> P(avg)
+//                              (the mean over ranks of p_r + c * y is x + c * y)
 //   increasing in self:        P(max), R -> P(max), P(min), R -> P(min)
 //   monotone in other, by the sign of c: R, P(max) -> P(max) (c > 0) or
 //                              P(min) (c < 0), and the mirror for P(min).
@@ -21,7 +23,7 @@ namespace {
 using Rules = std::vector<absl::string_view>;
 
 const Rules kAffineSelf = {"P(sum), P(sum) -> P(sum)", "P(avg), P(avg) -> P(avg)",
-                           "P(max), R -> P(max)", "P(min), R -> P(min)"};
+                           "P(avg), R -> P(avg)", "P(max), R -> P(max)", "P(min), R -> P(min)"};
 const Rules kOtherIncreasing = {"R, P(max) -> P(max)", "R, P(min) -> P(min)"};
 const Rules kOtherDecreasing = {"R, P(max) -> P(min)", "R, P(min) -> P(max)"};
 
@@ -29,7 +31,10 @@ const Rules kOtherDecreasing = {"R, P(max) -> P(min)", "R, P(min) -> P(max)"};
 Rules AffineRules(double c) {
   Rules out = kAffineSelf;
   const Rules& other = c > 0 ? kOtherIncreasing : kOtherDecreasing;
-  if (c != 0) out.insert(out.end(), other.begin(), other.end());
+  if (c != 0) {
+    out.push_back("R, P(avg) -> P(avg)");
+    out.insert(out.end(), other.begin(), other.end());
+  }
   return out;
 }
 

@@ -10,16 +10,34 @@ std::vector<Rule> PointwiseShardRules(const OpArgs& args) {
   std::vector<Rule> rules;
   if (args.outputs().empty()) return rules;
   const TensorMeta& out = args.outputs()[0];
+  const size_t n = args.inputs().size();
   for (int64_t d = 0; d < out.ndim(); ++d) {
-    Rule rule;
-    for (const TensorMeta& in : args.inputs()) {
-      const int64_t aligned = d - (out.ndim() - in.ndim());
-      const bool sharded = aligned >= 0 && in.sizes[aligned] == out.sizes[d];
-      rule.inputs.push_back(sharded ? Placement::Shard(aligned) : Placement::Replicate());
+    // The input dim aligned with output dim d, or -1 where the input
+    // broadcasts along d.
+    std::vector<int64_t> aligned(n, -1);
+    std::vector<size_t> optional;  // size-1 inputs on a size-1 output dim
+    for (size_t i = 0; i < n; ++i) {
+      const TensorMeta& in = args.inputs()[i];
+      const int64_t a = d - (out.ndim() - in.ndim());
+      if (a >= 0 && in.sizes[a] == out.sizes[d]) aligned[i] = a;
+      if (aligned[i] >= 0 && out.sizes[d] == 1) optional.push_back(i);
     }
-    rule.outputs.push_back(Placement::Shard(d));
-    for (size_t k = 1; k < args.outputs().size(); ++k) rule.outputs.push_back(Placement::Shard(d));
-    rules.push_back(std::move(rule));
+    // On a size-1 output dim, a size-1 input may be sharded (rank 0 holds it)
+    // or replicated (it broadcasts against the empty chunks): every
+    // non-empty subset of them sharded is a rule.
+    const size_t variants = optional.empty() ? 1 : (size_t{1} << optional.size()) - 1;
+    for (size_t v = 0; v < variants; ++v) {
+      std::vector<int64_t> dims = aligned;
+      for (size_t j = 0; j < optional.size(); ++j) {
+        if (!(((v + 1) >> j) & 1)) dims[optional[j]] = -1;
+      }
+      Rule rule;
+      for (int64_t a : dims) {
+        rule.inputs.push_back(a >= 0 ? Placement::Shard(a) : Placement::Replicate());
+      }
+      rule.outputs.assign(args.outputs().size(), Placement::Shard(d));
+      rules.push_back(std::move(rule));
+    }
   }
   return rules;
 }

@@ -6,7 +6,8 @@
 // for each output dim d, the output is S(d), every input whose
 // right-aligned dim has the output's size is sharded on that dim, and every
 // input that broadcasts along d (dim missing, or size 1 against a larger
-// output) stays R.
+// output) stays R. On a size-1 output dim, size-1 inputs may be either: every
+// non-empty subset of them sharded gives a rule.
 #ifndef SHRT_STRATEGIES_POINTWISE_RULES_H_
 #define SHRT_STRATEGIES_POINTWISE_RULES_H_
 

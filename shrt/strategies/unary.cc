@@ -4,8 +4,9 @@
 //   non-decreasing f (relu, exp):   P(max) -> P(max), P(min) -> P(min)
 //   non-increasing f (neg, erfc):   P(max) -> P(min), P(min) -> P(max)
 //   multiplicative f (abs, sign, reciprocal): P(product) -> P(product)
-// Functions defined on part of the line (sqrt, log, rsqrt, log1p) get no
-// Partial rule: the parts of P(max) or P(sum) leave their domain.
+// Functions defined on a half-line (sqrt, log, log1p, rsqrt) keep only the
+// P(min) rule of their monotonicity: P(min) parts are >= x, so they stay in
+// the domain, while P(max) and P(sum) parts leave it.
 #include <vector>
 
 #include "absl/strings/string_view.h"
@@ -21,6 +22,8 @@ const Rules kLinear = {"P(sum) -> P(sum)", "P(avg) -> P(avg)"};
 const Rules kIncreasing = {"P(max) -> P(max)", "P(min) -> P(min)"};
 const Rules kDecreasing = {"P(max) -> P(min)", "P(min) -> P(max)"};
 const Rules kMultiplicative = {"P(product) -> P(product)"};
+const Rules kIncreasingFromBelow = {"P(min) -> P(min)"};
+const Rules kDecreasingFromBelow = {"P(min) -> P(max)"};
 const Rules kNone = {};
 
 Rules Concat(std::initializer_list<const Rules*> parts) {
@@ -47,18 +50,18 @@ const std::vector<UnaryOp>& UnaryOps() {
       {"aten::exp.out", kIncreasing, false},
       {"aten::expm1", kIncreasing, false},
       {"aten::floor", kIncreasing, false},
-      {"aten::log", kNone, false},
-      {"aten::log1p", kNone, false},
+      {"aten::log", kIncreasingFromBelow, false},
+      {"aten::log1p", kIncreasingFromBelow, false},
       {"aten::neg", Concat({&kLinear, &kDecreasing}), false},
       {"aten::neg_", Concat({&kLinear, &kDecreasing}), true},
       {"aten::reciprocal", kMultiplicative, false},
       {"aten::relu", kIncreasing, false},
       {"aten::relu_", kIncreasing, true},
-      {"aten::rsqrt", kNone, false},
+      {"aten::rsqrt", kDecreasingFromBelow, false},
       {"aten::sigmoid", kIncreasing, false},
       {"aten::sign", Concat({&kIncreasing, &kMultiplicative}), false},
       {"aten::sin", kNone, false},
-      {"aten::sqrt", kNone, false},
+      {"aten::sqrt", kIncreasingFromBelow, false},
       {"aten::tanh", kIncreasing, false},
       {"aten::trunc", kIncreasing, false},
   };

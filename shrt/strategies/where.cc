@@ -2,8 +2,8 @@
 // broadcasting. where selects elementwise, so it commutes with every
 // reduction over ranks when both branches carry the same Partial:
 // where(c, p_r, q_r) reduces to where(c, x, y). For the idempotent
-// reductions (max, min) one branch may instead be Replicate:
-// max_r where(c, p_r, y) = where(c, x, y).
+// reductions (max, min) and for the mean one branch may instead be
+// Replicate: max_r where(c, p_r, y) = mean_r where(c, p_r, y) = where(c, x, y).
 #include <vector>
 
 #include "absl/strings/string_view.h"
@@ -20,6 +20,7 @@ const std::vector<absl::string_view>& WhereRules() {
       "R, P(product), P(product) -> P(product)",
       "R, P(max), R -> P(max)",      "R, R, P(max) -> P(max)",
       "R, P(min), R -> P(min)",      "R, R, P(min) -> P(min)",
+      "R, P(avg), R -> P(avg)",      "R, R, P(avg) -> P(avg)",
   };
   return *rules;
 }

@@ -1,0 +1,68 @@
+#include "shrt/compare.h"
+
+#include <cmath>
+
+#include "ATen/ATen.h"
+#include "gtest/gtest.h"
+
+namespace shrt {
+namespace {
+
+at::Tensor F(std::vector<float> v) { return at::tensor(v); }
+
+TEST(CompareTest, TorchTestingDefaults) {
+  EXPECT_DOUBLE_EQ(DefaultTolerance(at::kFloat).rtol, 1.3e-6);
+  EXPECT_DOUBLE_EQ(DefaultTolerance(at::kFloat).atol, 1e-5);
+  EXPECT_DOUBLE_EQ(DefaultTolerance(at::kDouble).atol, 1e-7);
+  EXPECT_DOUBLE_EQ(DefaultTolerance(at::kHalf).rtol, 1e-3);
+  EXPECT_DOUBLE_EQ(DefaultTolerance(at::kLong).rtol, 0);
+}
+
+TEST(CompareTest, FloatsWithinTolerance) {
+  const Tolerance tol = DefaultTolerance(at::kFloat);
+  EXPECT_TRUE(CompareTensors(F({1.0f, 100.0f}), F({1.000001f, 100.0001f}), tol).equal);
+  Comparison c = CompareTensors(F({1.0f, 2.0f}), F({1.0f, 2.5f}), tol);
+  EXPECT_FALSE(c.equal);
+  EXPECT_EQ(c.mismatches, 1);
+  EXPECT_NEAR(c.max_abs_diff, 0.5, 1e-6);
+  EXPECT_NE(c.detail.find("[1]"), std::string::npos) << c.detail;
+}
+
+TEST(CompareTest, NanEqualsNanInTheSamePlaceOnly) {
+  const Tolerance tol = DefaultTolerance(at::kFloat);
+  EXPECT_TRUE(CompareTensors(F({NAN, 1}), F({NAN, 1}), tol).equal);
+  EXPECT_FALSE(CompareTensors(F({NAN, 1}), F({1, NAN}), tol).equal);
+  EXPECT_TRUE(CompareTensors(F({INFINITY}), F({INFINITY}), tol).equal);
+  EXPECT_FALSE(CompareTensors(F({INFINITY}), F({-INFINITY}), tol).equal);
+}
+
+TEST(CompareTest, IntegersAreExact) {
+  const at::Tensor a = at::tensor(std::vector<int64_t>{1, 2, 3});
+  const at::Tensor b = at::tensor(std::vector<int64_t>{1, 2, 4});
+  EXPECT_TRUE(CompareTensors(a, a.clone(), DefaultTolerance(at::kLong)).equal);
+  EXPECT_FALSE(CompareTensors(a, b, DefaultTolerance(at::kLong)).equal);
+}
+
+TEST(CompareTest, ShapeMismatchIsUnequalAndMixedDtypesCompareAsDoubles) {
+  const Tolerance tol = DefaultTolerance(at::kFloat);
+  Comparison c = CompareTensors(F({1, 2}), F({1, 2, 3}), tol);
+  EXPECT_FALSE(c.equal);
+  EXPECT_NE(c.detail.find("shape"), std::string::npos);
+  // An integer P(avg) reduction (float64) against an integer expectation.
+  EXPECT_TRUE(CompareTensors(F({3}).to(at::kDouble), at::tensor(std::vector<int64_t>{3}),
+                             DefaultTolerance(at::kLong)).equal);
+  EXPECT_FALSE(CompareTensors(F({3.5}).to(at::kDouble), at::tensor(std::vector<int64_t>{3}),
+                              DefaultTolerance(at::kLong)).equal);
+  // A float64 reduction may be compared with a float32 expectation.
+  EXPECT_TRUE(CompareTensors(F({1, 2}).to(at::kDouble), F({1, 2}), tol).equal);
+}
+
+TEST(CompareTest, SlackWidensTheAllowancePerElement) {
+  const Tolerance tol = DefaultTolerance(at::kFloat);
+  const at::Tensor slack = at::tensor(std::vector<double>{0.0, 1.0});
+  EXPECT_TRUE(CompareTensors(F({1, 2.5}), F({1, 2}), tol, slack).equal);
+  EXPECT_FALSE(CompareTensors(F({1.5, 2}), F({1, 2}), tol, slack).equal);
+}
+
+}  // namespace
+}  // namespace shrt

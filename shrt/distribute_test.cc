@@ -1,0 +1,154 @@
+#include "shrt/distribute.h"
+
+#include <set>
+
+#include "ATen/ATen.h"
+#include "gtest/gtest.h"
+#include "shrt/generators.h"
+
+namespace shrt {
+namespace {
+
+at::Tensor Arange(std::vector<int64_t> shape, at::ScalarType dtype = at::kFloat) {
+  int64_t n = 1;
+  for (int64_t s : shape) n *= s;
+  return (at::arange(n, at::kDouble) - n / 3.0).reshape(shape).to(dtype);
+}
+
+TEST(DistributeTest, ReplicateGivesIndependentCopies) {
+  const at::Tensor x = Arange({3, 4});
+  std::vector<at::Tensor> locals = Distribute(x, Placement::Replicate(), 4, 0);
+  ASSERT_EQ(locals.size(), 4u);
+  std::set<const void*> storages = {x.data_ptr()};
+  for (const at::Tensor& l : locals) {
+    EXPECT_TRUE(at::equal(l, x));
+    EXPECT_TRUE(storages.insert(l.data_ptr()).second) << "ranks share storage";
+  }
+}
+
+TEST(DistributeTest, ShardFollowsChunkLayoutWithEmptyTail) {
+  const at::Tensor x = Arange({5, 3});
+  std::vector<at::Tensor> locals = Distribute(x, Placement::Shard(0), 4, 0);
+  const int64_t rows[] = {2, 2, 1, 0};
+  for (int r = 0; r < 4; ++r) {
+    EXPECT_EQ(locals[r].sizes(), (std::vector<int64_t>{rows[r], 3})) << r;
+    EXPECT_TRUE(locals[r].is_contiguous());
+  }
+  EXPECT_TRUE(at::equal(locals[1], x.narrow(0, 2, 2)));
+  // Sharding a non-leading dim copies, so ranks never alias the full tensor.
+  std::vector<at::Tensor> cols = Distribute(x, Placement::Shard(1), 3, 0);
+  for (int r = 0; r < 3; ++r) EXPECT_EQ(cols[r].sizes(), (std::vector<int64_t>{5, 1}));
+}
+
+TEST(DistributeTest, BoolGetsNoPartialCandidates) {
+  for (const Placement& p : CandidatePlacements(2, at::kBool)) EXPECT_FALSE(p.is_partial());
+  EXPECT_EQ(CandidatePlacements(2, at::kFloat).size(), 1u + 2u + 5u);
+  EXPECT_EQ(CandidatePlacements(0, at::kFloat).size(), 1u + 5u);
+  EXPECT_FALSE(PlacementApplies(Placement::Partial(ReduceOp::kAvg), 1, at::kChar));
+  EXPECT_TRUE(PlacementApplies(Placement::Partial(ReduceOp::kAvg), 1, at::kLong));
+}
+
+class PartialTest : public ::testing::TestWithParam<std::tuple<ReduceOp, at::ScalarType, int>> {};
+
+TEST_P(PartialTest, PartsReduceBackAndAreNotUniform) {
+  const auto [op, dtype, w] = GetParam();
+  const at::Tensor x = Arange({4, 5}, dtype);
+  std::vector<at::Tensor> a = Distribute(x, Placement::Partial(op), w, 1);
+  std::vector<at::Tensor> b = Distribute(x, Placement::Partial(op), w, 2);
+  ASSERT_EQ(static_cast<int>(a.size()), w);
+  const at::Tensor reduced = ReducePartial(a, op);
+  if (at::isFloatingType(dtype)) {
+    EXPECT_TRUE(at::allclose(reduced.to(at::kDouble), x.to(at::kDouble), 1e-5, 1e-4))
+        << ReduceOpName(op);
+  } else {
+    EXPECT_TRUE(at::equal(reduced.to(at::kLong), x.to(at::kLong))) << ReduceOpName(op);
+  }
+  for (int r = 0; r < w; ++r) {
+    EXPECT_EQ(a[r].scalar_type(), dtype);
+    EXPECT_EQ(a[r].sizes(), x.sizes());
+    // Never the full value on every element, never a uniform split, and a
+    // different draw with another seed.
+    EXPECT_FALSE(at::equal(a[r], x)) << "rank " << r;
+    if (at::isFloatingType(dtype)) {
+      EXPECT_FALSE(at::allclose(a[r], at::div(x, w))) << "rank " << r;
+    }
+    EXPECT_FALSE(at::equal(a[r], b[r])) << "rank " << r;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    AllOps, PartialTest,
+    ::testing::Combine(::testing::Values(ReduceOp::kSum, ReduceOp::kAvg, ReduceOp::kMax,
+                                         ReduceOp::kMin, ReduceOp::kProduct),
+                       ::testing::Values(at::kFloat, at::kDouble, at::kLong, at::kInt),
+                       ::testing::Values(2, 3, 4, 8)));
+
+TEST(PartialTest, SmallIntegersWrapBackExactly) {
+  const at::Tensor x = Arange({6}, at::kChar) * 20;  // values near int8's range
+  for (ReduceOp op : {ReduceOp::kSum, ReduceOp::kMax, ReduceOp::kMin, ReduceOp::kProduct}) {
+    std::vector<at::Tensor> parts = Distribute(x, Placement::Partial(op), 4, 3);
+    EXPECT_TRUE(at::equal(ReducePartial(parts, op), x)) << ReduceOpName(op);
+  }
+}
+
+TEST(PartialTest, MaxPartsAreBoundedAttainedAndVaryTheirRank) {
+  const at::Tensor x = at::randn({64});
+  std::vector<at::Tensor> parts = Distribute(x, Placement::Partial(ReduceOp::kMax), 4, 7);
+  std::set<int> attaining;
+  const double range = (x.max() - x.min()).item<double>();
+  for (int64_t e = 0; e < x.numel(); ++e) {
+    int holders = 0;
+    for (int r = 0; r < 4; ++r) {
+      const float v = parts[r][e].item<float>(), want = x[e].item<float>();
+      EXPECT_LE(v, want);
+      if (v == want) {
+        ++holders;
+        attaining.insert(r);
+      } else {
+        EXPECT_GE(want - v, 0.4 * range) << "gap too small";
+      }
+    }
+    EXPECT_GE(holders, 1);
+  }
+  EXPECT_EQ(attaining.size(), 4u) << "the attaining rank should vary over elements";
+}
+
+TEST(PartialTest, SumPartsHaveMixedSigns) {
+  const at::Tensor x = at::ones({100});
+  std::vector<at::Tensor> parts = Distribute(x, Placement::Partial(ReduceOp::kSum), 4, 9);
+  for (int r = 0; r < 4; ++r) {
+    EXPECT_GT((parts[r] < 0).sum().item<int64_t>(), 10) << r;
+    EXPECT_GT((parts[r] > 0).sum().item<int64_t>(), 10) << r;
+  }
+}
+
+TEST(GeneratorTest, DefaultRecipeHasAtLeastSixGeneratorsAndInputsDiffer) {
+  absl::StatusOr<std::vector<const Generator*>> gens = RecipeGenerators("default");
+  ASSERT_TRUE(gens.ok());
+  EXPECT_GE(gens->size(), 6u);
+  for (const Generator* g : *gens) {
+    for (at::ScalarType dtype : {at::kFloat, at::kLong, at::kBool}) {
+      const at::Tensor a = Generate(*g, {4, 6}, dtype, 0, 11);
+      const at::Tensor b = Generate(*g, {4, 6}, dtype, 1, 11);
+      EXPECT_EQ(a.scalar_type(), dtype);
+      EXPECT_FALSE(at::equal(a, b)) << g->name << " " << c10::toString(dtype);
+      EXPECT_TRUE(at::equal(a, Generate(*g, {4, 6}, dtype, 0, 11))) << "deterministic";
+    }
+  }
+}
+
+TEST(GeneratorTest, UnknownRecipeListsKnownOnes) {
+  absl::StatusOr<std::vector<const Generator*>> gens = RecipeGenerators("nope");
+  ASSERT_FALSE(gens.ok());
+  EXPECT_NE(std::string(gens.status().message()).find("default"), std::string::npos);
+}
+
+TEST(GeneratorTest, PositiveRecipeIsPositive) {
+  const std::vector<const Generator*> gens = *RecipeGenerators("positive");
+  for (const Generator* g : gens) {
+    EXPECT_GT(Generate(*g, {5, 5}, at::kFloat, 0, 1).min().item<float>(), 0) << g->name;
+  }
+}
+
+}  // namespace
+}  // namespace shrt

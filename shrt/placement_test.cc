@@ -1,0 +1,94 @@
+#include "shrt/placement.h"
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace shrt {
+namespace {
+
+using ::testing::HasSubstr;
+
+TEST(PlacementTest, PrintsCanonicalText) {
+  EXPECT_EQ(Placement::Replicate().ToString(), "R");
+  EXPECT_EQ(Placement::Shard(0).ToString(), "S(0)");
+  EXPECT_EQ(Placement::Shard(-1).ToString(), "S(-1)");
+  EXPECT_EQ(Placement::Partial(ReduceOp::kSum).ToString(), "P(sum)");
+  EXPECT_EQ(Placement::Partial(ReduceOp::kAvg).ToString(), "P(avg)");
+  EXPECT_EQ(Placement::Partial(ReduceOp::kMax).ToString(), "P(max)");
+  EXPECT_EQ(Placement::Partial(ReduceOp::kMin).ToString(), "P(min)");
+  EXPECT_EQ(Placement::Partial(ReduceOp::kProduct).ToString(), "P(product)");
+}
+
+TEST(PlacementTest, ParsesEveryCanonicalFormBack) {
+  for (const char* text : {"R", "S(0)", "S(3)", "S(-2)", "P(sum)", "P(avg)", "P(max)", "P(min)",
+                           "P(product)"}) {
+    absl::StatusOr<Placement> p = ParsePlacement(text);
+    ASSERT_TRUE(p.ok()) << text << ": " << p.status();
+    EXPECT_EQ(p->ToString(), text);
+  }
+}
+
+TEST(PlacementTest, AcceptsDTensorNamesAndWhitespace) {
+  EXPECT_EQ(*ParsePlacement(" Replicate() "), Placement::Replicate());
+  EXPECT_EQ(*ParsePlacement("Shard(1)"), Placement::Shard(1));
+  EXPECT_EQ(*ParsePlacement("Partial( max )"), Placement::Partial(ReduceOp::kMax));
+}
+
+TEST(PlacementTest, BadTextNamesTheOffendingToken) {
+  struct Case {
+    const char* text;
+    const char* message;
+  };
+  for (const Case& c : {Case{"Q", "'Q'"}, Case{"S(x)", "'S(x)'"}, Case{"S", "integer dim"},
+                        Case{"P(mean)", "unknown reduce op 'mean'"}, Case{"S(1", "missing ')'"},
+                        Case{"R(1)", "takes no argument"}, Case{"", "empty"}}) {
+    absl::StatusOr<Placement> p = ParsePlacement(c.text);
+    ASSERT_FALSE(p.ok()) << c.text;
+    EXPECT_EQ(p.status().code(), absl::StatusCode::kInvalidArgument);
+    EXPECT_THAT(std::string(p.status().message()), HasSubstr(c.message)) << c.text;
+  }
+}
+
+TEST(RuleTest, RoundTripsCanonicalText) {
+  for (const char* text : {"S(0), R -> S(0)", "R, S(1) -> S(1)", "S(1), S(0) -> P(sum)",
+                           "P(sum), R -> P(sum)", "S(1) -> P(max), P(max)", " -> R"}) {
+    absl::StatusOr<Rule> r = ParseRule(text);
+    ASSERT_TRUE(r.ok()) << text << ": " << r.status();
+    EXPECT_EQ(RuleToString(*r), text);
+  }
+}
+
+TEST(RuleTest, NormalisesWhitespace) {
+  absl::StatusOr<Rule> r = ParseRule("S(1),S(0)->P(sum)");
+  ASSERT_TRUE(r.ok());
+  EXPECT_EQ(RuleToString(*r), "S(1), S(0) -> P(sum)");
+}
+
+TEST(RuleTest, BadRulesExplainThemselves) {
+  EXPECT_THAT(std::string(ParseRule("S(0), R").status().message()), HasSubstr("missing '->'"));
+  EXPECT_THAT(std::string(ParseRule("S(0) -> R -> R").status().message()),
+              HasSubstr("more than one"));
+  EXPECT_THAT(std::string(ParseRule("S(0), T -> S(0)").status().message()), HasSubstr("'T'"));
+  EXPECT_THAT(std::string(ParseRule("S(0) ->").status().message()), HasSubstr("no output"));
+}
+
+TEST(RuleTest, AllReplicateAndDegenerate) {
+  EXPECT_TRUE(IsAllReplicate(*ParseRule("R, R -> R")));
+  EXPECT_FALSE(IsAllReplicate(*ParseRule("R, R -> P(max)")));
+  EXPECT_TRUE(IsDegenerate(*ParseRule("R, R -> R")));
+  EXPECT_TRUE(IsDegenerate(*ParseRule("R, R -> P(avg)")));
+  EXPECT_TRUE(IsDegenerate(*ParseRule("R -> P(max), P(min)")));
+  EXPECT_FALSE(IsDegenerate(*ParseRule("R, R -> P(sum)")));
+  EXPECT_FALSE(IsDegenerate(*ParseRule("R -> P(product)")));
+  EXPECT_FALSE(IsDegenerate(*ParseRule("S(0), R -> P(max)")));
+}
+
+TEST(PlacementTest, OrdersReplicateThenShardsThenPartials) {
+  EXPECT_LT(Placement::Replicate(), Placement::Shard(0));
+  EXPECT_LT(Placement::Shard(0), Placement::Shard(1));
+  EXPECT_LT(Placement::Shard(5), Placement::Partial(ReduceOp::kSum));
+  EXPECT_LT(Placement::Partial(ReduceOp::kSum), Placement::Partial(ReduceOp::kProduct));
+}
+
+}  // namespace
+}  // namespace shrt

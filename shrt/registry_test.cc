@@ -1,0 +1,101 @@
+#include "shrt/registry.h"
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace shrt {
+namespace {
+
+using ::testing::HasSubstr;
+
+OpArgs TwoInputs() {
+  TensorMeta m{{8, 16}, {16, 1}, c10::ScalarType::Float};
+  return OpArgs({}, {m, m}, {m});
+}
+
+Strategy Returning(std::vector<const char*> texts) {
+  return [texts](const OpArgs&) -> absl::StatusOr<std::vector<Rule>> {
+    std::vector<Rule> rules;
+    for (const char* t : texts) rules.push_back(*ParseRule(t));
+    return rules;
+  };
+}
+
+TEST(RegistryTest, RejectsDuplicatesAndBadNames) {
+  StrategyRegistry registry;
+  EXPECT_TRUE(registry.Add("aten::add.Tensor", Returning({})).ok());
+  EXPECT_EQ(registry.Add("aten::add.Tensor", Returning({})).code(),
+            absl::StatusCode::kAlreadyExists);
+  EXPECT_EQ(registry.Add("add", Returning({})).code(), absl::StatusCode::kInvalidArgument);
+}
+
+TEST(RegistryTest, DefaultAliasMapsToEmptyOverload) {
+  StrategyRegistry registry;
+  ASSERT_TRUE(registry.Add("aten::relu.default", Returning({})).ok());
+  EXPECT_TRUE(registry.Contains(c10::OperatorName("aten::relu", "")));
+  EXPECT_TRUE(registry.Check().ok());
+}
+
+TEST(RegistryTest, CheckNamesUnknownOverloadsWithCloseMatches) {
+  StrategyRegistry registry;
+  ASSERT_TRUE(registry.Add("aten::add.Tensr", Returning({})).ok());
+  absl::Status s = registry.Check();
+  EXPECT_EQ(s.code(), absl::StatusCode::kNotFound);
+  EXPECT_THAT(std::string(s.message()), HasSubstr("aten::add.Tensr"));
+  EXPECT_THAT(std::string(s.message()), HasSubstr("aten::add.Tensor"));
+}
+
+TEST(RegistryTest, StaticRegistrarRecordsErrorsForCheck) {
+  StrategyRegistry registry;
+  StrategyRegistrar("aten::mul.Tensor", Returning({}), registry);
+  StrategyRegistrar("aten::mul.Tensor", Returning({}), registry);
+  EXPECT_THAT(std::string(registry.Check().message()), HasSubstr("already registered"));
+}
+
+TEST(RegistryTest, QueryNormalisesShardPlaceholders) {
+  StrategyRegistry registry;
+  ASSERT_TRUE(registry.Add("aten::add.Tensor", Returning({"S(-1), S(-1) -> S(-1)"})).ok());
+  absl::StatusOr<std::vector<Rule>> rules =
+      registry.Query(c10::OperatorName("aten::add", "Tensor"), TwoInputs());
+  ASSERT_TRUE(rules.ok()) << rules.status();
+  ASSERT_EQ(rules->size(), 1u);
+  EXPECT_EQ(RuleToString((*rules)[0]), "S(1), S(1) -> S(1)");
+}
+
+TEST(RegistryTest, QueryRejectsContractViolations) {
+  struct Case {
+    const char* rule;
+    const char* message;
+  };
+  for (const Case& c : {Case{"S(0) -> S(0)", "1 input placements"},
+                        Case{"S(0), S(0) -> S(0), S(0)", "2 output placements"},
+                        Case{"S(2), R -> S(0)", "has 2 dims"},
+                        Case{"R, R -> R", "implicit all-Replicate"}}) {
+    StrategyRegistry registry;
+    ASSERT_TRUE(registry.Add("aten::add.Tensor", Returning({c.rule})).ok());
+    absl::StatusOr<std::vector<Rule>> rules =
+        registry.Query(c10::OperatorName("aten::add", "Tensor"), TwoInputs());
+    ASSERT_FALSE(rules.ok()) << c.rule;
+    EXPECT_EQ(rules.status().code(), absl::StatusCode::kFailedPrecondition);
+    EXPECT_THAT(std::string(rules.status().message()), HasSubstr(c.message)) << c.rule;
+  }
+}
+
+TEST(RegistryTest, QueryRejectsDuplicateRulesAfterNormalisation) {
+  StrategyRegistry registry;
+  ASSERT_TRUE(registry.Add("aten::add.Tensor",
+                           Returning({"S(1), S(1) -> S(1)", "S(-1), S(-1) -> S(-1)"})).ok());
+  EXPECT_THAT(std::string(registry.Query(c10::OperatorName("aten::add", "Tensor"), TwoInputs())
+                              .status()
+                              .message()),
+              HasSubstr("listed twice"));
+}
+
+TEST(RegistryTest, QueryWithoutStrategyIsNotFound) {
+  StrategyRegistry registry;
+  EXPECT_EQ(registry.Query(c10::OperatorName("aten::add", "Tensor"), TwoInputs()).status().code(),
+            absl::StatusCode::kNotFound);
+}
+
+}  // namespace
+}  // namespace shrt

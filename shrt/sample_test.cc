@@ -1,0 +1,151 @@
+#include "shrt/sample.h"
+
+#include "ATen/ATen.h"
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace shrt {
+namespace {
+
+using ::testing::HasSubstr;
+
+absl::StatusOr<BoundSample> BindText(const std::string& text) {
+  absl::StatusOr<LoadedSpec> spec = LoadedSpec::FromText(text, "test.textproto");
+  if (!spec.ok()) return spec.status();
+  return BoundSample::Bind(*spec, 0);
+}
+
+TEST(SpecLoaderTest, SyntaxErrorsNameFileLineAndColumn) {
+  absl::StatusOr<LoadedSpec> spec =
+      LoadedSpec::FromText("op: \"aten::relu\"\nsample { nme: \"x\" }\n", "bad.textproto");
+  ASSERT_FALSE(spec.ok());
+  EXPECT_THAT(std::string(spec.status().message()), HasSubstr("bad.textproto:2:"));
+  EXPECT_THAT(std::string(spec.status().message()), HasSubstr("nme"));
+}
+
+TEST(SpecLoaderTest, UnknownOverloadSuggestsCloseMatches) {
+  absl::StatusOr<LoadedSpec> spec = LoadedSpec::FromText(
+      "# comment\nop: \"aten::mull.Tensor\"\nsample { name: \"a\" }\n", "typo.textproto");
+  ASSERT_FALSE(spec.ok());
+  EXPECT_EQ(spec.status().code(), absl::StatusCode::kNotFound);
+  EXPECT_THAT(std::string(spec.status().message()), HasSubstr("typo.textproto:2: field 'op'"));
+  EXPECT_THAT(std::string(spec.status().message()), HasSubstr("aten::mul.Tensor"));
+}
+
+TEST(SpecLoaderTest, SampleNamesMustBeUniqueIdentifiers) {
+  EXPECT_THAT(std::string(LoadedSpec::FromText("op: \"aten::relu\"\nsample { name: \"a b\" }",
+                                               "s.textproto")
+                              .status()
+                              .message()),
+              HasSubstr("s.textproto:2: field 'sample[0].name'"));
+  EXPECT_THAT(std::string(LoadedSpec::FromText(
+                              "op: \"aten::relu\"\nsample { name: \"a\" }\nsample { name: \"a\" }",
+                              "s.textproto")
+                              .status()
+                              .message()),
+              HasSubstr("used twice"));
+  EXPECT_THAT(std::string(LoadedSpec::FromText("op: \"aten::relu\"", "s.textproto").status().message()),
+              HasSubstr("at least one"));
+}
+
+TEST(BindTest, ArgumentErrorsNameTheLineAndField) {
+  absl::StatusOr<BoundSample> b = BindText(
+      "op: \"aten::add.Tensor\"\n"
+      "sample {\n"
+      "  name: \"s\"\n"
+      "  arg { name: \"self\" tensor { shape: [2] } }\n"
+      "  arg { name: \"othr\" tensor { shape: [2] } }\n"
+      "}\n");
+  ASSERT_FALSE(b.ok());
+  EXPECT_THAT(std::string(b.status().message()), HasSubstr("test.textproto:5: field 'sample[0].arg[1]'"));
+  EXPECT_THAT(std::string(b.status().message()), HasSubstr("no argument named 'othr'"));
+}
+
+TEST(BindTest, MissingRequiredAndWrongTypes) {
+  EXPECT_THAT(std::string(BindText("op: \"aten::add.Tensor\"\nsample { name: \"s\"\n"
+                                   "arg { name: \"self\" tensor { shape: [2] } } }")
+                              .status()
+                              .message()),
+              HasSubstr("'other'"));
+  EXPECT_THAT(std::string(BindText("op: \"aten::add.Tensor\"\nsample { name: \"s\"\n"
+                                   "arg { name: \"self\" tensor { shape: [2] } }\n"
+                                   "arg { name: \"other\" int_value: 3 } }")
+                              .status()
+                              .message()),
+              HasSubstr("schema type Tensor"));
+}
+
+TEST(BindTest, TensorListsFlattenInOrder) {
+  absl::StatusOr<BoundSample> b = BindText(
+      "op: \"aten::cat\"\nsample { name: \"s\"\n"
+      "arg { name: \"tensors\" tensors { tensor { shape: [2, 3] } tensor { shape: [4, 3] } } }\n"
+      "arg { name: \"dim\" int_value: 0 } }");
+  ASSERT_TRUE(b.ok()) << b.status();
+  ASSERT_EQ(b->inputs().size(), 2u);
+  EXPECT_EQ(b->inputs()[1].label, "tensors[1]");
+  absl::StatusOr<std::vector<at::Tensor>> out =
+      b->Call({at::ones({2, 3}), at::ones({4, 3})});
+  ASSERT_TRUE(out.ok()) << out.status();
+  ASSERT_EQ(out->size(), 1u);
+  EXPECT_EQ((*out)[0].size(0), 6);
+}
+
+TEST(BindTest, MultiOutputsFlatten) {
+  absl::StatusOr<BoundSample> b = BindText(
+      "op: \"aten::max.dim\"\nsample { name: \"s\"\n"
+      "arg { name: \"self\" tensor { shape: [3, 4] } }\narg { name: \"dim\" int_value: 1 } }");
+  ASSERT_TRUE(b.ok()) << b.status();
+  absl::StatusOr<std::vector<at::Tensor>> out = b->Call({at::ones({3, 4})});
+  ASSERT_TRUE(out.ok());
+  ASSERT_EQ(out->size(), 2u);
+  EXPECT_EQ((*out)[1].scalar_type(), at::kLong);
+}
+
+TEST(BindTest, InPlaceOutputAliasesSelf) {
+  absl::StatusOr<BoundSample> b = BindText(
+      "op: \"aten::add_.Tensor\"\nsample { name: \"s\"\n"
+      "arg { name: \"self\" tensor { shape: [3] } }\narg { name: \"other\" tensor { shape: [3] } } }");
+  ASSERT_TRUE(b.ok()) << b.status();
+  EXPECT_TRUE(b->mutates());
+  EXPECT_EQ(b->output_aliases(), std::vector<int>{0});
+  const at::Tensor self = at::ones({3});
+  absl::StatusOr<std::vector<at::Tensor>> out = b->Call({self, at::ones({3})});
+  ASSERT_TRUE(out.ok());
+  EXPECT_EQ(self[0].item<float>(), 2.0f);
+}
+
+TEST(BindTest, OutVariantsGetAFreshOutTensorPerCall) {
+  absl::StatusOr<BoundSample> b = BindText(
+      "op: \"aten::add.out\"\nsample { name: \"s\"\n"
+      "arg { name: \"self\" tensor { shape: [3] } }\narg { name: \"other\" tensor { shape: [3] } } }");
+  ASSERT_TRUE(b.ok()) << b.status();
+  EXPECT_EQ(b->inputs().size(), 2u);
+  EXPECT_EQ(b->output_aliases(), std::vector<int>{-1});
+  absl::StatusOr<std::vector<at::Tensor>> first = b->Call({at::ones({3}), at::ones({3})});
+  absl::StatusOr<std::vector<at::Tensor>> second = b->Call({at::ones({3}), at::ones({3})});
+  ASSERT_TRUE(first.ok() && second.ok());
+  EXPECT_NE((*first)[0].data_ptr(), (*second)[0].data_ptr());
+  EXPECT_TRUE(at::equal((*first)[0], at::ones({3}) * 2));
+}
+
+TEST(BindTest, OperatorErrorsBecomeStatus) {
+  absl::StatusOr<BoundSample> b = BindText(
+      "op: \"aten::mm\"\nsample { name: \"s\"\n"
+      "arg { name: \"self\" tensor { shape: [2, 3] } }\narg { name: \"mat2\" tensor { shape: [3, 2] } } }");
+  ASSERT_TRUE(b.ok()) << b.status();
+  absl::StatusOr<std::vector<at::Tensor>> out = b->Call({at::ones({2, 3}), at::ones({2, 2})});
+  ASSERT_FALSE(out.ok());
+  EXPECT_THAT(std::string(out.status().message()), HasSubstr("cannot be multiplied"));
+}
+
+TEST(BindTest, DescribesArguments) {
+  absl::StatusOr<BoundSample> b = BindText(
+      "op: \"aten::add.Tensor\"\nsample { name: \"s\"\n"
+      "arg { name: \"self\" tensor { shape: [8, 16] } }\narg { name: \"other\" tensor { shape: [16] dtype: FLOAT64 } }\n"
+      "arg { name: \"alpha\" float_value: 2.5 } }");
+  ASSERT_TRUE(b.ok()) << b.status();
+  EXPECT_EQ(b->Describe(), "self=Float[8, 16], other=Double[16], alpha=2.5");
+}
+
+}  // namespace
+}  // namespace shrt

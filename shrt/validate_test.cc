@@ -1,0 +1,200 @@
+#include "shrt/validate.h"
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace shrt {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::UnorderedElementsAreArray;
+
+// Validates `spec_text` against a strategy that claims `rules` on every
+// sample.
+OpReport Validate(const std::string& spec_text, std::vector<std::string> rules, int world_size = 4) {
+  absl::StatusOr<LoadedSpec> spec = LoadedSpec::FromText(spec_text, "test.textproto");
+  EXPECT_TRUE(spec.ok()) << spec.status();
+  RuleSource source = [rules](const OpArgs&) -> absl::StatusOr<std::vector<Rule>> {
+    std::vector<Rule> out;
+    for (const std::string& r : rules) out.push_back(*ParseRule(r));
+    return out;
+  };
+  ValidateOptions options;
+  options.world_size = world_size;
+  absl::StatusOr<OpReport> report = ValidateOp(*spec, source, options);
+  EXPECT_TRUE(report.ok()) << report.status();
+  return report.ok() ? *report : OpReport{};
+}
+
+std::vector<std::string> Rules(const OpReport& r, Verdict v) {
+  std::vector<std::string> out;
+  for (const RuleVerdict& rv : r.rules) {
+    if (rv.verdict == v) out.push_back(RuleToString(rv.rule));
+  }
+  return out;
+}
+
+std::string Evidence(const OpReport& r, const std::string& rule) {
+  for (const RuleVerdict& rv : r.rules) {
+    if (RuleToString(rv.rule) == rule) return rv.evidence;
+  }
+  return "<not reported>";
+}
+
+const char kMm[] = R"pb(
+  op: "aten::mm"
+  sample {
+    name: "uneven"
+    arg { name: "self" tensor { shape: [7, 5] } }
+    arg { name: "mat2" tensor { shape: [5, 3] } }
+  }
+)pb";
+
+TEST(ValidateTest, MatmulRulesAreCorrectOnUnevenShards) {
+  const std::vector<std::string> claimed = {"S(0), R -> S(0)", "R, S(1) -> S(1)",
+                                            "S(1), S(0) -> P(sum)"};
+  for (int w : {2, 3, 4, 8}) {
+    OpReport r = Validate(kMm, claimed, w);
+    EXPECT_THAT(Rules(r, Verdict::kCorrect), UnorderedElementsAreArray(claimed)) << "W=" << w;
+    EXPECT_TRUE(Rules(r, Verdict::kIncorrect).empty()) << "W=" << w;
+    EXPECT_GT(r.combination_checks, 0);
+  }
+}
+
+TEST(ValidateTest, UnclaimedValidRulesAreMissingAndExceptionsAreEvidence) {
+  OpReport r = Validate(kMm, {"S(0), S(0) -> S(0)"});
+  EXPECT_THAT(Rules(r, Verdict::kIncorrect), UnorderedElementsAreArray({"S(0), S(0) -> S(0)"}));
+  EXPECT_THAT(Evidence(r, "S(0), S(0) -> S(0)"), HasSubstr("raised"));
+  EXPECT_THAT(Rules(r, Verdict::kMissing),
+              UnorderedElementsAreArray({"S(0), R -> S(0)", "R, S(1) -> S(1)",
+                                         "S(1), S(0) -> P(sum)", "P(sum), R -> P(sum)",
+                                         "R, P(sum) -> P(sum)", "P(avg), R -> P(avg)",
+                                         "R, P(avg) -> P(avg)"}));
+}
+
+TEST(ValidateTest, EnumerationFindsExactlyReluRules) {
+  OpReport r = Validate(R"pb(
+    op: "aten::relu"
+    sample { name: "m" arg { name: "self" tensor { shape: [5, 3] } } }
+  )pb", {});
+  // Degenerate rules (R -> P(max), ...) are never missing.
+  EXPECT_THAT(Rules(r, Verdict::kMissing),
+              UnorderedElementsAreArray(
+                  {"S(0) -> S(0)", "S(1) -> S(1)", "P(max) -> P(max)", "P(min) -> P(min)"}));
+}
+
+TEST(ValidateTest, WrongPartialRuleIsIncorrectWithEvidence) {
+  OpReport r = Validate(R"pb(
+    op: "aten::abs"
+    sample { name: "m" arg { name: "self" tensor { shape: [4, 3] } } }
+  )pb", {"P(sum) -> P(sum)", "P(max) -> P(max)"});
+  EXPECT_THAT(Rules(r, Verdict::kIncorrect),
+              UnorderedElementsAreArray({"P(sum) -> P(sum)", "P(max) -> P(max)"}));
+  const std::string e = Evidence(r, "P(sum) -> P(sum)");
+  EXPECT_THAT(e, HasSubstr("sample m"));
+  EXPECT_THAT(e, HasSubstr("generator"));
+  EXPECT_THAT(e, HasSubstr("max |difference|"));
+}
+
+TEST(ValidateTest, MultiOutputRulesHaveOnePlacementPerOutput) {
+  OpReport r = Validate(R"pb(
+    op: "aten::max.dim"
+    sample {
+      name: "rows"
+      arg { name: "self" tensor { shape: [6, 5] } }
+      arg { name: "dim" int_value: 1 }
+    }
+  )pb", {"S(0) -> S(0), S(0)", "S(1) -> P(max), P(max)", "S(1) -> P(max), R"});
+  EXPECT_THAT(Rules(r, Verdict::kCorrect), UnorderedElementsAreArray({"S(0) -> S(0), S(0)"}));
+  EXPECT_THAT(Rules(r, Verdict::kIncorrect),
+              UnorderedElementsAreArray({"S(1) -> P(max), P(max)", "S(1) -> P(max), R"}));
+}
+
+TEST(ValidateTest, TensorListInputsAndIntegerDtypes) {
+  OpReport r = Validate(R"pb(
+    op: "aten::cat"
+    sample {
+      name: "cols"
+      arg { name: "tensors" tensors { tensor { shape: [5, 2] dtype: INT64 } tensor { shape: [5, 3] dtype: INT64 } } }
+      arg { name: "dim" int_value: 1 }
+    }
+  )pb", {"S(0), S(0) -> S(0)", "P(sum), P(sum) -> P(sum)", "S(1), S(1) -> S(1)"});
+  EXPECT_THAT(Rules(r, Verdict::kCorrect),
+              UnorderedElementsAreArray({"S(0), S(0) -> S(0)", "P(sum), P(sum) -> P(sum)"}));
+  EXPECT_THAT(Rules(r, Verdict::kIncorrect), UnorderedElementsAreArray({"S(1), S(1) -> S(1)"}));
+}
+
+TEST(ValidateTest, InPlaceRulesMayNotChangeSelfsPlacement) {
+  OpReport r = Validate(R"pb(
+    op: "aten::add_.Tensor"
+    sample {
+      name: "m"
+      arg { name: "self" tensor { shape: [5, 4] } }
+      arg { name: "other" tensor { shape: [5, 4] } }
+    }
+  )pb", {"S(0), S(0) -> S(0)", "R, P(max) -> P(max)"});
+  EXPECT_THAT(Rules(r, Verdict::kCorrect), UnorderedElementsAreArray({"S(0), S(0) -> S(0)"}));
+  EXPECT_THAT(Evidence(r, "R, P(max) -> P(max)"), HasSubstr("written in place"));
+  for (const std::string& m : Rules(r, Verdict::kMissing)) {
+    const Rule rule = *ParseRule(m);
+    EXPECT_EQ(rule.inputs[0], rule.outputs[0]) << m;
+  }
+}
+
+TEST(ValidateTest, ZeroDimOutputsAndUnevenMean) {
+  OpReport r = Validate(R"pb(
+    op: "aten::sum"
+    sample { name: "all" arg { name: "self" tensor { shape: [5, 3] } } }
+  )pb", {"S(0) -> P(sum)", "S(1) -> P(sum)", "P(sum) -> P(sum)", "S(0) -> P(avg)"});
+  EXPECT_THAT(Rules(r, Verdict::kCorrect),
+              UnorderedElementsAreArray({"S(0) -> P(sum)", "S(1) -> P(sum)", "P(sum) -> P(sum)"}));
+  EXPECT_THAT(Rules(r, Verdict::kIncorrect), UnorderedElementsAreArray({"S(0) -> P(avg)"}));
+}
+
+TEST(ValidateTest, AllZeroOutputsLeaveRulesUnverified) {
+  OpReport r = Validate(R"pb(
+    op: "aten::zeros_like"
+    sample { name: "m" arg { name: "self" tensor { shape: [4, 3] } } }
+  )pb", {"S(0) -> S(0)"});
+  EXPECT_THAT(Rules(r, Verdict::kUnverified), UnorderedElementsAreArray({"S(0) -> S(0)"}));
+}
+
+TEST(ValidateTest, BoolInputsNeverTakePartials) {
+  OpReport r = Validate(R"pb(
+    op: "aten::logical_and"
+    sample {
+      name: "m"
+      arg { name: "self" tensor { shape: [4, 3] dtype: BOOL recipe: "bool_mask" } }
+      arg { name: "other" tensor { shape: [4, 3] dtype: BOOL recipe: "bool_mask" } }
+    }
+  )pb", {"P(max), P(max) -> R"});
+  EXPECT_THAT(Evidence(r, "P(max), P(max) -> R"), HasSubstr("never applies"));
+}
+
+TEST(ValidateTest, SampleRejectedOnFullTensorsIsASpecError) {
+  absl::StatusOr<LoadedSpec> spec = LoadedSpec::FromText(R"pb(
+    op: "aten::mm"
+    sample {
+      name: "bad"
+      arg { name: "self" tensor { shape: [2, 3] } }
+      arg { name: "mat2" tensor { shape: [2, 3] } }
+    }
+  )pb", "bad.textproto");
+  ASSERT_TRUE(spec.ok());
+  absl::StatusOr<OpReport> r = ValidateOp(
+      *spec, [](const OpArgs&) { return absl::StatusOr<std::vector<Rule>>(std::vector<Rule>{}); },
+      {});
+  ASSERT_FALSE(r.ok());
+  EXPECT_THAT(std::string(r.status().message()), HasSubstr("bad.textproto:3"));
+  EXPECT_THAT(std::string(r.status().message()), HasSubstr("rejects the full inputs"));
+}
+
+TEST(ValidateTest, RejectsBadWorldSize) {
+  absl::StatusOr<LoadedSpec> spec = LoadedSpec::FromText(kMm, "mm.textproto");
+  ValidateOptions options;
+  options.world_size = 1;
+  EXPECT_FALSE(ValidateOp(*spec, {}, options).ok());
+}
+
+}  // namespace
+}  // namespace shrt
