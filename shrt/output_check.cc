@@ -43,7 +43,7 @@ std::string ShapeText(at::IntArrayRef s) { return absl::StrCat("[", absl::StrJoi
 }  // namespace
 
 OutputCheck CheckOutput(const at::Tensor& full, const std::vector<at::Tensor>& locals,
-                        const Placement& p, Tolerance tol) {
+                        const Placement& p, Tolerance tol, double input_scale) {
   const int w = static_cast<int>(locals.size());
   for (int r = 0; r < w; ++r) {
     if (locals[r].scalar_type() != full.scalar_type()) {
@@ -88,6 +88,7 @@ OutputCheck CheckOutput(const at::Tensor& full, const std::vector<at::Tensor>& l
       case ReduceOp::kAvg: {
         at::Tensor abs_sum = at::abs(locals[0].to(at::kDouble));
         for (int r = 1; r < w; ++r) abs_sum = at::add(abs_sum, at::abs(locals[r].to(at::kDouble)));
+        abs_sum = at::add(abs_sum, w * input_scale);
         if (p.reduce_op() == ReduceOp::kAvg) abs_sum = at::div(abs_sum, static_cast<double>(w));
         slack = at::mul(abs_sum, 4 * eps);
         break;

@@ -34,12 +34,15 @@ struct OutputCheck {
 //   P(op)  every local has the full shape and dtype, and the reduction over
 //          ranks (distribute.h ReducePartial) equals `full`. P(sum), P(avg)
 //          and P(product) allow the rounding a W-term reduction adds:
-//          4 * eps(dtype) * sum_r |local_r| for sums, 4 * W * eps * |full|
-//          for products (Higham, "Accuracy and Stability of Numerical
-//          Algorithms", 2nd ed., §4.2 and §3.1).
-// `tol` is the comparison tolerance (compare.h).
+//          4 * eps(dtype) * (sum_r |local_r| + W * input_scale) for sums,
+//          4 * W * eps * |full| for products (Higham, "Accuracy and
+//          Stability of Numerical Algorithms", 2nd ed., §4.2 and §3.1).
+// `tol` is the comparison tolerance (compare.h). `input_scale` is the
+// largest |value| among the parts of Partial inputs (0 if none): an
+// operator that cancels large parts (p_r + q_r with p_r ~ -q_r) rounds
+// relative to them, not to its small local result.
 OutputCheck CheckOutput(const at::Tensor& full, const std::vector<at::Tensor>& locals,
-                        const Placement& p, Tolerance tol);
+                        const Placement& p, Tolerance tol, double input_scale = 0);
 
 }  // namespace shrt
 

@@ -282,11 +282,18 @@ class OpValidator {
       }
       // locals[r][i]: rank r's local for input i.
       std::vector<Tensors> locals(w, Tensors(placements.size()));
+      double input_scale = 0;
       for (size_t i = 0; i < placements.size(); ++i) {
         const uint64_t seed = MixSeed({case_seed, static_cast<uint64_t>(t),
                                        static_cast<uint64_t>(neg ? 0 : v), i});
         Tensors parts = Distribute((*inputs)[i], placements[i], w, seed);
-        for (int r = 0; r < w; ++r) locals[r][i] = std::move(parts[r]);
+        for (int r = 0; r < w; ++r) {
+          if (placements[i].is_partial() && parts[r].numel() > 0 &&
+              at::isFloatingType(parts[r].scalar_type())) {
+            input_scale = std::max(input_scale, parts[r].abs().max().item<double>());
+          }
+          locals[r][i] = std::move(parts[r]);
+        }
       }
       std::vector<Tensors> outs(truth.out().size(), Tensors(w));
       for (int r = 0; r < w; ++r) {
@@ -311,7 +318,8 @@ class OpValidator {
                                  : DefaultTolerance((*want)[k].scalar_type());
         for (size_t c = 0; c < truth.out()[k].size(); ++c) {
           if (truth.failure(t, k, c) >= 0) continue;
-          const OutputCheck check = CheckOutput((*want)[k], outs[k], truth.out()[k][c], tk);
+          const OutputCheck check =
+              CheckOutput((*want)[k], outs[k], truth.out()[k][c], tk, input_scale);
           if (!check.ok) {
             truth.Fail(t, k, c,
                        {label, variant, static_cast<int>(k), check.rank, check.max_abs_diff,
