@@ -100,6 +100,7 @@ std::string JsonReport(const std::vector<OpReport>& ops, int world_size, double 
   google::protobuf::util::JsonPrintOptions options;
   options.preserve_proto_field_names = true;
   options.always_print_primitive_fields = true;
+  options.add_whitespace = true;
   std::string json;
   // Printing a well-formed message cannot fail.
   (void)google::protobuf::util::MessageToJsonString(report, &json, options);

@@ -1,0 +1,37 @@
+#!/bin/bash
+# The shrt binary's flag parsing and exit statuses (usage errors exit 2 and
+# name the flag; a clean run exits 0 and prints valid JSON).
+set -u
+shrt="$1"
+fail=0
+expect() {  # expect STATUS DESCRIPTION -- COMMAND...
+  local want="$1" what="$2"; shift 3
+  "$@" >"$TEST_TMPDIR/out" 2>"$TEST_TMPDIR/err"
+  local got=$?
+  if [[ "$got" != "$want" ]]; then
+    echo "FAIL: $what: exit $got, want $want"; cat "$TEST_TMPDIR/err"; fail=1
+  else
+    echo "ok: $what"
+  fi
+}
+expect 2 "no command" -- "$shrt"
+expect 2 "unknown command" -- "$shrt" discover
+expect 2 "unknown flag" -- "$shrt" validate --opp=aten::relu
+grep -q "unknown flag --opp" "$TEST_TMPDIR/err" || { echo "FAIL: flag not named"; fail=1; }
+expect 2 "bad int" -- "$shrt" validate --op=aten::relu --world_size=four
+grep -q "world_size" "$TEST_TMPDIR/err" || { echo "FAIL: world_size not named"; fail=1; }
+expect 2 "world size 1" -- "$shrt" validate --op=aten::relu --world_size=1
+expect 2 "unknown overload" -- "$shrt" validate --op=aten::reluu
+grep -q "aten::relu" "$TEST_TMPDIR/err" || { echo "FAIL: no close match"; fail=1; }
+expect 0 "json report" -- "$shrt" validate --op=aten::relu,aten::neg --format=json --world_size=3
+/usr/bin/python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["world_size"] == 3, r
+assert [o["op"] for o in r["ops"]] == ["aten::relu", "aten::neg"], r
+assert "S(0) -> S(0)" in r["ops"][0]["correct"], r
+assert r["ops"][0]["incorrect"] == [], r
+' "$TEST_TMPDIR/out" || { echo "FAIL: json shape"; fail=1; }
+expect 0 "text report" -- "$shrt" validate --op=aten::relu
+grep -q "^aten::relu *| *[0-9]* | *0 |" "$TEST_TMPDIR/out" || { echo "FAIL: summary row"; cat "$TEST_TMPDIR/out"; fail=1; }
+exit $fail

@@ -1,0 +1,107 @@
+// `shrt validate` end to end on the deliberately wrong strategies of
+// //testing: exit statuses, usage errors and both report formats.
+#include "tools/validate_command.h"
+
+#include <sstream>
+
+#include "gmock/gmock.h"
+#include "google/protobuf/util/json_util.h"
+#include "gtest/gtest.h"
+#include "shrt/report.pb.h"
+#include "testing/wrong_strategies.h"
+
+namespace shrt {
+namespace {
+
+using ::testing::HasSubstr;
+
+class ValidateCommandTest : public ::testing::Test {
+ protected:
+  void SetUp() override { ASSERT_TRUE(testing::RegisterWrongStrategies(registry_).ok()); }
+
+  int Run(ValidateCommand cmd) {
+    cmd.spec_dir = "testing/specs";
+    out_.str("");
+    err_.str("");
+    return RunValidate(cmd, registry_, out_, err_);
+  }
+
+  StrategyRegistry registry_;
+  std::ostringstream out_, err_;
+};
+
+TEST_F(ValidateCommandTest, CorrectStrategyExitsZeroWithTextReport) {
+  ValidateCommand cmd;
+  cmd.ops = {"aten::mm"};
+  EXPECT_EQ(Run(cmd), kExitOk) << err_.str();
+  EXPECT_THAT(out_.str(), HasSubstr("S(1), S(0) -> P(sum)"));
+  EXPECT_THAT(out_.str(), HasSubstr("Op "));
+  EXPECT_THAT(out_.str(), HasSubstr("| Correct | Incorrect | Missing |"));
+  EXPECT_THAT(out_.str(), HasSubstr("combination checks"));
+}
+
+TEST_F(ValidateCommandTest, IncorrectRuleExitsOneWithEvidenceAndRepro) {
+  ValidateCommand cmd;
+  cmd.ops = {"aten::abs.default"};
+  EXPECT_EQ(Run(cmd), kExitIncorrect);
+  EXPECT_THAT(out_.str(), HasSubstr("incorrect (1):\n    P(sum) -> P(sum)"));
+  EXPECT_THAT(out_.str(),
+              HasSubstr("reproduce: bazel run //tools:shrt -- validate --op=aten::abs"));
+}
+
+TEST_F(ValidateCommandTest, JsonReportHasTheDocumentedShape) {
+  ValidateCommand cmd;
+  cmd.all = true;
+  cmd.format = "json";
+  cmd.world_size = 3;
+  EXPECT_EQ(Run(cmd), kExitIncorrect);
+  ValidationReport report;
+  ASSERT_TRUE(google::protobuf::util::JsonStringToMessage(out_.str(), &report).ok())
+      << out_.str();
+  EXPECT_EQ(report.world_size(), 3);
+  EXPECT_EQ(report.ops_size(), 6);
+  EXPECT_THAT(out_.str(), HasSubstr("\"combination_checks\": "));
+  EXPECT_THAT(out_.str(), HasSubstr("\"unverified\": []"));
+  bool found = false;
+  for (const OpVerdicts& op : report.ops()) {
+    if (op.op() != "aten::mul.Tensor") continue;
+    found = true;
+    ASSERT_EQ(op.incorrect_size(), 1);
+    EXPECT_EQ(op.incorrect(0).rule(), "P(sum), P(sum) -> P(sum)");
+    EXPECT_THAT(op.incorrect(0).evidence(), HasSubstr("generator"));
+    EXPECT_THAT(op.correct(), ::testing::Contains("P(sum), R -> P(sum)"));
+    EXPECT_GT(op.combination_checks(), 0);
+  }
+  EXPECT_TRUE(found);
+}
+
+TEST_F(ValidateCommandTest, UsageErrorsExitTwo) {
+  ValidateCommand none;
+  EXPECT_EQ(Run(none), kExitUsage);
+  EXPECT_THAT(err_.str(), HasSubstr("--op"));
+
+  ValidateCommand typo;
+  typo.ops = {"aten::mul.Tensr"};
+  EXPECT_EQ(Run(typo), kExitUsage);
+  EXPECT_THAT(err_.str(), HasSubstr("did you mean"));
+  EXPECT_THAT(err_.str(), HasSubstr("aten::mul.Tensor"));
+
+  ValidateCommand w1;
+  w1.ops = {"aten::mm"};
+  w1.world_size = 1;
+  EXPECT_EQ(Run(w1), kExitUsage);
+  EXPECT_THAT(err_.str(), HasSubstr("--world_size"));
+
+  ValidateCommand fmt;
+  fmt.ops = {"aten::mm"};
+  fmt.format = "xml";
+  EXPECT_EQ(Run(fmt), kExitUsage);
+
+  ValidateCommand no_spec;
+  no_spec.ops = {"aten::relu"};
+  EXPECT_EQ(Run(no_spec), kExitUsage);
+  EXPECT_THAT(err_.str(), HasSubstr("has no spec"));
+}
+
+}  // namespace
+}  // namespace shrt
