@@ -49,12 +49,6 @@ constexpr AffineOp kAffineOps[] = {
     {"aten::sub.Tensor", -1, false}, {"aten::sub_.Tensor", -1, true},
 };
 
-struct BinaryOp {
-  const char* overload;
-  Rules partial;
-  bool in_place;
-};
-
 const Rules kMul = {"P(sum), R -> P(sum)", "R, P(sum) -> P(sum)", "P(avg), R -> P(avg)",
                     "R, P(avg) -> P(avg)", "P(product), P(product) -> P(product)"};
 const Rules kDiv = {"P(sum), R -> P(sum)", "P(avg), R -> P(avg)",
@@ -67,8 +61,8 @@ const Rules kIncreasingBoth = {"P(max), R -> P(max)", "R, P(max) -> P(max)",
                                "P(min), R -> P(min)", "R, P(min) -> P(min)"};
 const Rules kNone = {};
 
-const std::vector<BinaryOp>& BinaryOps() {
-  static const auto* ops = new std::vector<BinaryOp>{
+const std::vector<PointwiseOp>& BinaryOps() {
+  static const auto* ops = new std::vector<PointwiseOp>{
       {"aten::atan2", kNone, false},
       {"aten::div.Tensor", kDiv, false},
       {"aten::logaddexp", kIncreasingBoth, false},
@@ -89,12 +83,7 @@ const bool kRegistered = [] {
       return PointwiseRules(args, AffineRules(op.sign * alpha), op.in_place);
     });
   }
-  for (const BinaryOp& op : BinaryOps()) {
-    StrategyRegistrar(op.overload, [&op](const OpArgs& args) {
-      return PointwiseRules(args, op.partial, op.in_place);
-    });
-  }
-  return true;
+  return RegisterPointwiseOps(BinaryOps());
 }();
 
 }  // namespace

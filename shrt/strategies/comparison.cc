@@ -8,18 +8,17 @@
 namespace shrt {
 namespace {
 
-constexpr const char* kComparisonOps[] = {
-    "aten::eq.Tensor", "aten::ge.Tensor", "aten::gt.Tensor",    "aten::le.Tensor",
-    "aten::lt.Tensor", "aten::ne.Tensor", "aten::logical_and", "aten::logical_or",
-    "aten::logical_xor", "aten::logical_not",
-};
+const std::vector<PointwiseOp>& ComparisonOps() {
+  static const auto* ops = new std::vector<PointwiseOp>{
+      {"aten::eq.Tensor", {}},    {"aten::ge.Tensor", {}},     {"aten::gt.Tensor", {}},
+      {"aten::le.Tensor", {}},    {"aten::lt.Tensor", {}},     {"aten::ne.Tensor", {}},
+      {"aten::logical_and", {}},  {"aten::logical_or", {}},    {"aten::logical_xor", {}},
+      {"aten::logical_not", {}},
+  };
+  return *ops;
+}
 
-const bool kRegistered = [] {
-  for (const char* overload : kComparisonOps) {
-    StrategyRegistrar(overload, [](const OpArgs& args) { return PointwiseRules(args, {}); });
-  }
-  return true;
-}();
+const bool kRegistered = RegisterPointwiseOps(ComparisonOps());
 
 }  // namespace
 }  // namespace shrt

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "shrt/candidates.h"
+#include "shrt/registry.h"
 
 namespace shrt {
 
@@ -81,6 +82,15 @@ absl::StatusOr<std::vector<Rule>> PointwiseRules(const OpArgs& args,
                 rules.end());
   }
   return rules;
+}
+
+bool RegisterPointwiseOps(const std::vector<PointwiseOp>& ops) {
+  for (const PointwiseOp& op : ops) {
+    StrategyRegistrar(op.overload, [&op](const OpArgs& args) {
+      return PointwiseRules(args, op.partial_rules, op.in_place);
+    });
+  }
+  return true;
 }
 
 }  // namespace shrt

@@ -38,6 +38,20 @@ absl::StatusOr<std::vector<Rule>> PointwiseRules(const OpArgs& args,
                                                  absl::Span<const absl::string_view> partial_rules,
                                                  bool in_place = false);
 
+// One row of a pointwise family's table: the overload, the Partial rules
+// its algebra justifies (rule text), and whether it writes self in place.
+struct PointwiseOp {
+  const char* overload;
+  std::vector<absl::string_view> partial_rules;
+  bool in_place = false;
+};
+
+// Registers PointwiseRules(args, op.partial_rules, op.in_place) for every
+// row in the global registry; `ops` must outlive it (a static table).
+// Returns true, so that a family file can register from a static
+// initialiser: `const bool kRegistered = RegisterPointwiseOps(Table());`.
+bool RegisterPointwiseOps(const std::vector<PointwiseOp>& ops);
+
 }  // namespace shrt
 
 #endif  // SHRT_STRATEGIES_POINTWISE_RULES_H_

@@ -32,14 +32,8 @@ Rules Concat(std::initializer_list<const Rules*> parts) {
   return out;
 }
 
-struct UnaryOp {
-  const char* overload;
-  Rules partial;
-  bool in_place;
-};
-
-const std::vector<UnaryOp>& UnaryOps() {
-  static const auto* ops = new std::vector<UnaryOp>{
+const std::vector<PointwiseOp>& UnaryOps() {
+  static const auto* ops = new std::vector<PointwiseOp>{
       {"aten::abs", kMultiplicative, false},
       {"aten::abs_", kMultiplicative, true},
       {"aten::ceil", kIncreasing, false},
@@ -68,14 +62,7 @@ const std::vector<UnaryOp>& UnaryOps() {
   return *ops;
 }
 
-const bool kRegistered = [] {
-  for (const UnaryOp& op : UnaryOps()) {
-    StrategyRegistrar(op.overload, [&op](const OpArgs& args) {
-      return PointwiseRules(args, op.partial, op.in_place);
-    });
-  }
-  return true;
-}();
+const bool kRegistered = RegisterPointwiseOps(UnaryOps());
 
 }  // namespace
 }  // namespace shrt
