@@ -9,6 +9,7 @@
 #include "ATen/ops/maximum.h"
 #include "ATen/ops/minimum.h"
 #include "ATen/ops/mul.h"
+#include "ATen/ops/zeros.h"
 #include "c10/util/BFloat16.h"
 #include "c10/util/Half.h"
 #include "shrt/generators.h"
@@ -161,6 +162,25 @@ std::vector<at::Tensor> Distribute(const at::Tensor& full, const Placement& p, i
                           : ValuesToTensor(part, full.sizes(), dtype));
   }
   return locals;
+}
+
+at::Tensor WithLayout(const at::Tensor& t, Layout layout) {
+  switch (layout) {
+    case TRANSPOSED:
+      if (t.dim() < 2) return t;
+      return t.transpose(-1, -2).contiguous().transpose(-1, -2);
+    case STRIDED: {
+      if (t.dim() == 0) return t;
+      std::vector<int64_t> sizes = t.sizes().vec();
+      sizes.back() *= 2;
+      at::Tensor buffer = at::zeros(sizes, t.options());
+      at::Tensor view = buffer.slice(-1, 0, sizes.back(), 2);
+      view.copy_(t);
+      return view;
+    }
+    default:
+      return t;
+  }
 }
 
 at::Tensor ReducePartial(const std::vector<at::Tensor>& locals, ReduceOp op) {

@@ -13,6 +13,7 @@
 #include "ATen/core/Tensor.h"
 #include "shrt/candidates.h"
 #include "shrt/placement.h"
+#include "shrt/spec.pb.h"
 
 namespace shrt {
 
@@ -36,6 +37,12 @@ namespace shrt {
 // `seed` selects the draw; callers redraw with other seeds.
 std::vector<at::Tensor> Distribute(const at::Tensor& full, const Placement& p, int world_size,
                                    uint64_t seed);
+
+// `t` with the memory layout `layout` (spec.proto Layout): the same values
+// in a fresh buffer, contiguous, with the last two dims transposed in
+// memory, or strided by 2 along the last dim. 0-d and 1-d tensors keep
+// their contiguous layout for TRANSPOSED.
+at::Tensor WithLayout(const at::Tensor& t, Layout layout);
 
 // The elementwise reduction of same-shape `locals` for Partial op `op`, in
 // float64 for floating dtypes (so the reduction adds no rounding of its

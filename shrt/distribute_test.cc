@@ -122,33 +122,5 @@ TEST(PartialTest, SumPartsHaveMixedSigns) {
   }
 }
 
-TEST(GeneratorTest, DefaultRecipeHasAtLeastSixGeneratorsAndInputsDiffer) {
-  absl::StatusOr<std::vector<const Generator*>> gens = RecipeGenerators("default");
-  ASSERT_TRUE(gens.ok());
-  EXPECT_GE(gens->size(), 6u);
-  for (const Generator* g : *gens) {
-    for (at::ScalarType dtype : {at::kFloat, at::kLong, at::kBool}) {
-      const at::Tensor a = Generate(*g, {4, 6}, dtype, 0, 11);
-      const at::Tensor b = Generate(*g, {4, 6}, dtype, 1, 11);
-      EXPECT_EQ(a.scalar_type(), dtype);
-      EXPECT_FALSE(at::equal(a, b)) << g->name << " " << c10::toString(dtype);
-      EXPECT_TRUE(at::equal(a, Generate(*g, {4, 6}, dtype, 0, 11))) << "deterministic";
-    }
-  }
-}
-
-TEST(GeneratorTest, UnknownRecipeListsKnownOnes) {
-  absl::StatusOr<std::vector<const Generator*>> gens = RecipeGenerators("nope");
-  ASSERT_FALSE(gens.ok());
-  EXPECT_NE(std::string(gens.status().message()).find("default"), std::string::npos);
-}
-
-TEST(GeneratorTest, PositiveRecipeIsPositive) {
-  const std::vector<const Generator*> gens = *RecipeGenerators("positive");
-  for (const Generator* g : gens) {
-    EXPECT_GT(Generate(*g, {5, 5}, at::kFloat, 0, 1).min().item<float>(), 0) << g->name;
-  }
-}
-
 }  // namespace
 }  // namespace shrt

@@ -126,6 +126,18 @@ std::string ValueText(const ArgValue& v) {
   return std::visit(Visitor{}, v);
 }
 
+// The ArgValue of a non-tensor proto value (for sweep labels).
+ArgValue ToArgValue(const Arg& a) {
+  switch (a.value_case()) {
+    case Arg::kIntValue: return a.int_value();
+    case Arg::kFloatValue: return a.float_value();
+    case Arg::kBoolValue: return a.bool_value();
+    case Arg::kIntList: return std::vector<int64_t>(a.int_list().value().begin(), a.int_list().value().end());
+    case Arg::kStrValue: return a.str_value();
+    default: return std::monostate{};
+  }
+}
+
 TensorMeta MetaOf(const std::vector<int64_t>& shape, c10::ScalarType dtype) {
   TensorMeta m{shape, std::vector<int64_t>(shape.size()), dtype};
   int64_t stride = 1;
@@ -142,22 +154,73 @@ TensorMeta MetaOf(const at::Tensor& t) {
 
 }  // namespace
 
-absl::StatusOr<BoundSample> BoundSample::Bind(const LoadedSpec& spec, int s) {
-  const Sample& sample = spec.proto().sample(s);
+absl::StatusOr<std::vector<BoundSample>> BoundSample::BindAll(const LoadedSpec& spec, int s) {
+  const Sample& declared = spec.proto().sample(s);
+  std::vector<std::string> where;
+  for (int a = 0; a < declared.arg_size(); ++a) where.push_back(spec.WhereArg(s, a));
+  // Each sweep as the list of Arg values it takes.
+  std::vector<std::vector<Arg>> axes;
+  for (int w = 0; w < declared.sweep_size(); ++w) {
+    const Sweep& sweep = declared.sweep(w);
+    std::vector<Arg> values;
+    auto add = [&](auto set) {
+      Arg a;
+      a.set_name(sweep.name());
+      set(a);
+      values.push_back(std::move(a));
+    };
+    for (int64_t v : sweep.int_values()) add([&](Arg& a) { a.set_int_value(v); });
+    for (bool v : sweep.bool_values()) add([&](Arg& a) { a.set_bool_value(v); });
+    for (double v : sweep.float_values()) add([&](Arg& a) { a.set_float_value(v); });
+    for (const IntList& v : sweep.int_lists()) add([&](Arg& a) { *a.mutable_int_list() = v; });
+    if (sweep.include_none()) add([&](Arg& a) { a.set_none(true); });
+    axes.push_back(std::move(values));
+    where.push_back(spec.WhereSweep(s, w));
+  }
+  std::vector<BoundSample> out;
+  std::vector<size_t> pick(axes.size(), 0);
+  while (true) {
+    Sample expanded = declared;
+    expanded.clear_sweep();
+    std::vector<std::string> labels;
+    for (size_t w = 0; w < axes.size(); ++w) {
+      const Arg& a = axes[w][pick[w]];
+      *expanded.add_arg() = a;
+      labels.push_back(absl::StrCat(a.name(), "=", ValueText(ToArgValue(a))));
+    }
+    std::string name = labels.empty()
+                           ? declared.name()
+                           : absl::StrCat(declared.name(), "[", absl::StrJoin(labels, ", "), "]");
+    absl::StatusOr<BoundSample> b = Bind(spec, s, expanded, where, std::move(name));
+    if (!b.ok()) return b.status();
+    out.push_back(*std::move(b));
+    size_t w = 0;
+    while (w < axes.size() && ++pick[w] == axes[w].size()) pick[w++] = 0;
+    if (w == axes.size()) break;
+  }
+  return out;
+}
+
+absl::StatusOr<BoundSample> BoundSample::Bind(const LoadedSpec& spec, int s, const Sample& sample,
+                                              const std::vector<std::string>& where,
+                                              std::string name) {
   BoundSample b;
-  b.name_ = sample.name();
+  b.name_ = std::move(name);
   b.op_ = c10::Dispatcher::singleton().findSchemaOrThrow(spec.op().name.c_str(),
                                                          spec.op().overload_name.c_str());
   const c10::FunctionSchema& schema = b.op_->schema();
   b.mutates_ = schema.is_mutable();
-  const std::string default_recipe = spec.proto().recipe().empty() ? "default" : spec.proto().recipe();
+  const std::string default_recipe =
+      spec.proto().recipe().empty() ? std::string(kDefaultRecipe) : spec.proto().recipe();
 
+  const int declared_args = spec.proto().sample(s).arg_size();
   auto bad = [&](int a, absl::string_view what) {
-    const std::string where = a < 0 ? spec.WhereSample(s) : spec.WhereArg(s, a);
     const std::string field =
-        a < 0 ? absl::StrCat("sample[", s, "]") : absl::StrCat("sample[", s, "].arg[", a, "]");
-    return absl::InvalidArgumentError(absl::StrCat(where, ": field '", field, "' (sample '",
-                                                   sample.name(), "'): ", what));
+        a < 0 ? absl::StrCat("sample[", s, "]")
+              : a < declared_args ? absl::StrCat("sample[", s, "].arg[", a, "]")
+                                  : absl::StrCat("sample[", s, "].sweep[", a - declared_args, "]");
+    return FieldError(a < 0 ? spec.WhereSample(s) : where[a],
+                      absl::StrCat(field, " (sample '", b.name_, "')"), what);
   };
   // Which proto arg names each schema argument.
   std::vector<int> given(schema.arguments().size(), -1);
@@ -178,11 +241,18 @@ absl::StatusOr<BoundSample> BoundSample::Bind(const LoadedSpec& spec, int s) {
     const ArgType type = Classify(arg);
     const int a = given[i];
     b.list_sizes_.push_back(-1);
-    auto add_input = [&](std::string label, const TensorArg& t, int elem) {
-      b.slots_.push_back({static_cast<int>(i), elem});
+    auto add_input = [&](std::string label, const TensorArg& t, int elem) -> absl::Status {
       std::vector<int64_t> shape(t.shape().begin(), t.shape().end());
+      for (int64_t d : shape) {
+        if (d < 0) return bad(a, absl::StrCat("input '", label, "' has a negative size"));
+      }
+      if (t.layout() == TRANSPOSED && shape.size() < 2) {
+        return bad(a, absl::StrCat("input '", label, "': layout TRANSPOSED needs >= 2 dims"));
+      }
+      b.slots_.push_back({static_cast<int>(i), elem});
       b.inputs_.push_back({std::move(label), shape, ToScalarType(t.dtype()),
-                           t.recipe().empty() ? default_recipe : t.recipe()});
+                           t.recipe().empty() ? default_recipe : t.recipe(), t.layout()});
+      return absl::OkStatus();
     };
     if (arg.is_out()) {
       c10::ScalarType dtype = c10::ScalarType::Undefined;
@@ -221,14 +291,18 @@ absl::StatusOr<BoundSample> BoundSample::Bind(const LoadedSpec& spec, int s) {
     }
     switch (given_arg.value_case()) {
       case Arg::kTensor:
-        add_input(arg.name(), given_arg.tensor(), -1);
+        if (absl::Status st = add_input(arg.name(), given_arg.tensor(), -1); !st.ok()) return st;
         b.args_.emplace_back();
         b.strategy_args_.push_back({arg.name(), MetaOf(b.inputs_.back().shape, b.inputs_.back().dtype)});
         break;
       case Arg::kTensors: {
         std::vector<TensorMeta> metas;
         for (int e = 0; e < given_arg.tensors().tensor_size(); ++e) {
-          add_input(absl::StrCat(arg.name(), "[", e, "]"), given_arg.tensors().tensor(e), e);
+          if (absl::Status st = add_input(absl::StrCat(arg.name(), "[", e, "]"),
+                                          given_arg.tensors().tensor(e), e);
+              !st.ok()) {
+            return st;
+          }
           metas.push_back(MetaOf(b.inputs_.back().shape, b.inputs_.back().dtype));
         }
         b.list_sizes_.back() = given_arg.tensors().tensor_size();
@@ -339,6 +413,25 @@ absl::StatusOr<std::vector<at::Tensor>> BoundSample::Call(
     if (absl::Status s = flatten(v); !s.ok()) return s;
   }
   return outputs;
+}
+
+GenContext BoundSample::MakeGenContext() const {
+  GenContext ctx;
+  ctx.shape_of = [this](absl::string_view name) -> std::optional<std::vector<int64_t>> {
+    for (const OpArg& a : strategy_args_) {
+      if (a.name != name) continue;
+      if (const auto* m = std::get_if<TensorMeta>(&a.value)) return m->sizes;
+    }
+    return std::nullopt;
+  };
+  ctx.int_of = [this](absl::string_view name) -> std::optional<int64_t> {
+    for (const OpArg& a : strategy_args_) {
+      if (a.name != name) continue;
+      if (const auto* i = std::get_if<int64_t>(&a.value)) return *i;
+    }
+    return std::nullopt;
+  };
+  return ctx;
 }
 
 OpArgs BoundSample::MakeOpArgs(const std::vector<at::Tensor>& outputs) const {

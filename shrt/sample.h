@@ -11,6 +11,7 @@
 
 #include "ATen/core/dispatch/Dispatcher.h"
 #include "absl/status/statusor.h"
+#include "shrt/generators.h"
 #include "shrt/op_args.h"
 #include "shrt/spec_loader.h"
 
@@ -22,17 +23,21 @@ struct InputSpec {
   std::vector<int64_t> shape;
   c10::ScalarType dtype;
   std::string recipe;  // the input's override, else the spec's, else "default"
+  Layout layout = CONTIGUOUS;
 };
 
 class BoundSample {
  public:
-  // Binds sample `s` of `spec` to the schema of spec.op(): every argument
-  // named in the sample must exist in the schema and have a value of the
-  // schema's type; omitted arguments take their defaults (an argument with
-  // no default must be given); out= arguments take an empty tensor of the
-  // given dtype (default: the first input's) at every call.
-  // Errors: InvalidArgument "<path>:<line>: field 'sample[s].arg[a]' ...".
-  static absl::StatusOr<BoundSample> Bind(const LoadedSpec& spec, int s);
+  // Binds sample `s` of `spec` to the schema of spec.op(), one BoundSample
+  // per combination of its sweeps (named "<name>[dim=0, keepdim=True]"), or
+  // one named as the sample when it does not sweep. Every argument named in
+  // the sample must exist in the schema and have a value of the schema's
+  // type; omitted arguments take their defaults (an argument with no default
+  // must be given); out= arguments take an empty tensor of the given dtype
+  // (default: the first input's) at every call.
+  // Errors: InvalidArgument "<path>:<line>: field 'sample[s].arg[a]' ..." (or
+  // '.sweep[w]') naming the argument and what is wrong.
+  static absl::StatusOr<std::vector<BoundSample>> BindAll(const LoadedSpec& spec, int s);
 
   const std::string& name() const { return name_; }
   const std::vector<InputSpec>& inputs() const { return inputs_; }
@@ -57,8 +62,17 @@ class BoundSample {
   // outputs of a call on the full inputs.
   OpArgs MakeOpArgs(const std::vector<at::Tensor>& outputs) const;
 
+  // What generators may read of this sample: tensor argument shapes and
+  // int argument values, by schema name.
+  GenContext MakeGenContext() const;
+
  private:
   BoundSample() = default;
+  // Binds one expansion: `sample` is the spec's sample with swept values
+  // appended as args; where[a] locates arg a for errors.
+  static absl::StatusOr<BoundSample> Bind(const LoadedSpec& spec, int s, const Sample& sample,
+                                          const std::vector<std::string>& where,
+                                          std::string name);
   struct Slot {
     int arg;   // schema argument index
     int elem;  // element of a Tensor[] argument, or -1

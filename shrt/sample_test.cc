@@ -3,6 +3,7 @@
 #include "ATen/ATen.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "shrt/test_recipes.h"
 
 namespace shrt {
 namespace {
@@ -10,14 +11,16 @@ namespace {
 using ::testing::HasSubstr;
 
 absl::StatusOr<BoundSample> BindText(const std::string& text) {
-  absl::StatusOr<LoadedSpec> spec = LoadedSpec::FromText(text, "test.textproto");
+  absl::StatusOr<LoadedSpec> spec = LoadedSpec::FromText(text, "test.textproto", TestRecipes());
   if (!spec.ok()) return spec.status();
-  return BoundSample::Bind(*spec, 0);
+  absl::StatusOr<std::vector<BoundSample>> all = BoundSample::BindAll(*spec, 0);
+  if (!all.ok()) return all.status();
+  return all->front();
 }
 
 TEST(SpecLoaderTest, SyntaxErrorsNameFileLineAndColumn) {
   absl::StatusOr<LoadedSpec> spec =
-      LoadedSpec::FromText("op: \"aten::relu\"\nsample { nme: \"x\" }\n", "bad.textproto");
+      LoadedSpec::FromText("op: \"aten::relu\"\nsample { nme: \"x\" }\n", "bad.textproto", TestRecipes());
   ASSERT_FALSE(spec.ok());
   EXPECT_THAT(std::string(spec.status().message()), HasSubstr("bad.textproto:2:"));
   EXPECT_THAT(std::string(spec.status().message()), HasSubstr("nme"));
@@ -25,7 +28,7 @@ TEST(SpecLoaderTest, SyntaxErrorsNameFileLineAndColumn) {
 
 TEST(SpecLoaderTest, UnknownOverloadSuggestsCloseMatches) {
   absl::StatusOr<LoadedSpec> spec = LoadedSpec::FromText(
-      "# comment\nop: \"aten::mull.Tensor\"\nsample { name: \"a\" }\n", "typo.textproto");
+      "# comment\nop: \"aten::mull.Tensor\"\nsample { name: \"a\" }\n", "typo.textproto", TestRecipes());
   ASSERT_FALSE(spec.ok());
   EXPECT_EQ(spec.status().code(), absl::StatusCode::kNotFound);
   EXPECT_THAT(std::string(spec.status().message()), HasSubstr("typo.textproto:2: field 'op'"));
@@ -34,17 +37,17 @@ TEST(SpecLoaderTest, UnknownOverloadSuggestsCloseMatches) {
 
 TEST(SpecLoaderTest, SampleNamesMustBeUniqueIdentifiers) {
   EXPECT_THAT(std::string(LoadedSpec::FromText("op: \"aten::relu\"\nsample { name: \"a b\" }",
-                                               "s.textproto")
+                                               "s.textproto", TestRecipes())
                               .status()
                               .message()),
               HasSubstr("s.textproto:2: field 'sample[0].name'"));
   EXPECT_THAT(std::string(LoadedSpec::FromText(
                               "op: \"aten::relu\"\nsample { name: \"a\" }\nsample { name: \"a\" }",
-                              "s.textproto")
+                              "s.textproto", TestRecipes())
                               .status()
                               .message()),
               HasSubstr("used twice"));
-  EXPECT_THAT(std::string(LoadedSpec::FromText("op: \"aten::relu\"", "s.textproto").status().message()),
+  EXPECT_THAT(std::string(LoadedSpec::FromText("op: \"aten::relu\"", "s.textproto", TestRecipes()).status().message()),
               HasSubstr("at least one"));
 }
 
@@ -57,7 +60,7 @@ TEST(BindTest, ArgumentErrorsNameTheLineAndField) {
       "  arg { name: \"othr\" tensor { shape: [2] } }\n"
       "}\n");
   ASSERT_FALSE(b.ok());
-  EXPECT_THAT(std::string(b.status().message()), HasSubstr("test.textproto:5: field 'sample[0].arg[1]'"));
+  EXPECT_THAT(std::string(b.status().message()), HasSubstr("test.textproto:5: field 'sample[0].arg[1] (sample 's')'"));
   EXPECT_THAT(std::string(b.status().message()), HasSubstr("no argument named 'othr'"));
 }
 
@@ -145,6 +148,65 @@ TEST(BindTest, DescribesArguments) {
       "arg { name: \"alpha\" float_value: 2.5 } }");
   ASSERT_TRUE(b.ok()) << b.status();
   EXPECT_EQ(b->Describe(), "self=Float[8, 16], other=Double[16], alpha=2.5");
+}
+
+}  // namespace
+}  // namespace shrt
+
+namespace shrt {
+namespace {
+
+TEST(BindTest, SweepsExpandIntoNamedSamples) {
+  absl::StatusOr<LoadedSpec> spec = LoadedSpec::FromText(
+      "op: \"aten::sum.dim_IntList\"\nsample { name: \"s\"\n"
+      "arg { name: \"self\" tensor { shape: [3, 4] } }\n"
+      "sweep { name: \"dim\" int_lists { value: [0] } int_lists { value: [-1] } }\n"
+      "sweep { name: \"keepdim\" bool_values: [false, true] } }",
+      "sweep.textproto", TestRecipes());
+  ASSERT_TRUE(spec.ok()) << spec.status();
+  absl::StatusOr<std::vector<BoundSample>> all = BoundSample::BindAll(*spec, 0);
+  ASSERT_TRUE(all.ok()) << all.status();
+  std::vector<std::string> names;
+  for (const BoundSample& b : *all) names.push_back(b.name());
+  EXPECT_THAT(names, ::testing::ElementsAre("s[dim=[0], keepdim=False]", "s[dim=[-1], keepdim=False]",
+                                            "s[dim=[0], keepdim=True]", "s[dim=[-1], keepdim=True]"));
+}
+
+TEST(BindTest, SweepErrorsNameTheSweep) {
+  absl::StatusOr<LoadedSpec> spec = LoadedSpec::FromText(
+      "op: \"aten::sum.dim_IntList\"\nsample { name: \"s\"\n"
+      "arg { name: \"self\" tensor { shape: [3, 4] } }\n"
+      "sweep { name: \"dim\" int_lists { value: [0] } }\n"
+      "sweep { name: \"keepdim\" int_values: [3] } }",
+      "sweep.textproto", TestRecipes());
+  ASSERT_TRUE(spec.ok()) << spec.status();
+  absl::Status s = BoundSample::BindAll(*spec, 0).status();
+  EXPECT_THAT(std::string(s.message()), HasSubstr("sweep.textproto:5: field 'sample[0].sweep[1]"));
+  EXPECT_THAT(std::string(s.message()), HasSubstr("keepdim"));
+}
+
+TEST(SpecLoaderTest, UnknownRecipesAndWorldSizesNameTheField) {
+  EXPECT_THAT(std::string(LoadedSpec::FromText(
+                              "op: \"aten::relu\"\nsample { name: \"s\"\n"
+                              "arg { name: \"self\" tensor { shape: [3] recipe: \"postive\" } } }",
+                              "r.textproto", TestRecipes())
+                              .status()
+                              .message()),
+              HasSubstr("r.textproto:3: field 'sample[0].arg[0] (self).recipe': unknown recipe 'postive'"));
+  EXPECT_THAT(std::string(LoadedSpec::FromText(
+                              "op: \"aten::relu\"\nworld_sizes: [4, 1]\nsample { name: \"s\" }",
+                              "w.textproto", TestRecipes())
+                              .status()
+                              .message()),
+              HasSubstr("w.textproto:2: field 'world_sizes[1]'"));
+}
+
+TEST(BindTest, LayoutsNeedEnoughDims) {
+  EXPECT_THAT(std::string(BindText("op: \"aten::relu\"\nsample { name: \"s\"\n"
+                                   "arg { name: \"self\" tensor { shape: [3] layout: TRANSPOSED } } }")
+                              .status()
+                              .message()),
+              HasSubstr("TRANSPOSED needs >= 2 dims"));
 }
 
 }  // namespace

@@ -2,44 +2,17 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include "absl/container/flat_hash_set.h"
 #include "absl/status/status.h"
 #include "absl/strings/ascii.h"
-#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
-#include "google/protobuf/io/tokenizer.h"
-#include "google/protobuf/text_format.h"
-#include "shrt/generators.h"
+#include "shrt/mesh.h"
 #include "shrt/op_lookup.h"
 #include "shrt/overload_name.h"
 
 namespace shrt {
-
-using google::protobuf::TextFormat;
-
-struct LoadedSpec::Locations {
-  TextFormat::ParseInfoTree tree;
-};
-
 namespace {
-
-// Collects the first text-format error as "<path>:<line>:<column>: <msg>".
-class FirstError : public google::protobuf::io::ErrorCollector {
- public:
-  explicit FirstError(std::string path) : path_(std::move(path)) {}
-  void AddError(int line, google::protobuf::io::ColumnNumber column,
-                const std::string& message) override {
-    if (error_.empty()) error_ = absl::StrCat(path_, ":", line + 1, ":", column + 1, ": ", message);
-  }
-  const std::string& error() const { return error_; }
-
- private:
-  std::string path_;
-  std::string error_;
-};
 
 bool IsIdentifier(absl::string_view s) {
   if (s.empty()) return false;
@@ -49,99 +22,141 @@ bool IsIdentifier(absl::string_view s) {
   return true;
 }
 
-const google::protobuf::FieldDescriptor* Field(const google::protobuf::Message& m,
-                                               absl::string_view name) {
-  return m.GetDescriptor()->FindFieldByName(std::string(name));
+// How many kinds of values a sweep sets (int, bool, float, int-list).
+int ValueKinds(const Sweep& w) {
+  return (w.int_values_size() > 0) + (w.bool_values_size() > 0) + (w.float_values_size() > 0) +
+         (w.int_lists_size() > 0);
 }
 
 }  // namespace
 
-std::string LoadedSpec::WhereOp() const {
-  const auto loc = locations_->tree.GetLocation(Field(proto_, "op"), -1);
-  return absl::StrCat(path_, ":", loc.line + 1);
+std::vector<int> LoadedSpec::world_sizes() const {
+  if (proto_.world_sizes().empty()) return {4};
+  return {proto_.world_sizes().begin(), proto_.world_sizes().end()};
 }
 
+std::string LoadedSpec::WhereOp() const { return locations_.Where({{"op", -1}}, proto_); }
+
 std::string LoadedSpec::WhereSample(int s) const {
-  const auto loc = locations_->tree.GetLocation(Field(proto_, "sample"), s);
-  return absl::StrCat(path_, ":", loc.line + 1);
+  return locations_.Where({{"sample", s}}, proto_);
 }
 
 std::string LoadedSpec::WhereArg(int s, int a) const {
-  const auto* sample_tree = locations_->tree.GetTreeForNested(Field(proto_, "sample"), s);
-  if (sample_tree == nullptr) return WhereSample(s);
-  const auto loc = sample_tree->GetLocation(Field(proto_.sample(s), "arg"), a);
-  return absl::StrCat(path_, ":", loc.line + 1);
+  return locations_.Where({{"sample", s}, {"arg", a}}, proto_);
 }
 
-absl::StatusOr<LoadedSpec> LoadedSpec::FromText(absl::string_view text, const std::string& path) {
-  LoadedSpec spec;
-  spec.path_ = path;
-  auto locations = std::make_shared<Locations>();
-  TextFormat::Parser parser;
-  FirstError errors(path);
-  parser.RecordErrorsTo(&errors);
-  parser.WriteLocationsTo(&locations->tree);
-  if (!parser.ParseFromString(std::string(text), &spec.proto_)) {
-    return absl::InvalidArgumentError(errors.error());
-  }
-  spec.locations_ = std::move(locations);
+std::string LoadedSpec::WhereSweep(int s, int w) const {
+  return locations_.Where({{"sample", s}, {"sweep", w}}, proto_);
+}
+
+absl::StatusOr<LoadedSpec> LoadedSpec::FromText(absl::string_view text, const std::string& path,
+                                                std::shared_ptr<const RecipeSet> recipes) {
+  OpSpec proto;
+  absl::StatusOr<TextLocations> locations = ParseTextProto(text, path, &proto);
+  if (!locations.ok()) return locations.status();
+  LoadedSpec spec(std::move(proto), *std::move(locations), std::move(recipes));
   const OpSpec& p = spec.proto_;
-  if (p.op().empty()) {
-    return absl::InvalidArgumentError(absl::StrCat(path, ":1: field 'op' is missing"));
-  }
+  if (p.op().empty()) return FieldError(path, "op", "is missing");
   absl::StatusOr<c10::OperatorName> op = ParseOverloadName(p.op());
-  if (!op.ok()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat(spec.WhereOp(), ": field 'op': ", op.status().message()));
-  }
+  if (!op.ok()) return FieldError(spec.WhereOp(), "op", op.status().message());
   spec.op_ = *op;
   if (absl::Status s = CheckOverloadExists(spec.op_); !s.ok()) {
     return absl::NotFoundError(absl::StrCat(spec.WhereOp(), ": field 'op': ", s.message()));
   }
-  if (!p.recipe().empty()) {
-    if (auto r = RecipeGenerators(p.recipe()); !r.ok()) {
-      return absl::InvalidArgumentError(absl::StrCat(path, ": field 'recipe': ", r.status().message()));
+  auto check_recipe = [&](const std::string& name, const std::string& where,
+                          const std::string& field) -> absl::Status {
+    if (name.empty()) return absl::OkStatus();
+    absl::StatusOr<const Recipe*> r = spec.recipes_->Find(name);
+    return r.ok() ? absl::OkStatus() : FieldError(where, field, r.status().message());
+  };
+  if (absl::Status s = check_recipe(p.recipe(), spec.locations_.Where({{"recipe", -1}}, p), "recipe");
+      !s.ok()) {
+    return s;
+  }
+  for (int i = 0; i < p.world_sizes_size(); ++i) {
+    if (absl::StatusOr<Mesh> m = Mesh::Create(p.world_sizes(i)); !m.ok()) {
+      return FieldError(spec.locations_.Where({{"world_sizes", i}}, p),
+                        absl::StrCat("world_sizes[", i, "]"), m.status().message());
     }
   }
-  if (p.sample_size() == 0) {
-    return absl::InvalidArgumentError(absl::StrCat(path, ": field 'sample': at least one is required"));
-  }
+  if (p.sample_size() == 0) return FieldError(path, "sample", "at least one is required");
   absl::flat_hash_set<std::string> names;
   for (int s = 0; s < p.sample_size(); ++s) {
-    const std::string& name = p.sample(s).name();
-    if (!IsIdentifier(name)) {
-      return absl::InvalidArgumentError(absl::StrCat(
-          spec.WhereSample(s), ": field 'sample[", s, "].name': '", name,
-          "' is not an identifier (letters, digits, '_')"));
+    const Sample& sample = p.sample(s);
+    const std::string field = absl::StrCat("sample[", s, "]");
+    if (!IsIdentifier(sample.name())) {
+      return FieldError(spec.WhereSample(s), field + ".name",
+                        absl::StrCat("'", sample.name(), "' is not an identifier (letters, digits, '_')"));
     }
-    if (!names.insert(name).second) {
-      return absl::InvalidArgumentError(absl::StrCat(spec.WhereSample(s), ": field 'sample[", s,
-                                                     "].name': '", name, "' is used twice"));
+    if (!names.insert(sample.name()).second) {
+      return FieldError(spec.WhereSample(s), field + ".name",
+                        absl::StrCat("'", sample.name(), "' is used twice"));
+    }
+    for (int a = 0; a < sample.arg_size(); ++a) {
+      const Arg& arg = sample.arg(a);
+      std::vector<const TensorArg*> tensors;
+      if (arg.has_tensor()) tensors.push_back(&arg.tensor());
+      for (const TensorArg& t : arg.tensors().tensor()) tensors.push_back(&t);
+      for (const TensorArg* t : tensors) {
+        if (absl::Status st = check_recipe(t->recipe(), spec.WhereArg(s, a),
+                                           absl::StrCat(field, ".arg[", a, "] (", arg.name(), ").recipe"));
+            !st.ok()) {
+          return st;
+        }
+      }
+    }
+    absl::flat_hash_set<std::string> swept;
+    for (int w = 0; w < sample.sweep_size(); ++w) {
+      const Sweep& sweep = sample.sweep(w);
+      const std::string wfield = absl::StrCat(field, ".sweep[", w, "]");
+      if (ValueKinds(sweep) > 1) {
+        return FieldError(spec.WhereSweep(s, w), wfield, "set one kind of values only");
+      }
+      if (ValueKinds(sweep) == 0 && !sweep.include_none()) {
+        return FieldError(spec.WhereSweep(s, w), wfield, "sweeps no value");
+      }
+      bool also_arg = false;
+      for (const Arg& a : sample.arg()) also_arg = also_arg || a.name() == sweep.name();
+      if (also_arg || !swept.insert(sweep.name()).second) {
+        return FieldError(spec.WhereSweep(s, w), wfield,
+                          absl::StrCat("argument '", sweep.name(), "' is given more than once"));
+      }
     }
   }
   return spec;
 }
 
-absl::StatusOr<LoadedSpec> LoadedSpec::FromFile(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) return absl::NotFoundError(absl::StrCat(path, ":0: cannot read the file"));
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  return FromText(buffer.str(), path);
+absl::StatusOr<LoadedSpec> LoadedSpec::FromFile(const std::string& path,
+                                                std::shared_ptr<const RecipeSet> recipes) {
+  absl::StatusOr<std::string> text = ReadFile(path);
+  if (!text.ok()) return text.status();
+  return FromText(*text, path, std::move(recipes));
 }
 
-absl::StatusOr<std::vector<LoadedSpec>> LoadSpecDir(const std::string& dir) {
+absl::StatusOr<std::vector<LoadedSpec>> LoadSpecTree(const std::string& root,
+                                                     const std::string& recipe_dir) {
+  absl::StatusOr<RecipeSet> recipes = RecipeSet::FromDir(recipe_dir);
+  if (!recipes.ok()) return recipes.status();
+  auto shared = std::make_shared<const RecipeSet>(*std::move(recipes));
+  namespace fs = std::filesystem;
   std::error_code ec;
+  const fs::path skip = fs::weakly_canonical(recipe_dir, ec);
   std::vector<std::string> paths;
-  for (const auto& entry : std::filesystem::directory_iterator(dir, ec)) {
-    const std::string p = entry.path().string();
-    if (absl::EndsWith(p, ".textproto")) paths.push_back(p);
+  fs::recursive_directory_iterator it(root, ec), end;
+  if (ec) return absl::NotFoundError(absl::StrCat(root, ": cannot list the directory: ", ec.message()));
+  for (; it != end; it.increment(ec)) {
+    if (it->is_directory() && fs::weakly_canonical(it->path(), ec) == skip) {
+      it.disable_recursion_pending();
+      continue;
+    }
+    if (it->path().extension() == ".textproto" && it->path().filename().string() != kXfailFile) {
+      paths.push_back(it->path().string());
+    }
   }
-  if (ec) return absl::NotFoundError(absl::StrCat(dir, ": cannot list the directory: ", ec.message()));
   std::sort(paths.begin(), paths.end());
   std::vector<LoadedSpec> specs;
   for (const std::string& p : paths) {
-    absl::StatusOr<LoadedSpec> spec = LoadedSpec::FromFile(p);
+    absl::StatusOr<LoadedSpec> spec = LoadedSpec::FromFile(p, shared);
     if (!spec.ok()) return spec.status();
     specs.push_back(*std::move(spec));
   }

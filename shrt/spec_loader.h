@@ -10,47 +10,68 @@
 #include "ATen/core/operator_name.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "shrt/recipes.h"
 #include "shrt/spec.pb.h"
+#include "shrt/text_proto.h"
 
 namespace shrt {
 
-// A parsed, checked spec and where each of its fields came from.
+// A parsed, checked spec, the recipes it may use, and where each of its
+// fields came from.
 class LoadedSpec {
  public:
-  // Reads and parses `path`. Errors (every message starts "<path>:<line>:"):
-  //   NotFound          the file cannot be read, or `op` names no overload
-  //                     the dispatcher knows (close matches are suggested);
-  //   InvalidArgument   a text-format syntax error or unknown field, a
-  //                     malformed `op`, no sample, a sample name that is
-  //                     empty, not an identifier or repeated, or an unknown
-  //                     recipe.
-  static absl::StatusOr<LoadedSpec> FromFile(const std::string& path);
-  // As FromFile, with `text` as the content of `path` (for tests).
-  static absl::StatusOr<LoadedSpec> FromText(absl::string_view text, const std::string& path);
+  // Parses `text` as the content of `path`. Errors (every message starts
+  // "<path>:<line>"):
+  //   NotFound          `op` names no overload the dispatcher knows (close
+  //                     matches are suggested);
+  //   InvalidArgument   a syntax error or unknown field, a malformed `op`, no
+  //                     sample, a sample name that is not an identifier or is
+  //                     repeated, a recipe `recipes` lacks, a world size
+  //                     outside [2, 64], or a sweep with no values, with two
+  //                     kinds of values, or naming an argument twice.
+  // Schema checks (argument names, types, arity) happen when a sample is
+  // bound (sample.h).
+  static absl::StatusOr<LoadedSpec> FromText(absl::string_view text, const std::string& path,
+                                             std::shared_ptr<const RecipeSet> recipes);
+  // As FromText, reading `path`. Errors: also NotFound if it cannot be read.
+  static absl::StatusOr<LoadedSpec> FromFile(const std::string& path,
+                                             std::shared_ptr<const RecipeSet> recipes);
 
   const OpSpec& proto() const { return proto_; }
-  const std::string& path() const { return path_; }
+  const std::string& path() const { return locations_.path(); }
   const c10::OperatorName& op() const { return op_; }
+  const RecipeSet& recipes() const { return *recipes_; }
+  // The world sizes to check: proto().world_sizes(), or {4} when empty.
+  std::vector<int> world_sizes() const;
 
-  // "<path>:<line>" of the `op` field, of sample `s`, and of argument `a`
-  // of sample `s` (1-based lines, as editors show them).
+  // "<path>:<line>" of the `op` field, of sample `s`, of argument `a` of
+  // sample `s`, and of sweep `w` of sample `s`.
   std::string WhereOp() const;
   std::string WhereSample(int s) const;
   std::string WhereArg(int s, int a) const;
+  std::string WhereSweep(int s, int w) const;
 
  private:
-  LoadedSpec() = default;
-  struct Locations;
+  LoadedSpec(OpSpec proto, TextLocations locations, std::shared_ptr<const RecipeSet> recipes)
+      : proto_(std::move(proto)), locations_(std::move(locations)), recipes_(std::move(recipes)) {}
   OpSpec proto_;
-  std::string path_;
+  TextLocations locations_;
+  std::shared_ptr<const RecipeSet> recipes_;
   c10::OperatorName op_{"", ""};
-  std::shared_ptr<const Locations> locations_;
 };
 
-// Loads every "*.textproto" file directly in `dir`, sorted by file name.
-// Errors: NotFound if `dir` cannot be listed; otherwise the first file's
-// error as FromFile reports it.
-absl::StatusOr<std::vector<LoadedSpec>> LoadSpecDir(const std::string& dir);
+// The layout of a spec tree: <root>/<family>/*.textproto are specs,
+// <root>/recipes/*.textproto recipes and <root>/xfails.textproto the
+// xfails.
+inline constexpr absl::string_view kRecipeDir = "recipes";
+inline constexpr absl::string_view kXfailFile = "xfails.textproto";
+
+// Loads the recipes in `recipe_dir`, then every "*.textproto" below `root`
+// (recursively) except the recipe directory and kXfailFile, sorted by
+// path. Errors: NotFound if a directory cannot be listed; otherwise the
+// first error RecipeSet::FromDir or LoadedSpec::FromFile reports.
+absl::StatusOr<std::vector<LoadedSpec>> LoadSpecTree(const std::string& root,
+                                                     const std::string& recipe_dir);
 
 }  // namespace shrt
 

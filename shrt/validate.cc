@@ -18,6 +18,7 @@
 #include "shrt/output_check.h"
 #include "shrt/rng.h"
 #include "shrt/sample.h"
+#include "shrt/text_proto.h"
 
 namespace shrt {
 namespace {
@@ -157,6 +158,12 @@ class OpValidator {
     report_.spec_path = spec_.path();
     report_.world_size = options_.world_size;
     for (int s = 0; s < spec_.proto().sample_size(); ++s) {
+      const std::string& name = spec_.proto().sample(s).name();
+      if (!options_.samples.empty() &&
+          std::find(options_.samples.begin(), options_.samples.end(), name) ==
+              options_.samples.end()) {
+        continue;
+      }
       absl::Status st = RunSample(s);
       if (!st.ok()) return st;
       if (!report_.error.empty()) break;
@@ -169,29 +176,36 @@ class OpValidator {
 
  private:
   absl::Status RunSample(int s) {
-    absl::StatusOr<BoundSample> bound = BoundSample::Bind(spec_, s);
+    absl::StatusOr<std::vector<BoundSample>> bound = BoundSample::BindAll(spec_, s);
     if (!bound.ok()) return bound.status();
-    const BoundSample& sample = *bound;
+    for (const BoundSample& sample : *bound) {
+      if (absl::Status st = RunExpansion(s, sample); !st.ok()) return st;
+      if (!report_.error.empty()) break;
+    }
+    return absl::OkStatus();
+  }
+
+  absl::Status RunExpansion(int s, const BoundSample& sample) {
     report_.samples.push_back({sample.name(), sample.Describe()});
     auto bad = [&](absl::string_view what) {
-      return absl::InvalidArgumentError(absl::StrCat(spec_.WhereSample(s), ": field 'sample[", s,
-                                                     "]' (sample '", sample.name(), "'): ", what));
+      return FieldError(spec_.WhereSample(s),
+                        absl::StrCat("sample[", s, "] (sample '", sample.name(), "')"), what);
     };
 
     // Generators per input; a case uses generator g % n of each input's recipe.
-    std::vector<std::vector<const Generator*>> gens;
-    size_t cases = 0;
+    std::vector<const Recipe*> recipes;
+    size_t cases = 1;
     for (const InputSpec& in : sample.inputs()) {
-      absl::StatusOr<std::vector<const Generator*>> g = RecipeGenerators(in.recipe);
-      if (!g.ok()) return bad(absl::StrCat("input '", in.label, "': ", g.status().message()));
-      cases = std::max(cases, g->size());
-      gens.push_back(*std::move(g));
+      absl::StatusOr<const Recipe*> r = spec_.recipes().Find(in.recipe);
+      if (!r.ok()) return bad(absl::StrCat("input '", in.label, "': ", r.status().message()));
+      cases = std::max<size_t>(cases, (*r)->generator_size());
+      recipes.push_back(*r);
       if (std::find(report_.recipes.begin(), report_.recipes.end(), in.recipe) ==
           report_.recipes.end()) {
         report_.recipes.push_back(in.recipe);
       }
     }
-    cases = std::max<size_t>(cases, 1);
+    const GenContext context = sample.MakeGenContext();
 
     std::vector<std::vector<Placement>> in_cands;
     for (const InputSpec& in : sample.inputs()) {
@@ -207,9 +221,15 @@ class OpValidator {
       std::vector<std::string> names;
       for (size_t i = 0; i < sample.inputs().size(); ++i) {
         const InputSpec& in = sample.inputs()[i];
-        const Generator& gen = *gens[i][g % gens[i].size()];
-        names.emplace_back(gen.name);
-        full.push_back(Generate(gen, in.shape, in.dtype, static_cast<int>(i), case_seed));
+        const Generator& gen = recipes[i]->generator(static_cast<int>(g % recipes[i]->generator_size()));
+        names.push_back(gen.name());
+        absl::StatusOr<at::Tensor> t =
+            Generate(gen, in.shape, in.dtype, static_cast<int>(i), case_seed, context);
+        if (!t.ok()) {
+          return bad(absl::StrCat("input '", in.label, "', recipe '", in.recipe, "', generator '",
+                                  gen.name(), "': ", t.status().message()));
+        }
+        full.push_back(WithLayout(*t, in.layout));
       }
       std::string label = names.empty() ? "none" : names.front();
       if (std::any_of(names.begin(), names.end(), [&](const auto& n) { return n != names[0]; })) {
@@ -288,6 +308,7 @@ class OpValidator {
                                        static_cast<uint64_t>(neg ? 0 : v), i});
         Tensors parts = Distribute((*inputs)[i], placements[i], w, seed);
         for (int r = 0; r < w; ++r) {
+          parts[r] = WithLayout(parts[r], sample.inputs()[i].layout);
           if (placements[i].is_partial() && parts[r].numel() > 0 &&
               at::isFloatingType(parts[r].scalar_type())) {
             input_scale = std::max(input_scale, parts[r].abs().max().item<double>());

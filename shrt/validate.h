@@ -75,6 +75,9 @@ struct ValidateOptions {
   int partial_redraws = 3;
   // Base seed of every generator and partial draw.
   uint64_t seed = 0;
+  // When non-empty, only the spec's samples with these names (each with
+  // all its sweep expansions) are validated.
+  std::vector<std::string> samples;
 };
 
 // The rules a strategy claims for one sample's metadata. Errors are the

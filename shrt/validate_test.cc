@@ -2,6 +2,7 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "shrt/test_recipes.h"
 
 namespace shrt {
 namespace {
@@ -12,7 +13,7 @@ using ::testing::UnorderedElementsAreArray;
 // Validates `spec_text` against a strategy that claims `rules` on every
 // sample.
 OpReport Validate(const std::string& spec_text, std::vector<std::string> rules, int world_size = 4) {
-  absl::StatusOr<LoadedSpec> spec = LoadedSpec::FromText(spec_text, "test.textproto");
+  absl::StatusOr<LoadedSpec> spec = LoadedSpec::FromText(spec_text, "test.textproto", TestRecipes());
   EXPECT_TRUE(spec.ok()) << spec.status();
   RuleSource source = [rules](const OpArgs&) -> absl::StatusOr<std::vector<Rule>> {
     std::vector<Rule> out;
@@ -179,7 +180,7 @@ TEST(ValidateTest, SampleRejectedOnFullTensorsIsASpecError) {
       arg { name: "self" tensor { shape: [2, 3] } }
       arg { name: "mat2" tensor { shape: [2, 3] } }
     }
-  )pb", "bad.textproto");
+  )pb", "bad.textproto", TestRecipes());
   ASSERT_TRUE(spec.ok());
   absl::StatusOr<OpReport> r = ValidateOp(
       *spec, [](const OpArgs&) { return absl::StatusOr<std::vector<Rule>>(std::vector<Rule>{}); },
@@ -189,8 +190,37 @@ TEST(ValidateTest, SampleRejectedOnFullTensorsIsASpecError) {
   EXPECT_THAT(std::string(r.status().message()), HasSubstr("rejects the full inputs"));
 }
 
+TEST(ValidateTest, NonContiguousLayoutsAndSweeps) {
+  OpReport r = Validate(R"pb(
+    op: "aten::sum.dim_IntList"
+    sample {
+      name: "t"
+      arg { name: "self" tensor { shape: [5, 3] layout: TRANSPOSED } }
+      sweep { name: "dim" int_lists { value: [0] } int_lists { value: [1] } }
+    }
+  )pb", {});
+  ASSERT_EQ(r.samples.size(), 2u);
+  EXPECT_EQ(r.samples[0].name, "t[dim=[0]]");
+  // S(0) -> P(sum) holds on dim=[0] and S(0) -> S(0) on dim=[1]: both missing.
+  EXPECT_THAT(Rules(r, Verdict::kMissing), ::testing::IsSupersetOf({"S(0) -> P(sum)", "S(0) -> S(0)"}));
+}
+
+TEST(ValidateTest, IndexRecipesStayInRange) {
+  OpReport r = Validate(R"pb(
+    op: "aten::index_select"
+    sample {
+      name: "rows"
+      arg { name: "self" tensor { shape: [7, 4] } }
+      arg { name: "dim" int_value: 0 }
+      arg { name: "index" tensor { shape: [5] dtype: INT64 recipe: "index_select_index" } }
+    }
+  )pb", {"R, S(0) -> S(0)", "S(1), R -> S(1)"});
+  EXPECT_THAT(Rules(r, Verdict::kCorrect),
+              UnorderedElementsAreArray({"R, S(0) -> S(0)", "S(1), R -> S(1)"}));
+}
+
 TEST(ValidateTest, RejectsBadWorldSize) {
-  absl::StatusOr<LoadedSpec> spec = LoadedSpec::FromText(kMm, "mm.textproto");
+  absl::StatusOr<LoadedSpec> spec = LoadedSpec::FromText(kMm, "mm.textproto", TestRecipes());
   ValidateOptions options;
   options.world_size = 1;
   EXPECT_FALSE(ValidateOp(*spec, {}, options).ok());

@@ -18,7 +18,7 @@ class WrongStrategiesTest : public ::testing::TestWithParam<int> {
   void SetUp() override {
     ASSERT_TRUE(RegisterWrongStrategies(registry_).ok());
     ASSERT_TRUE(registry_.Check().ok());
-    absl::StatusOr<std::vector<LoadedSpec>> specs = LoadSpecDir("testing/specs");
+    absl::StatusOr<std::vector<LoadedSpec>> specs = LoadSpecTree("testing/specs", "op_specs/recipes");
     ASSERT_TRUE(specs.ok()) << specs.status();
     ValidateOptions options;
     options.world_size = GetParam();

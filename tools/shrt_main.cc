@@ -24,7 +24,8 @@ ABSL_FLAG(std::vector<std::string>, op, {},
 ABSL_FLAG(bool, all, false, "Validate every overload that has a spec and a strategy");
 ABSL_FLAG(int, world_size, 4, "World size W of the simulated 1-D mesh (2 .. 64)");
 ABSL_FLAG(std::string, format, "text", "Report format: text or json");
-ABSL_FLAG(std::string, spec_dir, "op_specs", "Directory of op spec files (*.textproto)");
+ABSL_FLAG(std::string, spec_dir, "op_specs", "Root of the spec tree (*.textproto below it)");
+ABSL_FLAG(std::string, recipe_dir, "op_specs/recipes", "Directory of recipe files");
 ABSL_FLAG(uint64_t, seed, 0, "Base seed of every generator and Partial draw");
 ABSL_FLAG(int, redraws, 3, "Independent redraws of the parts of Partial inputs");
 
@@ -32,10 +33,10 @@ namespace {
 
 constexpr char kUsage[] =
     "usage: shrt validate (--op=OVERLOAD[,...] | --all) [--world_size=N] "
-    "[--format=text|json] [--spec_dir=DIR] [--seed=N] [--redraws=N]\n";
+    "[--format=text|json] [--spec_dir=DIR] [--recipe_dir=DIR] [--seed=N] [--redraws=N]\n";
 
-constexpr const char* kValidateFlags[] = {"op",       "all",  "world_size", "format",
-                                          "spec_dir", "seed", "redraws"};
+constexpr const char* kValidateFlags[] = {"op",         "all",  "world_size", "format", "spec_dir",
+                                          "recipe_dir", "seed", "redraws"};
 
 // Parses "--name=value" / "--name value" / "--bool_flag" into Abseil flags.
 // Returns "" or an error message naming the flag.
@@ -94,6 +95,7 @@ int main(int argc, char** argv) {
   cmd.world_size = absl::GetFlag(FLAGS_world_size);
   cmd.format = absl::GetFlag(FLAGS_format);
   cmd.spec_dir = absl::GetFlag(FLAGS_spec_dir);
+  cmd.recipe_dir = absl::GetFlag(FLAGS_recipe_dir);
   cmd.seed = absl::GetFlag(FLAGS_seed);
   cmd.redraws = absl::GetFlag(FLAGS_redraws);
   return shrt::RunValidate(cmd, shrt::StrategyRegistry::Global(), std::cout, std::cerr);

@@ -30,7 +30,7 @@ int RunValidate(const ValidateCommand& cmd, const StrategyRegistry& registry, st
   if (cmd.redraws < 1) return usage("--redraws: must be at least 1");
   if (absl::Status s = registry.Check(); !s.ok()) return usage(s.message());
 
-  absl::StatusOr<std::vector<LoadedSpec>> specs = LoadSpecDir(cmd.spec_dir);
+  absl::StatusOr<std::vector<LoadedSpec>> specs = LoadSpecTree(cmd.spec_dir, cmd.recipe_dir);
   if (!specs.ok()) return usage(specs.status().message());
   std::map<std::string, const LoadedSpec*> by_op;
   for (const LoadedSpec& spec : *specs) {

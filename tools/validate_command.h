@@ -18,7 +18,8 @@ struct ValidateCommand {
   bool all = false;              // --all: every overload with a spec and a strategy
   int world_size = 4;            // --world_size
   std::string format = "text";   // --format: text | json
-  std::string spec_dir = "op_specs";
+  std::string spec_dir = "op_specs";       // --spec_dir: root of the spec tree
+  std::string recipe_dir = "op_specs/recipes";  // --recipe_dir
   uint64_t seed = 0;
   int redraws = 3;
 };

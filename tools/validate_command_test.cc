@@ -21,6 +21,7 @@ class ValidateCommandTest : public ::testing::Test {
 
   int Run(ValidateCommand cmd) {
     cmd.spec_dir = "testing/specs";
+    cmd.recipe_dir = "op_specs/recipes";
     out_.str("");
     err_.str("");
     return RunValidate(cmd, registry_, out_, err_);

@@ -18,11 +18,20 @@ namespace {
 
 constexpr char kSpecDir[] = "op_specs";
 
+std::shared_ptr<const RecipeSet> Recipes() {
+  static const auto* recipes =
+      new std::shared_ptr<const RecipeSet>(std::make_shared<const RecipeSet>(
+          *RecipeSet::FromDir("op_specs/recipes")));
+  return *recipes;
+}
+
 std::vector<std::string> SpecFiles() {
   std::vector<std::string> files;
   std::error_code ec;
-  for (const auto& e : std::filesystem::directory_iterator(kSpecDir, ec)) {
-    if (e.path().extension() == ".textproto") files.push_back(e.path().filename().string());
+  for (const auto& e : std::filesystem::recursive_directory_iterator(kSpecDir, ec)) {
+    if (e.path().extension() == ".textproto" && e.path().parent_path().filename() != "recipes") {
+      files.push_back(e.path().string());
+    }
   }
   std::sort(files.begin(), files.end());
   return files;
@@ -31,8 +40,7 @@ std::vector<std::string> SpecFiles() {
 class SpecTest : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(SpecTest, NoRuleIsIncorrect) {
-  absl::StatusOr<LoadedSpec> spec =
-      LoadedSpec::FromFile(std::string(kSpecDir) + "/" + GetParam());
+  absl::StatusOr<LoadedSpec> spec = LoadedSpec::FromFile(GetParam(), Recipes());
   ASSERT_TRUE(spec.ok()) << spec.status();
   const StrategyRegistry& registry = StrategyRegistry::Global();
   const c10::OperatorName op = spec->op();
@@ -59,13 +67,15 @@ TEST_P(SpecTest, NoRuleIsIncorrect) {
 
 INSTANTIATE_TEST_SUITE_P(OpSpecs, SpecTest, ::testing::ValuesIn(SpecFiles()),
                          [](const ::testing::TestParamInfo<std::string>& info) {
-                           return info.param.substr(0, info.param.find('.'));
+                           const std::string stem =
+                               std::filesystem::path(info.param).stem().string();
+                           return stem;
                          });
 
 TEST(SpecCoverageTest, EveryStrategyHasASpec) {
   std::set<std::string> specced;
   for (const std::string& f : SpecFiles()) {
-    absl::StatusOr<LoadedSpec> spec = LoadedSpec::FromFile(std::string(kSpecDir) + "/" + f);
+    absl::StatusOr<LoadedSpec> spec = LoadedSpec::FromFile(f, Recipes());
     ASSERT_TRUE(spec.ok()) << spec.status();
     specced.insert(OverloadToString(spec->op()));
   }

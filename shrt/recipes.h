@@ -1,0 +1,49 @@
+// The recipes a run may use, loaded from recipe.proto text files (one
+// recipe per file, named after it) and checked once.
+#ifndef SHRT_RECIPES_H_
+#define SHRT_RECIPES_H_
+
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "shrt/recipe.pb.h"
+
+namespace shrt {
+
+// The recipe every spec uses unless it names another.
+inline constexpr absl::string_view kDefaultRecipe = "default";
+
+class RecipeSet {
+ public:
+  // Parses and checks recipe files given as (path, text) pairs.
+  // Errors: InvalidArgument "<path>:<line>: field '<field>': ..." for a
+  // syntax error or unknown field, a name that is not the file's stem, a
+  // name used twice, a recipe without generators, a generator without a
+  // name or kind or with a repeated name, or bad parameters (uniform or
+  // sparse low >= high, density outside [0, 1], magnitude min_exp >=
+  // max_exp, fewer than 2 ties values, a zero constant per_input_step, an
+  // index generator without of_arg or dim).
+  static absl::StatusOr<RecipeSet> FromFiles(
+      const std::vector<std::pair<std::string, std::string>>& files);
+
+  // Loads every "*.textproto" in `dir`. Errors: NotFound when `dir` cannot
+  // be listed; otherwise those of FromFiles.
+  static absl::StatusOr<RecipeSet> FromDir(const std::string& dir);
+
+  // Errors: NotFound "unknown recipe 'x' (known: a, b, ...)".
+  absl::StatusOr<const Recipe*> Find(absl::string_view name) const;
+
+  // Recipe names, sorted.
+  std::vector<std::string> Names() const;
+
+ private:
+  std::map<std::string, Recipe, std::less<>> recipes_;
+};
+
+}  // namespace shrt
+
+#endif  // SHRT_RECIPES_H_

@@ -1,0 +1,84 @@
+#include "shrt/text_proto.h"
+
+#include <fstream>
+#include <sstream>
+
+#include "absl/status/statusor.h"
+#include "absl/strings/str_cat.h"
+#include "google/protobuf/descriptor.h"
+#include "google/protobuf/io/tokenizer.h"
+
+namespace shrt {
+namespace {
+
+using google::protobuf::FieldDescriptor;
+using google::protobuf::Message;
+using google::protobuf::TextFormat;
+
+// Collects the first parser error as "<path>:<line>:<column>: <message>".
+class FirstError : public google::protobuf::io::ErrorCollector {
+ public:
+  explicit FirstError(std::string path) : path_(std::move(path)) {}
+  void AddError(int line, google::protobuf::io::ColumnNumber column,
+                const std::string& message) override {
+    if (error_.empty()) error_ = absl::StrCat(path_, ":", line + 1, ":", column + 1, ": ", message);
+  }
+  const std::string& error() const { return error_; }
+
+ private:
+  std::string path_;
+  std::string error_;
+};
+
+}  // namespace
+
+std::string TextLocations::Where(std::initializer_list<std::pair<absl::string_view, int>> nested,
+                                 const Message& root) const {
+  const TextFormat::ParseInfoTree* tree = tree_.get();
+  const Message* message = &root;
+  int line = 0;
+  for (const auto& [name, index] : nested) {
+    const FieldDescriptor* field = message->GetDescriptor()->FindFieldByName(std::string(name));
+    if (field == nullptr || tree == nullptr) break;
+    auto loc = tree->GetLocation(field, field->is_repeated() ? index : -1);
+    // A list written as `f: [a, b]` records where the list starts only.
+    if (loc.line < 0 && field->is_repeated()) loc = tree->GetLocation(field, 0);
+    if (loc.line >= 0) line = loc.line + 1;
+    if (field->type() != FieldDescriptor::TYPE_MESSAGE) break;
+    const bool in_range = !field->is_repeated() ||
+                          (index >= 0 && index < message->GetReflection()->FieldSize(*message, field));
+    if (!in_range) break;
+    tree = tree->GetTreeForNested(field, field->is_repeated() ? index : -1);
+    message = field->is_repeated()
+                  ? &message->GetReflection()->GetRepeatedMessage(*message, field, index)
+                  : &message->GetReflection()->GetMessage(*message, field);
+  }
+  return line > 0 ? absl::StrCat(path_, ":", line) : path_;
+}
+
+absl::StatusOr<TextLocations> ParseTextProto(absl::string_view text, const std::string& path,
+                                             Message* message) {
+  auto tree = std::make_shared<TextFormat::ParseInfoTree>();
+  TextFormat::Parser parser;
+  FirstError errors(path);
+  parser.RecordErrorsTo(&errors);
+  parser.WriteLocationsTo(tree.get());
+  if (!parser.ParseFromString(std::string(text), message)) {
+    return absl::InvalidArgumentError(errors.error());
+  }
+  return TextLocations(path, std::move(tree));
+}
+
+absl::StatusOr<std::string> ReadFile(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) return absl::NotFoundError(absl::StrCat(path, ": cannot read the file"));
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  return buffer.str();
+}
+
+absl::Status FieldError(absl::string_view where, absl::string_view field, absl::string_view what) {
+  return absl::InvalidArgumentError(absl::StrCat(where, ": field '", field, "': ", what));
+}
+
+}  // namespace shrt
