@@ -487,6 +487,39 @@ int OpReport::Count(Verdict v) const {
                                         [v](const RuleVerdict& r) { return r.verdict == v; }));
 }
 
+OpReport MergeReports(const std::vector<OpReport>& reports) {
+  OpReport merged;
+  std::map<Rule, RuleVerdict> best;
+  for (const OpReport& r : reports) {
+    if (merged.op.empty()) {
+      merged.op = r.op;
+      merged.spec_path = r.spec_path;
+      merged.world_size = r.world_size;
+    }
+    merged.samples.insert(merged.samples.end(), r.samples.begin(), r.samples.end());
+    for (const std::string& recipe : r.recipes) {
+      if (std::find(merged.recipes.begin(), merged.recipes.end(), recipe) == merged.recipes.end()) {
+        merged.recipes.push_back(recipe);
+      }
+    }
+    merged.combination_checks += r.combination_checks;
+    merged.seconds += r.seconds;
+    if (!r.error.empty()) {
+      merged.error = merged.error.empty() ? r.error : absl::StrCat(merged.error, "; ", r.error);
+    }
+    for (const RuleVerdict& v : r.rules) {
+      auto [it, fresh] = best.emplace(v.rule, v);
+      if (!fresh && v.verdict < it->second.verdict) it->second = v;
+    }
+  }
+  for (auto& [rule, v] : best) merged.rules.push_back(std::move(v));
+  std::sort(merged.rules.begin(), merged.rules.end(),
+            [](const RuleVerdict& a, const RuleVerdict& b) {
+              return std::tie(a.verdict, a.rule) < std::tie(b.verdict, b.rule);
+            });
+  return merged;
+}
+
 absl::StatusOr<OpReport> ValidateOp(const LoadedSpec& spec, const RuleSource& claimed,
                                     const ValidateOptions& options) {
   if (absl::StatusOr<Mesh> mesh = Mesh::Create(options.world_size); !mesh.ok()) {

@@ -91,6 +91,12 @@ using RuleSource = std::function<absl::StatusOr<std::vector<Rule>>(const OpArgs&
 absl::StatusOr<OpReport> ValidateOp(const LoadedSpec& spec, const RuleSource& claimed,
                                     const ValidateOptions& options);
 
+// Merges reports of the same overload (e.g. one per sample or world size)
+// as if validated together: a rule takes the first of incorrect, missing,
+// correct, unverified that any report gives it, with that report's
+// evidence. Counts, seconds and samples add up; errors are joined.
+OpReport MergeReports(const std::vector<OpReport>& reports);
+
 }  // namespace shrt
 
 #endif  // SHRT_VALIDATE_H_
