@@ -1,11 +1,19 @@
 // The `shrt` command line: `shrt <command> [flags]`.
 //
-//   shrt validate --op=aten::mul.Tensor[,...] | --all [--world_size=N]
-//                 [--format=text|json] [--spec_dir=DIR]
+//   shrt validate (--op=OVERLOAD[,...] | --all | --spec=FILE[,...])
+//                 [--world_size=N] [--format=text|json] [--spec_dir=DIR]
+//                 [--recipe_dir=DIR] [--seed=N] [--redraws=N]
+//   shrt xfail list [--op=OVERLOAD] [--file=FILE]
+//   shrt xfail add --op=OVERLOAD (--rule=RULE | --all_rules) --reason=TEXT
+//                  --issue=URL [--expires=YYYY-MM-DD] [--file=FILE]
+//   shrt xfail remove --op=OVERLOAD (--rule=RULE | --all_rules) [--file=FILE]
 //
 // Flags are Abseil flags, parsed here so that every usage error (unknown
-// command or flag, bad value) exits with status 2 and names the flag.
+// command or flag, bad value) exits with status 2 and names the flag. This
+// library holds main(); a downstream repository links it with its own
+// strategy libraries into its own `shrt` binary.
 #include <iostream>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -14,33 +22,52 @@
 #include "absl/flags/reflection.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
-#include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "shrt/registry.h"
 #include "tools/validate_command.h"
+#include "tools/xfail_command.h"
 
 ABSL_FLAG(std::vector<std::string>, op, {},
-          "Overloads to validate, comma-separated, e.g. aten::mul.Tensor,aten::relu");
+          "Overloads, comma-separated, e.g. aten::mul.Tensor,aten::relu");
 ABSL_FLAG(bool, all, false, "Validate every overload that has a spec and a strategy");
+ABSL_FLAG(std::vector<std::string>, spec, {}, "Spec files to validate, comma-separated");
 ABSL_FLAG(int, world_size, 4, "World size W of the simulated 1-D mesh (2 .. 64)");
 ABSL_FLAG(std::string, format, "text", "Report format: text or json");
 ABSL_FLAG(std::string, spec_dir, "op_specs", "Root of the spec tree (*.textproto below it)");
 ABSL_FLAG(std::string, recipe_dir, "op_specs/recipes", "Directory of recipe files");
 ABSL_FLAG(uint64_t, seed, 0, "Base seed of every generator and Partial draw");
 ABSL_FLAG(int, redraws, 3, "Independent redraws of the parts of Partial inputs");
+ABSL_FLAG(std::string, file, "", "xfails file (default: op_specs/xfails.textproto)");
+ABSL_FLAG(std::string, rule, "", "A rule, e.g. 'S(0), R -> S(0)'");
+ABSL_FLAG(bool, all_rules, false, "The xfail covers every rule of the overload");
+ABSL_FLAG(std::string, reason, "", "Why the rule is wrong and tolerated");
+ABSL_FLAG(std::string, issue, "", "Link to the tracking issue");
+ABSL_FLAG(std::string, expires, "", "Date after which the xfail fails, YYYY-MM-DD");
 
 namespace {
 
 constexpr char kUsage[] =
-    "usage: shrt validate (--op=OVERLOAD[,...] | --all) [--world_size=N] "
-    "[--format=text|json] [--spec_dir=DIR] [--recipe_dir=DIR] [--seed=N] [--redraws=N]\n";
+    "usage: shrt validate (--op=OVERLOAD[,...] | --all | --spec=FILE[,...]) [--world_size=N]\n"
+    "                     [--format=text|json] [--spec_dir=DIR] [--recipe_dir=DIR] [--seed=N]\n"
+    "                     [--redraws=N]\n"
+    "       shrt xfail list [--op=OVERLOAD] [--file=FILE]\n"
+    "       shrt xfail add --op=OVERLOAD (--rule=RULE | --all_rules) --reason=TEXT --issue=URL\n"
+    "                      [--expires=YYYY-MM-DD] [--file=FILE]\n"
+    "       shrt xfail remove --op=OVERLOAD (--rule=RULE | --all_rules) [--file=FILE]\n";
 
-constexpr const char* kValidateFlags[] = {"op",         "all",  "world_size", "format", "spec_dir",
-                                          "recipe_dir", "seed", "redraws"};
+// The flags each command accepts.
+const std::map<std::string, std::vector<std::string>>& CommandFlags() {
+  static const auto* flags = new std::map<std::string, std::vector<std::string>>{
+      {"validate",
+       {"op", "all", "spec", "world_size", "format", "spec_dir", "recipe_dir", "seed", "redraws"}},
+      {"xfail", {"op", "file", "rule", "all_rules", "reason", "issue", "expires"}},
+  };
+  return *flags;
+}
 
-// Parses "--name=value" / "--name value" / "--bool_flag" into Abseil flags.
-// Returns "" or an error message naming the flag.
-std::string ParseFlags(const std::vector<std::string>& args) {
+// Parses "--name=value" / "--name value" / "--bool_flag" into Abseil flags,
+// accepting only `allowed`. Returns "" or an error naming the flag.
+std::string ParseFlags(const std::vector<std::string>& args, const std::vector<std::string>& allowed) {
   for (size_t i = 0; i < args.size(); ++i) {
     absl::string_view arg = args[i];
     if (!absl::ConsumePrefix(&arg, "--")) return absl::StrCat("unexpected argument '", arg, "'");
@@ -51,8 +78,7 @@ std::string ParseFlags(const std::vector<std::string>& args) {
       value = std::string(arg.substr(eq + 1));
       has_value = true;
     }
-    bool known = false;
-    for (const char* f : kValidateFlags) known = known || name == f;
+    const bool known = std::find(allowed.begin(), allowed.end(), name) != allowed.end();
     absl::CommandLineFlag* flag = known ? absl::FindCommandLineFlag(name) : nullptr;
     if (flag == nullptr) return absl::StrCat("unknown flag --", name);
     if (!has_value) {
@@ -65,9 +91,7 @@ std::string ParseFlags(const std::vector<std::string>& args) {
       }
     }
     std::string error;
-    if (!flag->ParseFrom(value, &error)) {
-      return absl::StrCat("flag --", name, ": ", error);
-    }
+    if (!flag->ParseFrom(value, &error)) return absl::StrCat("flag --", name, ": ", error);
   }
   return "";
 }
@@ -81,17 +105,48 @@ int main(int argc, char** argv) {
     std::cout << kUsage;
     return args.empty() ? shrt::kExitUsage : shrt::kExitOk;
   }
-  if (args[0] != "validate") {
-    std::cerr << "shrt: unknown command '" << args[0] << "'\n" << kUsage;
+  const std::string command = args[0];
+  auto allowed = CommandFlags().find(command);
+  if (allowed == CommandFlags().end()) {
+    std::cerr << "shrt: unknown command '" << command << "'\n" << kUsage;
     return shrt::kExitUsage;
   }
-  if (std::string error = ParseFlags({args.begin() + 1, args.end()}); !error.empty()) {
-    std::cerr << "shrt validate: " << error << "\n" << kUsage;
+  size_t first_flag = 1;
+  std::string action;
+  if (command == "xfail") {
+    if (args.size() < 2 || absl::StartsWith(args[1], "--")) {
+      std::cerr << "shrt xfail: give an action: add, remove or list\n" << kUsage;
+      return shrt::kExitUsage;
+    }
+    action = args[1];
+    first_flag = 2;
+  }
+  if (std::string error = ParseFlags({args.begin() + first_flag, args.end()}, allowed->second);
+      !error.empty()) {
+    std::cerr << "shrt " << command << ": " << error << "\n" << kUsage;
     return shrt::kExitUsage;
+  }
+  if (command == "xfail") {
+    shrt::XfailCommand cmd;
+    cmd.action = action;
+    cmd.file = absl::GetFlag(FLAGS_file);
+    const std::vector<std::string> ops = absl::GetFlag(FLAGS_op);
+    if (ops.size() > 1) {
+      std::cerr << "shrt xfail: --op takes one overload\n";
+      return shrt::kExitUsage;
+    }
+    cmd.op = ops.empty() ? "" : ops[0];
+    cmd.rule = absl::GetFlag(FLAGS_rule);
+    cmd.all_rules = absl::GetFlag(FLAGS_all_rules);
+    cmd.reason = absl::GetFlag(FLAGS_reason);
+    cmd.issue = absl::GetFlag(FLAGS_issue);
+    cmd.expires = absl::GetFlag(FLAGS_expires);
+    return shrt::RunXfail(cmd, std::cout, std::cerr);
   }
   shrt::ValidateCommand cmd;
   cmd.ops = absl::GetFlag(FLAGS_op);
   cmd.all = absl::GetFlag(FLAGS_all);
+  cmd.specs = absl::GetFlag(FLAGS_spec);
   cmd.world_size = absl::GetFlag(FLAGS_world_size);
   cmd.format = absl::GetFlag(FLAGS_format);
   cmd.spec_dir = absl::GetFlag(FLAGS_spec_dir);

@@ -13,6 +13,22 @@
 #include "shrt/validate.h"
 
 namespace shrt {
+namespace {
+
+absl::StatusOr<std::vector<LoadedSpec>> LoadSpecFiles(const ValidateCommand& cmd) {
+  absl::StatusOr<RecipeSet> recipes = RecipeSet::FromDir(cmd.recipe_dir);
+  if (!recipes.ok()) return recipes.status();
+  auto shared = std::make_shared<const RecipeSet>(*std::move(recipes));
+  std::vector<LoadedSpec> specs;
+  for (const std::string& path : cmd.specs) {
+    absl::StatusOr<LoadedSpec> spec = LoadedSpec::FromFile(path, shared);
+    if (!spec.ok()) return spec.status();
+    specs.push_back(*std::move(spec));
+  }
+  return specs;
+}
+
+}  // namespace
 
 int RunValidate(const ValidateCommand& cmd, const StrategyRegistry& registry, std::ostream& out,
                 std::ostream& err) {
@@ -20,7 +36,9 @@ int RunValidate(const ValidateCommand& cmd, const StrategyRegistry& registry, st
     err << "shrt validate: " << message << "\n";
     return kExitUsage;
   };
-  if (cmd.all == !cmd.ops.empty()) return usage("give exactly one of --op=OVERLOAD[,...] and --all");
+  if (cmd.all + !cmd.ops.empty() + !cmd.specs.empty() != 1) {
+    return usage("give exactly one of --op=OVERLOAD[,...], --all and --spec=FILE[,...]");
+  }
   if (cmd.format != "text" && cmd.format != "json") {
     return usage(absl::StrCat("--format: unknown format '", cmd.format, "' (text or json)"));
   }
@@ -30,7 +48,8 @@ int RunValidate(const ValidateCommand& cmd, const StrategyRegistry& registry, st
   if (cmd.redraws < 1) return usage("--redraws: must be at least 1");
   if (absl::Status s = registry.Check(); !s.ok()) return usage(s.message());
 
-  absl::StatusOr<std::vector<LoadedSpec>> specs = LoadSpecTree(cmd.spec_dir, cmd.recipe_dir);
+  absl::StatusOr<std::vector<LoadedSpec>> specs =
+      cmd.specs.empty() ? LoadSpecTree(cmd.spec_dir, cmd.recipe_dir) : LoadSpecFiles(cmd);
   if (!specs.ok()) return usage(specs.status().message());
   std::map<std::string, const LoadedSpec*> by_op;
   for (const LoadedSpec& spec : *specs) {
@@ -43,6 +62,9 @@ int RunValidate(const ValidateCommand& cmd, const StrategyRegistry& registry, st
   }
 
   std::vector<const LoadedSpec*> targets;
+  if (!cmd.specs.empty()) {
+    for (const LoadedSpec& spec : *specs) targets.push_back(&spec);
+  }
   if (cmd.all) {
     for (const auto& [op, spec] : by_op) {
       if (registry.Contains(spec->op())) targets.push_back(spec);
