@@ -2,8 +2,9 @@
 
 load("@rules_cc//cc:defs.bzl", "cc_test")
 
-def _stem(path):
-    return path.split("/")[-1].rsplit(".", 1)[0]
+def _stem(spec):
+    """The file stem of a spec given as a path or a label."""
+    return spec.split(":")[-1].split("/")[-1].rsplit(".", 1)[0]
 
 def shrt_op_tests(
         name,

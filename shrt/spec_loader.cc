@@ -149,7 +149,8 @@ absl::StatusOr<std::vector<LoadedSpec>> LoadSpecTree(const std::string& root,
       it.disable_recursion_pending();
       continue;
     }
-    if (it->path().extension() == ".textproto" && it->path().filename().string() != kXfailFile) {
+    const std::string file = it->path().filename().string();
+    if (it->path().extension() == ".textproto" && file != kXfailFile && file != kExemptionFile) {
       paths.push_back(it->path().string());
     }
   }

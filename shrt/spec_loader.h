@@ -65,11 +65,13 @@ class LoadedSpec {
 // xfails.
 inline constexpr absl::string_view kRecipeDir = "recipes";
 inline constexpr absl::string_view kXfailFile = "xfails.textproto";
+inline constexpr absl::string_view kExemptionFile = "exemptions.textproto";
 
 // Loads the recipes in `recipe_dir`, then every "*.textproto" below `root`
-// (recursively) except the recipe directory and kXfailFile, sorted by
-// path. Errors: NotFound if a directory cannot be listed; otherwise the
-// first error RecipeSet::FromDir or LoadedSpec::FromFile reports.
+// (recursively) except the recipe directory, kXfailFile and kExemptionFile,
+// sorted by path. Errors: NotFound if a directory cannot be listed;
+// otherwise the first error RecipeSet::FromDir or LoadedSpec::FromFile
+// reports.
 absl::StatusOr<std::vector<LoadedSpec>> LoadSpecTree(const std::string& root,
                                                      const std::string& recipe_dir);
 

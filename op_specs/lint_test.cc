@@ -1,0 +1,59 @@
+// Lint of the spec tree: every spec, recipe and xfail parses and names a
+// dispatcher overload; every registered strategy has a spec or a reasoned
+// exemption; no exemption is stale. (Target naming and collisions are
+// checked by //codegen:lint_specs_test with the naming function itself.)
+#include <set>
+
+#include "gtest/gtest.h"
+#include "shrt/overload_name.h"
+#include "shrt/registry.h"
+#include "shrt/spec_loader.h"
+#include "shrt/text_proto.h"
+#include "shrt/xfails.h"
+
+namespace shrt {
+namespace {
+
+TEST(LintTest, SpecsRecipesAndXfailsParse) {
+  absl::StatusOr<std::vector<LoadedSpec>> specs = LoadSpecTree("op_specs", "op_specs/recipes");
+  ASSERT_TRUE(specs.ok()) << specs.status();
+  EXPECT_FALSE(specs->empty());
+  absl::StatusOr<std::vector<XfailEntry>> xfails = LoadXfails("op_specs/xfails.textproto");
+  EXPECT_TRUE(xfails.ok()) << xfails.status();
+}
+
+TEST(LintTest, EveryStrategyHasASpecOrAReasonedExemption) {
+  ASSERT_TRUE(StrategyRegistry::Global().Check().ok()) << StrategyRegistry::Global().Check();
+  absl::StatusOr<std::vector<LoadedSpec>> specs = LoadSpecTree("op_specs", "op_specs/recipes");
+  ASSERT_TRUE(specs.ok()) << specs.status();
+  std::set<std::string> specced;
+  for (const LoadedSpec& s : *specs) specced.insert(OverloadToString(s.op()));
+
+  const std::string path = "op_specs/exemptions.textproto";
+  absl::StatusOr<std::string> text = ReadFile(path);
+  ASSERT_TRUE(text.ok()) << text.status();
+  SpecExemptions exemptions;
+  absl::StatusOr<TextLocations> where = ParseTextProto(*text, path, &exemptions);
+  ASSERT_TRUE(where.ok()) << where.status();
+  std::set<std::string> exempt;
+  for (int i = 0; i < exemptions.exemption_size(); ++i) {
+    const SpecExemption& e = exemptions.exemption(i);
+    const std::string at = where->Where({{"exemption", i}}, exemptions);
+    absl::StatusOr<c10::OperatorName> op = ParseOverloadName(e.op());
+    ASSERT_TRUE(op.ok()) << at << ": " << op.status();
+    EXPECT_FALSE(e.reason().empty()) << at << ": field 'exemption[" << i << "].reason' is required";
+    EXPECT_TRUE(StrategyRegistry::Global().Contains(*op))
+        << at << ": " << e.op() << " has no strategy to exempt";
+    EXPECT_FALSE(specced.count(OverloadToString(*op)))
+        << at << ": " << e.op() << " has a spec; remove the exemption";
+    exempt.insert(OverloadToString(*op));
+  }
+  for (const c10::OperatorName& op : StrategyRegistry::Global().Overloads()) {
+    const std::string name = OverloadToString(op);
+    EXPECT_TRUE(specced.count(name) || exempt.count(name))
+        << name << " has a strategy but no spec in op_specs/ and no exemption in " << path;
+  }
+}
+
+}  // namespace
+}  // namespace shrt
