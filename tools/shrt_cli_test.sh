@@ -16,6 +16,7 @@ expect() {  # expect STATUS DESCRIPTION -- COMMAND...
 }
 expect 2 "no command" -- "$shrt"
 expect 2 "unknown command" -- "$shrt" discover
+spec=testing/custom_op/shrt_example_scaled_add.textproto
 expect 2 "unknown flag" -- "$shrt" validate --opp=aten::relu
 grep -q "unknown flag --opp" "$TEST_TMPDIR/err" || { echo "FAIL: flag not named"; fail=1; }
 expect 2 "bad int" -- "$shrt" validate --op=aten::relu --world_size=four
@@ -23,15 +24,28 @@ grep -q "world_size" "$TEST_TMPDIR/err" || { echo "FAIL: world_size not named"; 
 expect 2 "world size 1" -- "$shrt" validate --op=aten::relu --world_size=1
 expect 2 "unknown overload" -- "$shrt" validate --op=aten::reluu
 grep -q "aten::relu" "$TEST_TMPDIR/err" || { echo "FAIL: no close match"; fail=1; }
-expect 0 "json report" -- "$shrt" validate --op=aten::relu,aten::neg --format=json --world_size=3
+expect 2 "op and spec" -- "$shrt" validate --op=aten::relu --spec=$spec
+expect 2 "missing spec file" -- "$shrt" validate --spec=nope.textproto
+grep -q "nope.textproto: cannot read" "$TEST_TMPDIR/err" || { echo "FAIL: file not named"; fail=1; }
+expect 0 "json report" -- "$shrt" validate --spec=$spec --format=json --world_size=3
 /usr/bin/python3 -c '
 import json, sys
 r = json.load(open(sys.argv[1]))
 assert r["world_size"] == 3, r
-assert [o["op"] for o in r["ops"]] == ["aten::relu", "aten::neg"], r
-assert "S(0) -> S(0)" in r["ops"][0]["correct"], r
+assert [o["op"] for o in r["ops"]] == ["shrt_example::scaled_add"], r
+assert "S(0), R -> S(0)" in r["ops"][0]["correct"], r
 assert r["ops"][0]["incorrect"] == [], r
-' "$TEST_TMPDIR/out" || { echo "FAIL: json shape"; fail=1; }
-expect 0 "text report" -- "$shrt" validate --op=aten::relu
-grep -q "^aten::relu *| *[0-9]* | *0 |" "$TEST_TMPDIR/out" || { echo "FAIL: summary row"; cat "$TEST_TMPDIR/out"; fail=1; }
+assert r["ops"][0]["combination_checks"] > 0, r
+' "$TEST_TMPDIR/out" || { echo "FAIL: json shape"; cat "$TEST_TMPDIR/out"; fail=1; }
+expect 0 "text report" -- "$shrt" validate --spec=$spec
+grep -q "^shrt_example::scaled_add *| *[0-9]* | *0 |" "$TEST_TMPDIR/out" || { echo "FAIL: summary row"; cat "$TEST_TMPDIR/out"; fail=1; }
+expect 2 "xfail without action" -- "$shrt" xfail --op=aten::relu
+expect 2 "xfail add without issue" -- "$shrt" xfail add --file="$TEST_TMPDIR/x.textproto" --op=aten::relu --rule="P(sum) -> P(sum)" --reason=r
+printf '# header\n' > "$TEST_TMPDIR/x.textproto"
+expect 0 "xfail add" -- "$shrt" xfail add --file="$TEST_TMPDIR/x.textproto" --op=aten::relu --rule="P(sum)->P(sum)" --reason=r --issue=https://example.org/1
+expect 0 "xfail list" -- "$shrt" xfail list --file="$TEST_TMPDIR/x.textproto"
+grep -q "^aten::relu | P(sum) -> P(sum) | https://example.org/1 | added" "$TEST_TMPDIR/out" || { echo "FAIL: list"; cat "$TEST_TMPDIR/out"; fail=1; }
+head -1 "$TEST_TMPDIR/x.textproto" | grep -q "^# header" || { echo "FAIL: header lost"; fail=1; }
+expect 0 "xfail remove" -- "$shrt" xfail remove --file="$TEST_TMPDIR/x.textproto" --op=aten::relu --rule="P(sum) -> P(sum)"
+expect 2 "xfail remove again" -- "$shrt" xfail remove --file="$TEST_TMPDIR/x.textproto" --op=aten::relu --rule="P(sum) -> P(sum)"
 exit $fail

@@ -9,9 +9,13 @@
 //   shrt xfail remove --op=OVERLOAD (--rule=RULE | --all_rules) [--file=FILE]
 //
 // Flags are Abseil flags, parsed here so that every usage error (unknown
-// command or flag, bad value) exits with status 2 and names the flag. This
-// library holds main(); a downstream repository links it with its own
-// strategy libraries into its own `shrt` binary.
+// command or flag, bad value) exits with status 2 and names the flag.
+// Relative paths are relative to the workspace under `bazel run`
+// ($BUILD_WORKSPACE_DIRECTORY), so the CLI reads the specs being edited,
+// else to the current directory. This library holds main(); a downstream
+// repository links it with its own strategy libraries into its own `shrt`
+// binary.
+#include <cstdlib>
 #include <iostream>
 #include <map>
 #include <string>
@@ -96,6 +100,13 @@ std::string ParseFlags(const std::vector<std::string>& args, const std::vector<s
   return "";
 }
 
+// `path` resolved against the workspace under `bazel run`.
+std::string InWorkspace(const std::string& path) {
+  const char* ws = std::getenv("BUILD_WORKSPACE_DIRECTORY");
+  if (path.empty() || path[0] == '/' || ws == nullptr) return path;
+  return absl::StrCat(ws, "/", path);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -129,7 +140,7 @@ int main(int argc, char** argv) {
   if (command == "xfail") {
     shrt::XfailCommand cmd;
     cmd.action = action;
-    cmd.file = absl::GetFlag(FLAGS_file);
+    cmd.file = InWorkspace(absl::GetFlag(FLAGS_file));
     const std::vector<std::string> ops = absl::GetFlag(FLAGS_op);
     if (ops.size() > 1) {
       std::cerr << "shrt xfail: --op takes one overload\n";
@@ -146,11 +157,11 @@ int main(int argc, char** argv) {
   shrt::ValidateCommand cmd;
   cmd.ops = absl::GetFlag(FLAGS_op);
   cmd.all = absl::GetFlag(FLAGS_all);
-  cmd.specs = absl::GetFlag(FLAGS_spec);
+  for (const std::string& spec : absl::GetFlag(FLAGS_spec)) cmd.specs.push_back(InWorkspace(spec));
   cmd.world_size = absl::GetFlag(FLAGS_world_size);
   cmd.format = absl::GetFlag(FLAGS_format);
-  cmd.spec_dir = absl::GetFlag(FLAGS_spec_dir);
-  cmd.recipe_dir = absl::GetFlag(FLAGS_recipe_dir);
+  cmd.spec_dir = InWorkspace(absl::GetFlag(FLAGS_spec_dir));
+  cmd.recipe_dir = InWorkspace(absl::GetFlag(FLAGS_recipe_dir));
   cmd.seed = absl::GetFlag(FLAGS_seed);
   cmd.redraws = absl::GetFlag(FLAGS_redraws);
   return shrt::RunValidate(cmd, shrt::StrategyRegistry::Global(), std::cout, std::cerr);

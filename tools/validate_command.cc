@@ -48,6 +48,15 @@ int RunValidate(const ValidateCommand& cmd, const StrategyRegistry& registry, st
   if (cmd.redraws < 1) return usage("--redraws: must be at least 1");
   if (absl::Status s = registry.Check(); !s.ok()) return usage(s.message());
 
+  std::vector<c10::OperatorName> names;
+  for (const std::string& text : cmd.ops) {
+    absl::StatusOr<c10::OperatorName> name = ParseOverloadName(text);
+    if (!name.ok()) return usage(absl::StrCat("--op: ", name.status().message()));
+    if (absl::Status s = CheckOverloadExists(*name); !s.ok()) {
+      return usage(absl::StrCat("--op: ", s.message()));
+    }
+    names.push_back(*name);
+  }
   absl::StatusOr<std::vector<LoadedSpec>> specs =
       cmd.specs.empty() ? LoadSpecTree(cmd.spec_dir, cmd.recipe_dir) : LoadSpecFiles(cmd);
   if (!specs.ok()) return usage(specs.status().message());
@@ -70,15 +79,10 @@ int RunValidate(const ValidateCommand& cmd, const StrategyRegistry& registry, st
       if (registry.Contains(spec->op())) targets.push_back(spec);
     }
   }
-  for (const std::string& text : cmd.ops) {
-    absl::StatusOr<c10::OperatorName> name = ParseOverloadName(text);
-    if (!name.ok()) return usage(absl::StrCat("--op: ", name.status().message()));
-    if (absl::Status s = CheckOverloadExists(*name); !s.ok()) {
-      return usage(absl::StrCat("--op: ", s.message()));
-    }
-    auto it = by_op.find(OverloadToString(*name));
+  for (const c10::OperatorName& name : names) {
+    auto it = by_op.find(OverloadToString(name));
     if (it == by_op.end()) {
-      return usage(absl::StrCat("--op: ", OverloadToString(*name), " has no spec in ",
+      return usage(absl::StrCat("--op: ", OverloadToString(name), " has no spec in ",
                                 cmd.spec_dir, "/"));
     }
     targets.push_back(it->second);
