@@ -55,10 +55,16 @@ bool Informative(const Tensors& outputs) {
   return true;
 }
 
-Tensors Clones(const Tensors& ts) {
+// Inputs for one call on full tensors: the tensors themselves, or, for an
+// overload that writes into its inputs, fresh copies in the inputs' layouts.
+Tensors CallInputs(const Tensors& ts, const BoundSample& sample) {
+  if (!sample.mutates()) return ts;
   Tensors out;
   out.reserve(ts.size());
-  for (const at::Tensor& t : ts) out.push_back(t.clone());
+  for (size_t i = 0; i < ts.size(); ++i) {
+    const Layout layout = sample.inputs()[i].layout;
+    out.push_back(layout == CONTIGUOUS ? ts[i].clone() : WithLayout(ts[i], layout));
+  }
   return out;
 }
 
@@ -235,7 +241,7 @@ class OpValidator {
       if (std::any_of(names.begin(), names.end(), [&](const auto& n) { return n != names[0]; })) {
         label = absl::StrJoin(names, "/");
       }
-      absl::StatusOr<Tensors> expected = sample.Call(Clones(full));
+      absl::StatusOr<Tensors> expected = sample.Call(CallInputs(full, sample));
       if (!expected.ok()) {
         return bad(absl::StrCat("the operator rejects the full inputs (generator ", label,
                                 "): ", expected.status().message()));
@@ -290,10 +296,13 @@ class OpValidator {
       if (neg) {
         variant = absl::StrCat("negated inputs, ", variant);
         for (size_t i = 0; i < full.size(); ++i) {
-          negated_inputs.push_back(mask[i] ? at::neg(full[i]) : full[i]);
+          negated_inputs.push_back(
+              mask[i] ? WithLayout(at::neg(full[i]), sample.inputs()[i].layout) : full[i]);
         }
         auto it = negated.find(mask);
-        if (it == negated.end()) it = negated.emplace(mask, sample.Call(Clones(negated_inputs))).first;
+        if (it == negated.end()) {
+          it = negated.emplace(mask, sample.Call(CallInputs(negated_inputs, sample))).first;
+        }
         // An operator that rejects negated values (e.g. index inputs) has no
         // Partial rule on them to test this way.
         if (!it->second.ok()) continue;
