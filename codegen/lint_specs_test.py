@@ -9,7 +9,7 @@ from google.protobuf import text_format
 import spec_pb2
 from naming import target_name
 
-_ROOTS = ["op_specs", "testing"]
+_ROOTS = ["op_specs", "tables", "testing"]
 
 
 def spec_files():

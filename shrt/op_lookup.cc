@@ -49,4 +49,13 @@ absl::Status CheckOverloadExists(const c10::OperatorName& name) {
                                           absl::StrJoin(CloseOverloads(text, 3), ", "), "?"));
 }
 
+absl::StatusOr<std::vector<std::string>> SchemaArgumentNames(const c10::OperatorName& name) {
+  if (absl::Status s = CheckOverloadExists(name); !s.ok()) return s;
+  std::vector<std::string> names;
+  for (const c10::Argument& a : c10::Dispatcher::singleton().findSchema(name)->schema().arguments()) {
+    names.push_back(a.name());
+  }
+  return names;
+}
+
 }  // namespace shrt

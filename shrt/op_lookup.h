@@ -7,6 +7,7 @@
 
 #include "ATen/core/operator_name.h"
 #include "absl/status/status.h"
+#include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 
 namespace shrt {
@@ -15,6 +16,10 @@ namespace shrt {
 // message names up to three close matches ("did you mean aten::add.Tensor,
 // aten::add.Scalar?").
 absl::Status CheckOverloadExists(const c10::OperatorName& name);
+
+// The schema's argument names, in order (out= arguments included).
+// Errors: those of CheckOverloadExists.
+absl::StatusOr<std::vector<std::string>> SchemaArgumentNames(const c10::OperatorName& name);
 
 // Up to `max` registered overloads whose canonical text is closest to
 // `text` by edit distance, best first (ties by name).

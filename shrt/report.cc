@@ -8,6 +8,57 @@
 
 namespace shrt {
 
+namespace {
+
+// One line of a report: a concrete rule, or a table rule with its condition.
+struct Entry {
+  Verdict verdict;
+  std::string rule;
+  std::string condition;
+  std::string evidence;
+};
+
+// The report's rules: concrete ones for a registered strategy; for a table,
+// its rules as written (incorrect, correct, unverified) plus the concrete
+// missing rules.
+std::vector<Entry> Entries(const OpReport& op) {
+  std::vector<Entry> out;
+  if (op.declarations.empty()) {
+    for (const RuleVerdict& r : op.rules) {
+      out.push_back({r.verdict, RuleToString(r.rule), "", r.evidence});
+    }
+    return out;
+  }
+  for (size_t i = 0; i < op.declarations.size() && i < op.origins.size(); ++i) {
+    out.push_back({op.origins[i].verdict, op.declarations[i].placements,
+                   op.declarations[i].condition, op.origins[i].evidence});
+  }
+  for (const RuleVerdict& r : op.rules) {
+    if (r.verdict == Verdict::kMissing) out.push_back({r.verdict, RuleToString(r.rule), "", r.evidence});
+  }
+  return out;
+}
+
+int CountOf(const OpReport& op, Verdict v) {
+  int n = 0;
+  for (const Entry& e : Entries(op)) n += e.verdict == v;
+  return n;
+}
+
+google::protobuf::Value RuleValue(const Entry& e, bool table) {
+  google::protobuf::Value v;
+  if (!table) {
+    v.set_string_value(e.rule);
+    return v;
+  }
+  auto& fields = *v.mutable_struct_value()->mutable_fields();
+  fields["rule"].set_string_value(e.rule);
+  if (!e.condition.empty()) fields["condition"].set_string_value(e.condition);
+  return v;
+}
+
+}  // namespace
+
 std::string ReproCommand(const std::string& op, int world_size) {
   return absl::StrCat("bazel run //tools:shrt -- validate --op=", op,
                       " --world_size=", world_size);
@@ -28,17 +79,18 @@ std::string TextReport(const std::vector<OpReport>& ops, int world_size, double 
     if (!op.error.empty()) absl::StrAppend(&out, "  ERROR: ", op.error, "\n");
     for (Verdict v : {Verdict::kIncorrect, Verdict::kMissing, Verdict::kCorrect,
                       Verdict::kUnverified}) {
-      const int n = op.Count(v);
+      const int n = CountOf(op, v);
       if (n == 0) continue;
-      absl::StrAppend(&out, "  ", VerdictName(v), " (", n, "):\n");
-      for (const RuleVerdict& r : op.rules) {
-        if (r.verdict != v) continue;
-        absl::StrAppend(&out, "    ", RuleToString(r.rule), "\n");
-        if (v != Verdict::kCorrect) absl::StrAppend(&out, "      ", r.evidence, "\n");
+      absl::StrAppend(&out, "  ", VerdictName(v), op.declarations.empty() || v == Verdict::kMissing ? "" : " (table rules)", " (", n, "):\n");
+      for (const Entry& e : Entries(op)) {
+        if (e.verdict != v) continue;
+        absl::StrAppend(&out, "    ", e.rule, e.condition.empty() ? "" : absl::StrCat("  when ", e.condition), "\n");
+        if (v != Verdict::kCorrect) absl::StrAppend(&out, "      ", e.evidence, "\n");
       }
     }
-    if (op.Count(Verdict::kIncorrect) > 0 || !op.error.empty()) {
-      absl::StrAppend(&out, "  reproduce: ", ReproCommand(op.op, op.world_size), "\n");
+    if (CountOf(op, Verdict::kIncorrect) > 0 || !op.error.empty()) {
+      absl::StrAppend(&out, "  reproduce: ",
+                      op.repro.empty() ? ReproCommand(op.op, op.world_size) : op.repro, "\n");
     }
     out += "\n";
   }
@@ -55,8 +107,8 @@ std::string TextReport(const std::vector<OpReport>& ops, int world_size, double 
   int totals[3] = {0, 0, 0};
   int64_t checks = 0;
   for (const OpReport& op : ops) {
-    const int c = op.Count(Verdict::kCorrect), i = op.Count(Verdict::kIncorrect),
-              m = op.Count(Verdict::kMissing);
+    const int c = CountOf(op, Verdict::kCorrect), i = CountOf(op, Verdict::kIncorrect),
+              m = CountOf(op, Verdict::kMissing);
     totals[0] += c;
     totals[1] += i;
     totals[2] += m;
@@ -82,16 +134,17 @@ std::string JsonReport(const std::vector<OpReport>& ops, int world_size, double 
     v->set_combination_checks(op.combination_checks);
     v->set_seconds(op.seconds);
     v->set_error(op.error);
-    for (const RuleVerdict& r : op.rules) {
-      const std::string text = RuleToString(r.rule);
-      switch (r.verdict) {
-        case Verdict::kCorrect: v->add_correct(text); break;
-        case Verdict::kMissing: v->add_missing(text); break;
-        case Verdict::kUnverified: v->add_unverified(text); break;
+    const bool table = !op.declarations.empty();
+    for (const Entry& e : Entries(op)) {
+      switch (e.verdict) {
+        case Verdict::kCorrect: *v->add_correct() = RuleValue(e, table); break;
+        case Verdict::kMissing: *v->add_missing() = RuleValue(e, false); break;
+        case Verdict::kUnverified: *v->add_unverified() = RuleValue(e, table); break;
         case Verdict::kIncorrect: {
           IncorrectRule* i = v->add_incorrect();
-          i->set_rule(text);
-          i->set_evidence(r.evidence);
+          i->set_rule(e.rule);
+          i->set_evidence(e.evidence);
+          i->set_condition(e.condition);
           break;
         }
       }

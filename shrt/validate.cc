@@ -155,8 +155,9 @@ struct RuleState {
 
 class OpValidator {
  public:
-  OpValidator(const LoadedSpec& spec, const RuleSource& claimed, const ValidateOptions& options)
-      : spec_(spec), claimed_(claimed), options_(options) {}
+  OpValidator(const LoadedSpec& spec, const ClaimSource& claimed, int num_origins,
+              const ValidateOptions& options)
+      : spec_(spec), claimed_(claimed), options_(options), origin_states_(num_origins) {}
 
   absl::StatusOr<OpReport> Run() {
     const auto start = std::chrono::steady_clock::now();
@@ -362,13 +363,34 @@ class OpValidator {
 
   absl::Status Judge(const BoundSample& sample, const SampleTruth& truth, const Tensors& outputs) {
     const OpArgs args = sample.MakeOpArgs(outputs);
-    absl::StatusOr<std::vector<Rule>> claimed = claimed_(args);
+    absl::StatusOr<std::vector<ClaimedRule>> claimed = claimed_(args, options_.world_size);
     if (!claimed.ok()) {
       report_.error = absl::StrCat("sample ", sample.name(), ": ", claimed.status().message());
       return absl::OkStatus();
     }
-    absl::flat_hash_map<Rule, bool> claimed_set;
-    for (const Rule& r : *claimed) claimed_set[r] = false;
+    // Claimed rule -> (judged yet, origins).
+    absl::flat_hash_map<Rule, std::pair<bool, std::vector<int>>> claimed_set;
+    for (const ClaimedRule& c : *claimed) {
+      std::vector<int>& origins = claimed_set[c.rule].second;
+      origins.insert(origins.end(), c.origins.begin(), c.origins.end());
+    }
+    // Records an outcome of claimed `rule` for each of its origins.
+    auto judge_origins = [&](const Rule& rule, const std::vector<int>& origins,
+                             const std::string* invalid, bool valid) {
+      for (int o : origins) {
+        if (o < 0 || o >= static_cast<int>(origin_states_.size())) continue;
+        RuleState& st = origin_states_[o];
+        if (invalid != nullptr && st.claimed_invalid.empty()) {
+          st.claimed_invalid = absl::StrCat("instance '", RuleToString(rule), "': ", *invalid);
+        } else if (invalid == nullptr && valid && st.claimed_valid.empty()) {
+          st.claimed_valid = absl::StrCat(sample.name(), " (instance '", RuleToString(rule), "')");
+        } else if (invalid == nullptr && !valid && st.claimed_uninformative.empty()) {
+          st.claimed_uninformative = absl::StrCat("sample ", sample.name(), ", instance '",
+                                                  RuleToString(rule),
+                                                  "': every case was uninformative");
+        }
+      }
+    };
 
     const int64_t out_tuples = truth.out_tuples();
     for (int64_t t = 0; t < truth.tuples(); ++t) {
@@ -377,7 +399,7 @@ class OpValidator {
         Rule rule{in, Decode(o, truth.out())};
         auto claim = claimed_set.find(rule);
         const bool is_claimed = claim != claimed_set.end();
-        if (is_claimed) claim->second = true;
+        if (is_claimed) claim->second.first = true;
         // The first output whose placement some case refuted.
         int fail = -1;
         int64_t rest = o;
@@ -400,14 +422,19 @@ class OpValidator {
           continue;
         }
         RuleState& st = states_[rule];
-        if (!moved.empty() && st.claimed_invalid.empty()) {
-          st.claimed_invalid = absl::StrCat("sample ", sample.name(), ": ", moved);
+        if (!moved.empty()) {
+          const std::string why = absl::StrCat("sample ", sample.name(), ": ", moved);
+          if (st.claimed_invalid.empty()) st.claimed_invalid = why;
+          judge_origins(rule, claim->second.second, &why, false);
         }
         if (fail >= 0) {
-          if (st.claimed_invalid.empty()) {
-            st.claimed_invalid = EvidenceText(sample.name(), truth.evidence(fail));
-          }
-        } else if (valid) {
+          const std::string why = EvidenceText(sample.name(), truth.evidence(fail));
+          if (st.claimed_invalid.empty()) st.claimed_invalid = why;
+          judge_origins(rule, claim->second.second, &why, false);
+          continue;
+        }
+        if (moved.empty()) judge_origins(rule, claim->second.second, nullptr, valid);
+        if (valid) {
           if (st.claimed_valid.empty()) st.claimed_valid = sample.name();
         } else if (st.claimed_uninformative.empty()) {
           st.claimed_uninformative = absl::StrCat(
@@ -417,12 +444,12 @@ class OpValidator {
       }
     }
     // Claimed rules outside the enumeration: placements that never apply.
-    for (const auto& [rule, seen] : claimed_set) {
-      if (seen) continue;
+    for (const auto& [rule, claim] : claimed_set) {
+      if (claim.first) continue;
+      const std::string why = absl::StrCat("sample ", sample.name(), ": ", Inapplicable(rule, args));
       RuleState& st = states_[rule];
-      if (st.claimed_invalid.empty()) {
-        st.claimed_invalid = absl::StrCat("sample ", sample.name(), ": ", Inapplicable(rule, args));
-      }
+      if (st.claimed_invalid.empty()) st.claimed_invalid = why;
+      judge_origins(rule, claim.second, &why, false);
     }
     return absl::OkStatus();
   }
@@ -470,13 +497,26 @@ class OpValidator {
               [](const RuleVerdict& a, const RuleVerdict& b) {
                 return std::tie(a.verdict, a.rule) < std::tie(b.verdict, b.rule);
               });
+    for (const RuleState& st : origin_states_) {
+      OpReport::OriginVerdict v{Verdict::kUnverified,
+                                st.claimed_uninformative.empty()
+                                    ? "applies to no case of any sample"
+                                    : st.claimed_uninformative};
+      if (!st.claimed_invalid.empty()) {
+        v = {Verdict::kIncorrect, st.claimed_invalid};
+      } else if (!st.claimed_valid.empty()) {
+        v = {Verdict::kCorrect, absl::StrCat("holds on sample ", st.claimed_valid)};
+      }
+      report_.origins.push_back(std::move(v));
+    }
   }
 
   const LoadedSpec& spec_;
-  const RuleSource& claimed_;
+  const ClaimSource& claimed_;
   const ValidateOptions& options_;
   OpReport report_;
   std::map<Rule, RuleState> states_;
+  std::vector<RuleState> origin_states_;
 };
 
 }  // namespace
@@ -520,6 +560,15 @@ OpReport MergeReports(const std::vector<OpReport>& reports) {
       auto [it, fresh] = best.emplace(v.rule, v);
       if (!fresh && v.verdict < it->second.verdict) it->second = v;
     }
+    if (merged.origins.size() < r.origins.size()) merged.origins.resize(r.origins.size());
+    for (size_t o = 0; o < r.origins.size(); ++o) {
+      // Unverified < correct < incorrect in strength for origins.
+      auto strength = [](Verdict v) { return v == Verdict::kIncorrect ? 2 : v == Verdict::kCorrect; };
+      if (strength(r.origins[o].verdict) > strength(merged.origins[o].verdict) ||
+          merged.origins[o].evidence.empty()) {
+        merged.origins[o] = r.origins[o];
+      }
+    }
   }
   for (auto& [rule, v] : best) merged.rules.push_back(std::move(v));
   std::sort(merged.rules.begin(), merged.rules.end(),
@@ -531,13 +580,25 @@ OpReport MergeReports(const std::vector<OpReport>& reports) {
 
 absl::StatusOr<OpReport> ValidateOp(const LoadedSpec& spec, const RuleSource& claimed,
                                     const ValidateOptions& options) {
+  ClaimSource claims = [&](const OpArgs& args, int) -> absl::StatusOr<std::vector<ClaimedRule>> {
+    absl::StatusOr<std::vector<Rule>> rules = claimed(args);
+    if (!rules.ok()) return rules.status();
+    std::vector<ClaimedRule> out;
+    for (Rule& r : *rules) out.push_back({std::move(r), {}});
+    return out;
+  };
+  return ValidateClaims(spec, claims, 0, options);
+}
+
+absl::StatusOr<OpReport> ValidateClaims(const LoadedSpec& spec, const ClaimSource& claimed,
+                                        int num_origins, const ValidateOptions& options) {
   if (absl::StatusOr<Mesh> mesh = Mesh::Create(options.world_size); !mesh.ok()) {
     return mesh.status();
   }
   if (options.partial_redraws < 1) {
     return absl::InvalidArgumentError("partial_redraws must be at least 1");
   }
-  return OpValidator(spec, claimed, options).Run();
+  return OpValidator(spec, claimed, num_origins, options).Run();
 }
 
 }  // namespace shrt

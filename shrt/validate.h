@@ -65,6 +65,25 @@ struct OpReport {
   // Non-empty when the strategy broke its contract (registry.h): the op
   // cannot be certified and counts as failing.
   std::string error;
+  // With ValidateClaims: one verdict per declaration (e.g. per rule of a
+  // strategy table), judged over all its concrete instances: incorrect if
+  // any instance is, else correct if one holds on an informative case,
+  // else unverified (no instance applied, or none was informative).
+  struct OriginVerdict {
+    Verdict verdict = Verdict::kUnverified;
+    std::string evidence;
+  };
+  std::vector<OriginVerdict> origins;
+  // What each origin is, for reports (set by the caller of ValidateClaims):
+  // a table rule's placements text as written and its condition.
+  struct Declaration {
+    std::string placements;
+    std::string condition;
+  };
+  std::vector<Declaration> declarations;
+  // The command that reproduces this report, when the caller knows a more
+  // precise one than ReproCommand(op, world_size) (report.h).
+  std::string repro;
 
   int Count(Verdict v) const;
 };
@@ -83,6 +102,22 @@ struct ValidateOptions {
 // The rules a strategy claims for one sample's metadata. Errors are the
 // strategy's (e.g. FailedPrecondition from StrategyRegistry::Query).
 using RuleSource = std::function<absl::StatusOr<std::vector<Rule>>(const OpArgs&)>;
+
+// A concrete rule claimed for one sample, with the declarations (indices,
+// e.g. of table rules) it was instantiated from.
+struct ClaimedRule {
+  Rule rule;
+  std::vector<int> origins;
+};
+
+// The claims for one sample's metadata at a world size.
+using ClaimSource =
+    std::function<absl::StatusOr<std::vector<ClaimedRule>>(const OpArgs&, int world_size)>;
+
+// As ValidateOp, for claims with origins in [0, num_origins): the report
+// also carries one OriginVerdict per origin.
+absl::StatusOr<OpReport> ValidateClaims(const LoadedSpec& spec, const ClaimSource& claimed,
+                                        int num_origins, const ValidateOptions& options);
 
 // Validates `claimed` against ground truth on every sample of `spec`.
 // Errors: InvalidArgument "<path>:<line>: ..." when a sample does not bind

@@ -20,6 +20,8 @@ PACKAGES=(
   libgmock-dev          # GoogleMock
   libbenchmark-dev      # Google Benchmark
   python3-jinja2        # codegen templates
+  python3-protobuf      # codegen reads specs
+  libmuparser-dev       # strategy table conditions
 )
 
 missing=()

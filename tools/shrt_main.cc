@@ -35,6 +35,8 @@ ABSL_FLAG(std::vector<std::string>, op, {},
           "Overloads, comma-separated, e.g. aten::mul.Tensor,aten::relu");
 ABSL_FLAG(bool, all, false, "Validate every overload that has a spec and a strategy");
 ABSL_FLAG(std::vector<std::string>, spec, {}, "Spec files to validate, comma-separated");
+ABSL_FLAG(std::string, strategies, "",
+          "A strategy table (shrt/table.proto) to validate instead of the registered strategies");
 ABSL_FLAG(int, world_size, 4, "World size W of the simulated 1-D mesh (2 .. 64)");
 ABSL_FLAG(std::string, format, "text", "Report format: text or json");
 ABSL_FLAG(std::string, spec_dir, "op_specs", "Root of the spec tree (*.textproto below it)");
@@ -51,7 +53,8 @@ ABSL_FLAG(std::string, expires, "", "Date after which the xfail fails, YYYY-MM-D
 namespace {
 
 constexpr char kUsage[] =
-    "usage: shrt validate (--op=OVERLOAD[,...] | --all | --spec=FILE[,...]) [--world_size=N]\n"
+    "usage: shrt validate (--op=OVERLOAD[,...] | --all | --spec=FILE[,...]) [--strategies=TABLE]\n"
+    "                     [--world_size=N]\n"
     "                     [--format=text|json] [--spec_dir=DIR] [--recipe_dir=DIR] [--seed=N]\n"
     "                     [--redraws=N]\n"
     "       shrt xfail list [--op=OVERLOAD] [--file=FILE]\n"
@@ -63,7 +66,8 @@ constexpr char kUsage[] =
 const std::map<std::string, std::vector<std::string>>& CommandFlags() {
   static const auto* flags = new std::map<std::string, std::vector<std::string>>{
       {"validate",
-       {"op", "all", "spec", "world_size", "format", "spec_dir", "recipe_dir", "seed", "redraws"}},
+       {"op", "all", "spec", "strategies", "world_size", "format", "spec_dir", "recipe_dir", "seed",
+        "redraws"}},
       {"xfail", {"op", "file", "rule", "all_rules", "reason", "issue", "expires"}},
   };
   return *flags;
@@ -158,6 +162,7 @@ int main(int argc, char** argv) {
   cmd.ops = absl::GetFlag(FLAGS_op);
   cmd.all = absl::GetFlag(FLAGS_all);
   for (const std::string& spec : absl::GetFlag(FLAGS_spec)) cmd.specs.push_back(InWorkspace(spec));
+  cmd.strategies = InWorkspace(absl::GetFlag(FLAGS_strategies));
   cmd.world_size = absl::GetFlag(FLAGS_world_size);
   cmd.format = absl::GetFlag(FLAGS_format);
   cmd.spec_dir = InWorkspace(absl::GetFlag(FLAGS_spec_dir));

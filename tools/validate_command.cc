@@ -10,6 +10,7 @@
 #include "shrt/overload_name.h"
 #include "shrt/report.h"
 #include "shrt/spec_loader.h"
+#include "shrt/table.h"
 #include "shrt/validate.h"
 
 namespace shrt {
@@ -70,13 +71,23 @@ int RunValidate(const ValidateCommand& cmd, const StrategyRegistry& registry, st
     }
   }
 
+  std::optional<StrategyTableFile> table;
+  if (!cmd.strategies.empty()) {
+    absl::StatusOr<StrategyTableFile> t = StrategyTableFile::FromFile(cmd.strategies);
+    if (!t.ok()) return usage(absl::StrCat("--strategies: ", t.status().message()));
+    table = *std::move(t);
+  }
+  // Whether `op` has claims: in the table with --strategies, else registered.
+  auto has_claims = [&](const c10::OperatorName& op) {
+    return table ? table->Find(op) != nullptr : registry.Contains(op);
+  };
   std::vector<const LoadedSpec*> targets;
   if (!cmd.specs.empty()) {
     for (const LoadedSpec& spec : *specs) targets.push_back(&spec);
   }
   if (cmd.all) {
     for (const auto& [op, spec] : by_op) {
-      if (registry.Contains(spec->op())) targets.push_back(spec);
+      if (has_claims(spec->op())) targets.push_back(spec);
     }
   }
   for (const c10::OperatorName& name : names) {
@@ -97,14 +108,42 @@ int RunValidate(const ValidateCommand& cmd, const StrategyRegistry& registry, st
   bool failing = false;
   for (const LoadedSpec* spec : targets) {
     const c10::OperatorName op = spec->op();
-    const bool has_strategy = registry.Contains(op);
-    RuleSource source = [&](const OpArgs& args) -> absl::StatusOr<std::vector<Rule>> {
-      if (!has_strategy) return std::vector<Rule>{};
-      return registry.Query(op, args);
-    };
-    absl::StatusOr<OpReport> report = ValidateOp(*spec, source, options);
+    const bool has_strategy = has_claims(op);
+    absl::StatusOr<OpReport> report;
+    if (table && has_strategy) {
+      const TableStrategy& t = *table->Find(op);
+      ClaimSource claims = [&t](const OpArgs& args,
+                                int world_size) -> absl::StatusOr<std::vector<ClaimedRule>> {
+        absl::StatusOr<std::vector<TableInstance>> instances = t.Instantiate(args, world_size);
+        if (!instances.ok()) return instances.status();
+        std::vector<ClaimedRule> out;
+        for (TableInstance& i : *instances) out.push_back({std::move(i.rule), {i.origin}});
+        return out;
+      };
+      report = ValidateClaims(*spec, claims, t.proto().rule_size(), options);
+      if (report.ok()) {
+        for (const TableRule& r : t.proto().rule()) {
+          report->declarations.push_back({r.placements(), r.condition()});
+        }
+      }
+    } else {
+      RuleSource source = [&](const OpArgs& args) -> absl::StatusOr<std::vector<Rule>> {
+        if (!has_strategy) return std::vector<Rule>{};
+        return registry.Query(op, args);
+      };
+      report = ValidateOp(*spec, source, options);
+    }
     if (!report.ok()) return usage(report.status().message());
-    if (!has_strategy) report->error = "no strategy is registered; every valid rule is missing";
+    report->repro = absl::StrCat("bazel run //tools:shrt -- validate --spec=", spec->path(),
+                                 table ? absl::StrCat(" --strategies=", cmd.strategies) : "",
+                                 " --world_size=", cmd.world_size);
+    if (!has_strategy) {
+      report->error = table ? absl::StrCat("not in ", cmd.strategies, "; every valid rule is missing")
+                            : "no strategy is registered; every valid rule is missing";
+    }
+    for (const OpReport::OriginVerdict& v : report->origins) {
+      failing = failing || v.verdict == Verdict::kIncorrect;
+    }
     failing = failing || report->Count(Verdict::kIncorrect) > 0 ||
               (has_strategy && !report->error.empty());
     reports.push_back(*std::move(report));

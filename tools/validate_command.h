@@ -17,6 +17,9 @@ struct ValidateCommand {
   std::vector<std::string> ops;  // --op, canonical or alias spellings
   bool all = false;              // --all: every overload with a spec and a strategy
   std::vector<std::string> specs;  // --spec: spec files, possibly outside spec_dir
+  // --strategies: a strategy table (shrt/table.proto) whose rules are
+  // validated instead of the registered strategies.
+  std::string strategies;
   int world_size = 4;            // --world_size
   std::string format = "text";   // --format: text | json
   std::string spec_dir = "op_specs";       // --spec_dir: root of the spec tree

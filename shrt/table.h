@@ -1,0 +1,83 @@
+// Strategy tables (table.proto): rule sets written as text, with symbolic
+// dims and conditions, turned into the concrete rules of each sample.
+//
+// Conditions and dim expressions are evaluated with muparser (Debian's
+// libmuparser): arguments are muparser variables (int-list arguments as
+// bit sets of normalised dims, tensors as handles for ndim()/size()), `in`
+// is a binary operator on such sets and `!` an infix not. Compiled tables
+// are not thread-safe (muparser evaluates into shared variables).
+#ifndef SHRT_TABLE_H_
+#define SHRT_TABLE_H_
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "ATen/core/operator_name.h"
+#include "absl/status/statusor.h"
+#include "shrt/op_args.h"
+#include "shrt/placement.h"
+#include "shrt/table.pb.h"
+
+namespace shrt {
+
+// One concrete rule of a sample and the table rule it came from.
+struct TableInstance {
+  Rule rule;
+  int origin;  // index of the TableRule in its TableOp
+};
+
+// The compiled rules of one overload.
+class TableStrategy {
+ public:
+  ~TableStrategy();
+  TableStrategy(TableStrategy&&) noexcept;
+
+  const TableOp& proto() const { return proto_; }
+  const c10::OperatorName& op() const { return op_; }
+
+  // Every concrete rule each table rule yields for `args` at `world_size`:
+  // one per assignment of its free dim variables (each over 0 .. the
+  // largest rank - 1) for which every placement is well-formed and the
+  // condition holds; rules whose arity does not match `args` yield none.
+  // Errors: InvalidArgument when an expression cannot be evaluated (e.g.
+  // a dim expression that is not an integer), naming the rule.
+  absl::StatusOr<std::vector<TableInstance>> Instantiate(const OpArgs& args, int world_size) const;
+
+ private:
+  friend class StrategyTableFile;
+  struct Compiled;
+  TableStrategy(TableOp proto, c10::OperatorName op);
+  TableOp proto_;
+  c10::OperatorName op_;
+  std::vector<std::unique_ptr<Compiled>> rules_;
+};
+
+// A parsed and compiled table file.
+class StrategyTableFile {
+ public:
+  // Parses and compiles `text` (the content of `path`). Errors:
+  // InvalidArgument "<path>:<line>: field 'op[i].rule[j].placements' ..."
+  // (or '.condition', '.name') naming the offending token, for a syntax
+  // error, an unknown overload, a placement that does not parse, an unknown
+  // name in an expression, a condition variable that no placement binds,
+  // or an overload listed twice.
+  static absl::StatusOr<StrategyTableFile> FromText(const std::string& text,
+                                                    const std::string& path);
+  static absl::StatusOr<StrategyTableFile> FromFile(const std::string& path);
+
+  const std::string& path() const { return path_; }
+  // The table of `op`, or nullptr.
+  const TableStrategy* Find(const c10::OperatorName& op) const;
+  // Every overload in the table, in file order.
+  std::vector<const TableStrategy*> ops() const;
+
+ private:
+  std::string path_;
+  std::vector<std::unique_ptr<TableStrategy>> ops_;
+};
+
+}  // namespace shrt
+
+#endif  // SHRT_TABLE_H_

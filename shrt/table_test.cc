@@ -1,0 +1,109 @@
+#include "shrt/table.h"
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+
+namespace shrt {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::UnorderedElementsAreArray;
+
+TensorMeta Meta(std::vector<int64_t> sizes) {
+  std::vector<int64_t> strides(sizes.size(), 1);
+  return {sizes, strides, c10::ScalarType::Float};
+}
+
+std::vector<std::string> Rules(const StrategyTableFile& file, const OpArgs& args, int ws = 4) {
+  absl::StatusOr<std::vector<TableInstance>> in = file.ops()[0]->Instantiate(args, ws);
+  EXPECT_TRUE(in.ok()) << in.status();
+  std::vector<std::string> out;
+  for (const TableInstance& i : *in) out.push_back(RuleToString(i.rule));
+  return out;
+}
+
+// aten::sum.dim_IntList(Tensor self, int[1]? dim, bool keepdim=False, *, ScalarType? dtype=None)
+OpArgs SumArgs(std::vector<int64_t> shape, ArgValue dim, bool keepdim, std::vector<int64_t> out) {
+  return OpArgs({{"self", Meta(shape)}, {"dim", dim}, {"keepdim", keepdim}, {"dtype", std::monostate{}}},
+                {Meta(shape)}, {Meta(out)});
+}
+
+absl::StatusOr<StrategyTableFile> Table(const std::string& body) {
+  return StrategyTableFile::FromText(body, "t.textproto");
+}
+
+TEST(TableTest, FreeVariablesConditionsAndNormalisedDims) {
+  absl::StatusOr<StrategyTableFile> t = Table(R"pb(
+    op {
+      name: "aten::sum.dim_IntList"
+      rule { placements: "S(d) -> P(sum)" condition: "d in dim" }
+      rule { placements: "S(d) -> S(d - count_lt(dim, d))" condition: "!(d in dim) && !keepdim" }
+      rule { placements: "S(-1) -> R" condition: "ws > 3" }
+    }
+  )pb");
+  ASSERT_TRUE(t.ok()) << t.status();
+  // dim=[-1] on a 3-d tensor is dim 2.
+  EXPECT_THAT(Rules(*t, SumArgs({4, 5, 6}, std::vector<int64_t>{-1}, false, {4, 5})),
+              UnorderedElementsAreArray({"S(2) -> P(sum)", "S(0) -> S(0)", "S(1) -> S(1)", "S(2) -> R"}));
+  EXPECT_THAT(Rules(*t, SumArgs({4, 5, 6}, std::vector<int64_t>{0, 2}, false, {5}), 2),
+              UnorderedElementsAreArray({"S(0) -> P(sum)", "S(2) -> P(sum)", "S(1) -> S(0)"}));
+}
+
+TEST(TableTest, ConditionReadingNoneIsFalse) {
+  absl::StatusOr<StrategyTableFile> t = Table(R"pb(
+    op {
+      name: "aten::sum.dim_IntList"
+      rule { placements: "S(d) -> P(sum)" condition: "d in dim" }
+      rule { placements: "S(d) -> P(sum)" condition: "!(d in dim)" }
+      rule { placements: "P(sum) -> P(sum)" }
+    }
+  )pb");
+  ASSERT_TRUE(t.ok()) << t.status();
+  EXPECT_THAT(Rules(*t, SumArgs({4, 5}, std::monostate{}, false, {})),
+              UnorderedElementsAreArray({"P(sum) -> P(sum)"}));
+}
+
+TEST(TableTest, ArgumentDimsAndArity) {
+  absl::StatusOr<StrategyTableFile> t = Table(R"pb(
+    op {
+      name: "aten::gather"
+      rule { placements: "R, S(dim) -> S(dim)" }
+      rule { placements: "S(d), S(d) -> S(d)" condition: "d != dim && size(self, d) == size(index, d)" }
+      rule { placements: "S(0) -> S(0)" }
+    }
+  )pb");
+  ASSERT_TRUE(t.ok()) << t.status();
+  OpArgs args({{"self", Meta({6, 5})}, {"dim", int64_t{-1}}, {"index", Meta({4, 5})},
+               {"sparse_grad", false}},
+              {Meta({6, 5}), Meta({4, 5})}, {Meta({4, 5})});
+  // dim=-1 is dim 1; d=0 has sizes 6 vs 4; the 1-input rule never applies.
+  EXPECT_THAT(Rules(*t, args), UnorderedElementsAreArray({"R, S(1) -> S(1)"}));
+}
+
+TEST(TableTest, ErrorsNameFileLineFieldAndToken) {
+  struct Case {
+    const char* body;
+    const char* message;
+  };
+  for (const Case& c : {
+           Case{"op {\n name: \"aten::gather\"\n rule { placements: \"S(d) -> S(d)\" condition: \"d != dimm\" }\n}",
+                "t.textproto:3: field 'op[0].rule[0].condition': 'd != dimm': Unexpected token"},
+           Case{"op {\n name: \"aten::gather\"\n rule { placements: \"S(d) -> S(d)\" condition: \"d != dimm\" }\n}",
+                "token 'dimm'"},
+           Case{"op {\n name: \"aten::gather\"\n rule { placements: \"R, S(dim) -> S(e)\" condition: \"f == 1\" }\n}",
+                "token 'f'"},
+           Case{"op {\n name: \"aten::gathr\"\n}", "t.textproto:2: field 'op[0].name'"},
+           Case{"op {\n name: \"aten::gather\"\n rule { placements: \"R, Q -> R\" }\n}",
+                "field 'op[0].rule[0].placements': bad placement 'Q'"},
+           Case{"op {\n name: \"aten::gather\"\n rule { placements: \"R, R\" }\n}", "missing '->'"},
+           Case{"op {\n name: \"aten::gather\"\n rule { placments: \"R\" }\n}", "t.textproto:3:"},
+           Case{"op { name: \"aten::gather\" }\nop { name: \"aten::gather.default\" }", "listed twice"},
+       }) {
+    absl::StatusOr<StrategyTableFile> t = Table(c.body);
+    ASSERT_FALSE(t.ok()) << c.body;
+    EXPECT_THAT(std::string(t.status().message()), HasSubstr(c.message)) << c.body;
+  }
+}
+
+}  // namespace
+}  // namespace shrt
