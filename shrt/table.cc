@@ -49,10 +49,8 @@ double Size(void* data, double handle, double k) {
   const auto n = static_cast<int64_t>(ctx->shapes[h].size());
   int64_t d = static_cast<int64_t>(k);
   if (d < 0) d += n;
-  if (d < 0 || d >= n) {
-    ctx->error = absl::StrCat("size(): dim ", k, " is out of range for ", n, " dims");
-    return NAN;
-  }
+  // A dim the tensor lacks has no size: every comparison with it is false.
+  if (d < 0 || d >= n) return NAN;
   return static_cast<double>(ctx->shapes[h][d]);
 }
 
@@ -263,6 +261,27 @@ absl::StatusOr<std::vector<TableInstance>> TableStrategy::Instantiate(const OpAr
       while (f < values.size() && ++values[f] == max_rank) values[f++] = 0;
       if (f == values.size()) break;
     }
+  }
+  return out;
+}
+
+absl::StatusOr<std::vector<Rule>> TableStrategy::Rules(const OpArgs& args) const {
+  for (size_t r = 0; r < rules_.size(); ++r) {
+    bool ws = rules_[r]->condition_used.count(std::string(kWorldSize)) > 0;
+    for (const auto* side : {&rules_[r]->inputs, &rules_[r]->outputs}) {
+      for (const auto& sym : *side) ws = ws || sym.used.count(std::string(kWorldSize)) > 0;
+    }
+    if (ws) {
+      return absl::FailedPreconditionError(absl::StrCat(
+          "rule '", proto_.rule(r).placements(), "' reads ws, which a registered strategy lacks"));
+    }
+  }
+  absl::StatusOr<std::vector<TableInstance>> instances = Instantiate(args, /*world_size=*/0);
+  if (!instances.ok()) return instances.status();
+  std::vector<Rule> out;
+  absl::flat_hash_set<Rule> seen;
+  for (TableInstance& i : *instances) {
+    if (seen.insert(i.rule).second) out.push_back(std::move(i.rule));
   }
   return out;
 }

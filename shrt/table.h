@@ -45,6 +45,12 @@ class TableStrategy {
   // a dim expression that is not an integer), naming the rule.
   absl::StatusOr<std::vector<TableInstance>> Instantiate(const OpArgs& args, int world_size) const;
 
+  // The concrete rules for `args`, deduplicated: the body of a registered
+  // strategy backed by a table (`shrt discover --format=cc`). Strategies do
+  // not know the world size, so a table read this way must not use `ws`.
+  // Errors: FailedPrecondition if a rule reads `ws`; else Instantiate's.
+  absl::StatusOr<std::vector<Rule>> Rules(const OpArgs& args) const;
+
  private:
   friend class StrategyTableFile;
   struct Compiled;

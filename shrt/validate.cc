@@ -392,6 +392,7 @@ class OpValidator {
       }
     };
 
+    SampleRules kept{sample.name(), args, {}, {}};
     const int64_t out_tuples = truth.out_tuples();
     for (int64_t t = 0; t < truth.tuples(); ++t) {
       const std::vector<Placement> in = Decode(t, truth.in());
@@ -411,6 +412,10 @@ class OpValidator {
         }
         const bool valid = fail < 0 && truth.informative(t) > 0;
         const std::string moved = InPlaceChange(rule, sample.output_aliases());
+        if (options_.keep_truth && fail < 0 && moved.empty()) {
+          kept.holds.push_back(rule);
+          if (valid && !IsDegenerate(rule) && !IsAllReplicate(rule)) kept.valid.push_back(rule);
+        }
         if (!is_claimed) {
           if (valid && moved.empty() && !IsDegenerate(rule) && !IsAllReplicate(rule)) {
             RuleState& st = states_[rule];
@@ -443,6 +448,7 @@ class OpValidator {
         }
       }
     }
+    if (options_.keep_truth) report_.truths.push_back(std::move(kept));
     // Claimed rules outside the enumeration: placements that never apply.
     for (const auto& [rule, claim] : claimed_set) {
       if (claim.first) continue;

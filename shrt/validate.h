@@ -49,6 +49,15 @@ struct SampleSummary {
   std::string description;  // "self=Float[8, 16], other=Float[16]"
 };
 
+// Ground truth of one (expanded) sample, kept with ValidateOptions::keep_truth
+// for discovery and synthesis.
+struct SampleRules {
+  std::string name;
+  OpArgs args;              // what a strategy sees for this sample
+  std::vector<Rule> valid;  // non-degenerate rules holding on an informative case, never refuted
+  std::vector<Rule> holds;  // every rule no case refutes (degenerate and uninformative included)
+};
+
 struct OpReport {
   std::string op;          // canonical overload, "aten::mul.Tensor"
   std::string spec_path;
@@ -81,6 +90,8 @@ struct OpReport {
     std::string condition;
   };
   std::vector<Declaration> declarations;
+  // With ValidateOptions::keep_truth: each expanded sample's ground truth.
+  std::vector<SampleRules> truths;
   // The command that reproduces this report, when the caller knows a more
   // precise one than ReproCommand(op, world_size) (report.h).
   std::string repro;
@@ -97,6 +108,8 @@ struct ValidateOptions {
   // When non-empty, only the spec's samples with these names (each with
   // all its sweep expansions) are validated.
   std::vector<std::string> samples;
+  // Keep each sample's valid rules in OpReport::truths.
+  bool keep_truth = false;
 };
 
 // The rules a strategy claims for one sample's metadata. Errors are the

@@ -48,4 +48,29 @@ grep -q "^aten::relu | P(sum) -> P(sum) | https://example.org/1 | added" "$TEST_
 head -1 "$TEST_TMPDIR/x.textproto" | grep -q "^# header" || { echo "FAIL: header lost"; fail=1; }
 expect 0 "xfail remove" -- "$shrt" xfail remove --file="$TEST_TMPDIR/x.textproto" --op=aten::relu --rule="P(sum) -> P(sum)"
 expect 2 "xfail remove again" -- "$shrt" xfail remove --file="$TEST_TMPDIR/x.textproto" --op=aten::relu --rule="P(sum) -> P(sum)"
+# discover: every format, and its table validates clean (the round trip).
+expect 2 "discover without op or spec" -- "$shrt" discover
+expect 2 "discover bad format" -- "$shrt" discover --spec=$spec --format=yaml
+expect 0 "discover text" -- "$shrt" discover --spec=$spec
+grep -q "^rules (each re-checked" "$TEST_TMPDIR/out" || { echo "FAIL: discover text"; cat "$TEST_TMPDIR/out"; fail=1; }
+grep -q "swept:" "$TEST_TMPDIR/out" || { echo "FAIL: discover header"; fail=1; }
+expect 0 "discover json" -- "$shrt" discover --spec=$spec --format=json
+/usr/bin/python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))
+assert r["op"] == "shrt_example::scaled_add" and r["world_size"] == 4, r
+assert any(x["placements"] == "P(sum), P(sum) -> P(sum)" for x in r["rules"]), r
+assert r["samples"] and r["samples"][0]["valid"], r
+' "$TEST_TMPDIR/out" || { echo "FAIL: discover json"; fail=1; }
+expect 0 "discover cc" -- "$shrt" discover --spec=$spec --format=cc
+grep -q 'SHRT_REGISTER_STRATEGY("shrt_example::scaled_add"' "$TEST_TMPDIR/out" || { echo "FAIL: cc"; fail=1; }
+"$shrt" discover --spec=$spec --format=textproto > "$TEST_TMPDIR/table.textproto"
+expect 0 "discovered table validates" -- "$shrt" validate --spec=$spec --strategies="$TEST_TMPDIR/table.textproto" --format=json
+/usr/bin/python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))
+op = r["ops"][0]
+assert op["incorrect"] == [] and op["unverified"] == [], op
+assert all(isinstance(c, dict) and "rule" in c for c in op["correct"]), op
+' "$TEST_TMPDIR/out" || { echo "FAIL: round trip"; cat "$TEST_TMPDIR/out"; fail=1; }
 exit $fail

@@ -28,6 +28,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/strip.h"
 #include "shrt/registry.h"
+#include "tools/discover_command.h"
 #include "tools/validate_command.h"
 #include "tools/xfail_command.h"
 
@@ -57,6 +58,8 @@ constexpr char kUsage[] =
     "                     [--world_size=N]\n"
     "                     [--format=text|json] [--spec_dir=DIR] [--recipe_dir=DIR] [--seed=N]\n"
     "                     [--redraws=N]\n"
+    "       shrt discover (--op=OVERLOAD | --spec=FILE) [--world_size=N]\n"
+    "                     [--format=text|json|textproto|cc] [--spec_dir=DIR] [--recipe_dir=DIR]\n"
     "       shrt xfail list [--op=OVERLOAD] [--file=FILE]\n"
     "       shrt xfail add --op=OVERLOAD (--rule=RULE | --all_rules) --reason=TEXT --issue=URL\n"
     "                      [--expires=YYYY-MM-DD] [--file=FILE]\n"
@@ -68,6 +71,8 @@ const std::map<std::string, std::vector<std::string>>& CommandFlags() {
       {"validate",
        {"op", "all", "spec", "strategies", "world_size", "format", "spec_dir", "recipe_dir", "seed",
         "redraws"}},
+      {"discover",
+       {"op", "spec", "world_size", "format", "spec_dir", "recipe_dir", "seed", "redraws"}},
       {"xfail", {"op", "file", "rule", "all_rules", "reason", "issue", "expires"}},
   };
   return *flags;
@@ -157,6 +162,24 @@ int main(int argc, char** argv) {
     cmd.issue = absl::GetFlag(FLAGS_issue);
     cmd.expires = absl::GetFlag(FLAGS_expires);
     return shrt::RunXfail(cmd, std::cout, std::cerr);
+  }
+  if (command == "discover") {
+    shrt::DiscoverCommand cmd;
+    const std::vector<std::string> ops = absl::GetFlag(FLAGS_op);
+    const std::vector<std::string> specs = absl::GetFlag(FLAGS_spec);
+    if (ops.size() > 1 || specs.size() > 1) {
+      std::cerr << "shrt discover: give one overload or one spec\n";
+      return shrt::kExitUsage;
+    }
+    cmd.op = ops.empty() ? "" : ops[0];
+    cmd.spec = specs.empty() ? "" : InWorkspace(specs[0]);
+    cmd.world_size = absl::GetFlag(FLAGS_world_size);
+    cmd.format = absl::GetFlag(FLAGS_format);
+    cmd.spec_dir = InWorkspace(absl::GetFlag(FLAGS_spec_dir));
+    cmd.recipe_dir = InWorkspace(absl::GetFlag(FLAGS_recipe_dir));
+    cmd.seed = absl::GetFlag(FLAGS_seed);
+    cmd.redraws = absl::GetFlag(FLAGS_redraws);
+    return shrt::RunDiscover(cmd, std::cout, std::cerr);
   }
   shrt::ValidateCommand cmd;
   cmd.ops = absl::GetFlag(FLAGS_op);

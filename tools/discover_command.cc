@@ -1,0 +1,208 @@
+#include "tools/discover_command.h"
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/str_replace.h"
+#include "google/protobuf/text_format.h"
+#include "google/protobuf/util/json_util.h"
+#include "shrt/mesh.h"
+#include "shrt/op_lookup.h"
+#include "shrt/overload_name.h"
+#include "shrt/report.pb.h"
+#include "shrt/spec_loader.h"
+#include "shrt/synthesize.h"
+#include "shrt/table.pb.h"
+#include "shrt/validate.h"
+#include "tools/validate_command.h"
+
+namespace shrt {
+namespace {
+
+std::string SweepText(const Sweep& w) {
+  std::vector<std::string> values;
+  for (int64_t v : w.int_values()) values.push_back(absl::StrCat(v));
+  for (bool v : w.bool_values()) values.push_back(v ? "True" : "False");
+  for (double v : w.float_values()) values.push_back(absl::StrCat(v));
+  for (const IntList& l : w.int_lists()) values.push_back(absl::StrCat("[", absl::StrJoin(l.value(), ", "), "]"));
+  if (w.include_none()) values.push_back("None");
+  return absl::StrCat(w.name(), ": ", absl::StrJoin(values, ", "));
+}
+
+DiscoveryReport MakeReport(const LoadedSpec& spec, const OpReport& truth, const Synthesis& syn,
+                           int world_size) {
+  DiscoveryReport r;
+  r.set_op(OverloadToString(spec.op()));
+  r.set_world_size(world_size);
+  r.set_spec(spec.path());
+  for (const std::string& name : truth.recipes) {
+    std::vector<std::string> gens;
+    if (absl::StatusOr<const Recipe*> recipe = spec.recipes().Find(name); recipe.ok()) {
+      for (const Generator& g : (*recipe)->generator()) gens.push_back(g.name());
+    }
+    r.add_recipes(absl::StrCat(name, ": ", absl::StrJoin(gens, ", ")));
+  }
+  for (const Sample& s : spec.proto().sample()) {
+    for (const Sweep& w : s.sweep()) r.add_sweeps(absl::StrCat(s.name(), ": ", SweepText(w)));
+  }
+  for (size_t i = 0; i < truth.truths.size(); ++i) {
+    DiscoveredSample* s = r.add_samples();
+    s->set_name(truth.truths[i].name);
+    s->set_description(i < truth.samples.size() ? truth.samples[i].description : "");
+    for (const Rule& v : truth.truths[i].valid) s->add_valid(RuleToString(v));
+    for (const auto& [name, rules] : syn.uncovered) {
+      if (name != s->name()) continue;
+      for (const Rule& v : rules) s->add_not_generalised(RuleToString(v));
+    }
+  }
+  for (const SynthesizedRule& sr : syn.rules) {
+    DiscoveredRule* d = r.add_rules();
+    d->set_placements(sr.placements);
+    d->set_condition(sr.condition);
+    d->set_explains(sr.covers);
+  }
+  r.set_combination_checks(static_cast<int32_t>(truth.combination_checks));
+  r.set_seconds(truth.seconds);
+  return r;
+}
+
+std::string Text(const DiscoveryReport& r) {
+  std::string out = absl::StrCat(r.op(), "  (", r.spec(), ")\n  mesh: 1-D, world size ",
+                                 r.world_size(), "\n  generators:\n");
+  for (const std::string& g : r.recipes()) absl::StrAppend(&out, "    ", g, "\n");
+  if (!r.sweeps().empty()) {
+    absl::StrAppend(&out, "  swept:\n");
+    for (const std::string& s : r.sweeps()) absl::StrAppend(&out, "    ", s, "\n");
+  }
+  absl::StrAppend(&out, "  samples (shapes, dtypes, arguments):\n");
+  for (const DiscoveredSample& s : r.samples()) {
+    absl::StrAppend(&out, "    ", s.name(), ": ", s.description(), "\n");
+  }
+  absl::StrAppend(&out, "  ", r.combination_checks(), " combination checks in ",
+                  absl::StrFormat("%.2f", r.seconds()), " s\n\n");
+  absl::StrAppend(&out, "rules (each re-checked on every case of every sample):\n");
+  for (const DiscoveredRule& d : r.rules()) {
+    absl::StrAppend(&out, "  ", d.placements(), d.condition().empty() ? "" : absl::StrCat("  when ", d.condition()),
+                    "   [explains ", d.explains(), "]\n");
+  }
+  bool header = false;
+  for (const DiscoveredSample& s : r.samples()) {
+    if (s.not_generalised().empty()) continue;
+    if (!header) absl::StrAppend(&out, "\nvalid on one sample, not generalised:\n");
+    header = true;
+    absl::StrAppend(&out, "  ", s.name(), ": ", absl::StrJoin(s.not_generalised(), "; "), "\n");
+  }
+  return out;
+}
+
+StrategyTable Table(const DiscoveryReport& r) {
+  StrategyTable t;
+  TableOp* op = t.add_op();
+  op->set_name(r.op());
+  for (const DiscoveredRule& d : r.rules()) {
+    TableRule* rule = op->add_rule();
+    rule->set_placements(d.placements());
+    rule->set_condition(d.condition());
+  }
+  return t;
+}
+
+std::string TextProto(const DiscoveryReport& r) {
+  std::string body;
+  google::protobuf::TextFormat::PrintToString(Table(r), &body);
+  std::string left;
+  for (const DiscoveredSample& s : r.samples()) {
+    if (s.not_generalised().empty()) continue;
+    absl::StrAppend(&left, "#   ", s.name(), ": ", absl::StrJoin(s.not_generalised(), "; "), "\n");
+  }
+  return absl::StrCat("# proto-file: shrt/table.proto\n# proto-message: shrt.StrategyTable\n",
+                      "# Discovered by `shrt discover --op=", r.op(), " --world_size=", r.world_size(),
+                      " --format=textproto` on ", r.spec(), ".\n",
+                      left.empty() ? "" : absl::StrCat("# Valid on one sample, not generalised:\n", left),
+                      body);
+}
+
+std::string Cc(const DiscoveryReport& r) {
+  std::string table;
+  google::protobuf::TextFormat::PrintToString(Table(r), &table);
+  const std::string fn = absl::StrCat(absl::StrReplaceAll(r.op(), {{"::", "_"}, {".", "_"}}), "_table");
+  return absl::StrCat(
+      "// Discovered by `shrt discover --op=", r.op(), " --world_size=", r.world_size(),
+      " --format=cc` on ", r.spec(), ".\n",
+      "// Paste into a strategy source (its library depends on //shrt:strategy_api and //shrt:table).\n",
+      "#include \"shrt/registry.h\"\n#include \"shrt/table.h\"\n\nnamespace shrt {\nnamespace {\n\n",
+      "const TableStrategy& ", fn, "() {\n",
+      "  static const auto* file = new StrategyTableFile(*StrategyTableFile::FromText(R\"pb(\n", table,
+      ")pb\", \"", r.op(), " (discovered)\"));\n  return *file->ops()[0];\n}\n\n",
+      "SHRT_REGISTER_STRATEGY(\"", r.op(), "\", [](const OpArgs& args) { return ", fn,
+      "().Rules(args); });\n\n}  // namespace\n}  // namespace shrt\n");
+}
+
+}  // namespace
+
+int RunDiscover(const DiscoverCommand& cmd, std::ostream& out, std::ostream& err) {
+  auto usage = [&](absl::string_view message) {
+    err << "shrt discover: " << message << "\n";
+    return kExitUsage;
+  };
+  if (cmd.op.empty() == cmd.spec.empty()) return usage("give exactly one of --op=OVERLOAD and --spec=FILE");
+  const std::vector<std::string> formats = {"text", "json", "textproto", "cc"};
+  if (std::find(formats.begin(), formats.end(), cmd.format) == formats.end()) {
+    return usage(absl::StrCat("--format: unknown format '", cmd.format, "' (text, json, textproto or cc)"));
+  }
+  if (absl::StatusOr<Mesh> m = Mesh::Create(cmd.world_size); !m.ok()) {
+    return usage(absl::StrCat("--world_size: ", m.status().message()));
+  }
+  std::optional<LoadedSpec> spec;
+  if (!cmd.spec.empty()) {
+    absl::StatusOr<RecipeSet> recipes = RecipeSet::FromDir(cmd.recipe_dir);
+    if (!recipes.ok()) return usage(recipes.status().message());
+    absl::StatusOr<LoadedSpec> s =
+        LoadedSpec::FromFile(cmd.spec, std::make_shared<const RecipeSet>(*std::move(recipes)));
+    if (!s.ok()) return usage(s.status().message());
+    spec = *std::move(s);
+  } else {
+    absl::StatusOr<c10::OperatorName> name = ParseOverloadName(cmd.op);
+    if (!name.ok()) return usage(absl::StrCat("--op: ", name.status().message()));
+    if (absl::Status s = CheckOverloadExists(*name); !s.ok()) return usage(absl::StrCat("--op: ", s.message()));
+    absl::StatusOr<std::vector<LoadedSpec>> specs = LoadSpecTree(cmd.spec_dir, cmd.recipe_dir);
+    if (!specs.ok()) return usage(specs.status().message());
+    for (LoadedSpec& s : *specs) {
+      if (s.op() == *name) spec = std::move(s);
+    }
+    if (!spec) {
+      return usage(absl::StrCat("--op: ", OverloadToString(*name), " has no spec in ", cmd.spec_dir,
+                                "/ (give one with --spec=FILE)"));
+    }
+  }
+  ValidateOptions options;
+  options.world_size = cmd.world_size;
+  options.seed = cmd.seed;
+  options.partial_redraws = cmd.redraws;
+  options.keep_truth = true;
+  absl::StatusOr<OpReport> truth = ValidateOp(
+      *spec, [](const OpArgs&) { return absl::StatusOr<std::vector<Rule>>(std::vector<Rule>{}); },
+      options);
+  if (!truth.ok()) return usage(truth.status().message());
+  absl::StatusOr<Synthesis> syn = Synthesize(spec->op(), truth->truths, cmd.world_size);
+  if (!syn.ok()) return usage(syn.status().message());
+  const DiscoveryReport report = MakeReport(*spec, *truth, *syn, cmd.world_size);
+  if (cmd.format == "json") {
+    google::protobuf::util::JsonPrintOptions o;
+    o.preserve_proto_field_names = true;
+    o.always_print_primitive_fields = true;
+    o.add_whitespace = true;
+    std::string json;
+    (void)google::protobuf::util::MessageToJsonString(report, &json, o);
+    out << json;
+  } else if (cmd.format == "textproto") {
+    out << TextProto(report);
+  } else if (cmd.format == "cc") {
+    out << Cc(report);
+  } else {
+    out << Text(report);
+  }
+  return kExitOk;
+}
+
+}  // namespace shrt

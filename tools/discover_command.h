@@ -1,0 +1,29 @@
+// `shrt discover`: find the rules an overload admits, and generalise them
+// into symbolic rules with conditions (shrt/synthesize.h).
+#ifndef TOOLS_DISCOVER_COMMAND_H_
+#define TOOLS_DISCOVER_COMMAND_H_
+
+#include <cstdint>
+#include <ostream>
+#include <string>
+
+namespace shrt {
+
+struct DiscoverCommand {
+  std::string op;                 // --op: found in spec_dir
+  std::string spec;               // --spec: a spec file instead
+  int world_size = 4;             // --world_size
+  std::string format = "text";    // --format: text | json | textproto | cc
+  std::string spec_dir = "op_specs";
+  std::string recipe_dir = "op_specs/recipes";
+  uint64_t seed = 0;
+  int redraws = 3;
+};
+
+// Runs the command, writing the report to `out` and errors to `err`.
+// Returns 0, or 2 on a usage or input error.
+int RunDiscover(const DiscoverCommand& cmd, std::ostream& out, std::ostream& err);
+
+}  // namespace shrt
+
+#endif  // TOOLS_DISCOVER_COMMAND_H_
