@@ -1,5 +1,7 @@
 #include "tools/discover_command.h"
 
+#include <map>
+
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
@@ -80,7 +82,15 @@ std::string Text(const DiscoveryReport& r) {
   }
   absl::StrAppend(&out, "  ", r.combination_checks(), " combination checks in ",
                   absl::StrFormat("%.2f", r.seconds()), " s\n\n");
-  absl::StrAppend(&out, "rules (each re-checked on every case of every sample):\n");
+  // Every valid rule, with the samples it holds on.
+  std::map<std::string, int> valid;
+  for (const DiscoveredSample& s : r.samples()) {
+    for (const std::string& v : s.valid()) ++valid[v];
+  }
+  absl::StrAppend(&out, "valid rules (", valid.size(), " distinct; on how many of ", r.samples_size(),
+                  " samples):\n");
+  for (const auto& [rule, n] : valid) absl::StrAppend(&out, "  ", rule, "   [", n, "]\n");
+  absl::StrAppend(&out, "\nrules (each re-checked on every case of every sample):\n");
   for (const DiscoveredRule& d : r.rules()) {
     absl::StrAppend(&out, "  ", d.placements(), d.condition().empty() ? "" : absl::StrCat("  when ", d.condition()),
                     "   [explains ", d.explains(), "]\n");
