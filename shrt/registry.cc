@@ -87,7 +87,14 @@ absl::StatusOr<std::vector<Rule>> StrategyRegistry::Query(const c10::OperatorNam
     return absl::NotFoundError(
         absl::StrCat("no strategy is registered for '", OverloadToString(name), "'"));
   }
-  absl::StatusOr<std::vector<Rule>> result = it->second(args);
+  absl::StatusOr<std::vector<Rule>> result;
+  try {
+    result = it->second(args);
+  } catch (const std::exception& e) {
+    // A strategy that throws (e.g. a c10::Error from a helper) is a broken
+    // strategy, reported like any other, never a crash.
+    result = absl::InternalError(absl::StrCat("threw: ", e.what()));
+  }
   if (!result.ok()) {
     return absl::FailedPreconditionError(absl::StrCat("strategy for ", OverloadToString(name),
                                                       " failed: ", result.status().message()));

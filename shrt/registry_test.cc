@@ -91,6 +91,20 @@ TEST(RegistryTest, QueryRejectsDuplicateRulesAfterNormalisation) {
               HasSubstr("listed twice"));
 }
 
+TEST(RegistryTest, AThrowingStrategyIsAnErrorNotACrash) {
+  StrategyRegistry registry;
+  ASSERT_TRUE(registry
+                  .Add("aten::add.Tensor",
+                       [](const OpArgs&) -> absl::StatusOr<std::vector<Rule>> {
+                         throw std::runtime_error("boom");
+                       })
+                  .ok());
+  absl::StatusOr<std::vector<Rule>> rules =
+      registry.Query(c10::OperatorName("aten::add", "Tensor"), TwoInputs());
+  EXPECT_EQ(rules.status().code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_THAT(std::string(rules.status().message()), HasSubstr("threw: boom"));
+}
+
 TEST(RegistryTest, QueryWithoutStrategyIsNotFound) {
   StrategyRegistry registry;
   EXPECT_EQ(registry.Query(c10::OperatorName("aten::add", "Tensor"), TwoInputs()).status().code(),
