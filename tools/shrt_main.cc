@@ -2,7 +2,7 @@
 //
 //   shrt validate (--op=OVERLOAD[,...] | --all | --spec=FILE[,...])
 //                 [--world_size=N] [--format=text|json] [--spec_dir=DIR]
-//                 [--recipe_dir=DIR] [--seed=N] [--redraws=N]
+//                 [--recipe_dir=DIR] [--seed=N] [--redraws=N] [--jobs=N]
 //   shrt xfail list [--op=OVERLOAD] [--file=FILE]
 //   shrt xfail add --op=OVERLOAD (--rule=RULE | --all_rules) --reason=TEXT
 //                  --issue=URL [--expires=YYYY-MM-DD] [--file=FILE]
@@ -44,6 +44,9 @@ ABSL_FLAG(std::string, spec_dir, "op_specs", "Root of the spec tree (*.textproto
 ABSL_FLAG(std::string, recipe_dir, "op_specs/recipes", "Directory of recipe files");
 ABSL_FLAG(uint64_t, seed, 0, "Base seed of every generator and Partial draw");
 ABSL_FLAG(int, redraws, 3, "Independent redraws of the parts of Partial inputs");
+ABSL_FLAG(int, jobs, 1,
+          "Overloads validated in parallel; 0 means one per core (see BENCHMARKS.md: two jobs "
+          "are not yet faster on this machine)");
 ABSL_FLAG(std::string, file, "", "xfails file (default: op_specs/xfails.textproto)");
 ABSL_FLAG(std::string, rule, "", "A rule, e.g. 'S(0), R -> S(0)'");
 ABSL_FLAG(bool, all_rules, false, "The xfail covers every rule of the overload");
@@ -57,7 +60,7 @@ constexpr char kUsage[] =
     "usage: shrt validate (--op=OVERLOAD[,...] | --all | --spec=FILE[,...]) [--strategies=TABLE]\n"
     "                     [--world_size=N]\n"
     "                     [--format=text|json] [--spec_dir=DIR] [--recipe_dir=DIR] [--seed=N]\n"
-    "                     [--redraws=N]\n"
+    "                     [--redraws=N] [--jobs=N]\n"
     "       shrt discover (--op=OVERLOAD | --spec=FILE) [--world_size=N]\n"
     "                     [--format=text|json|textproto|cc] [--spec_dir=DIR] [--recipe_dir=DIR]\n"
     "       shrt xfail list [--op=OVERLOAD] [--file=FILE]\n"
@@ -70,7 +73,7 @@ const std::map<std::string, std::vector<std::string>>& CommandFlags() {
   static const auto* flags = new std::map<std::string, std::vector<std::string>>{
       {"validate",
        {"op", "all", "spec", "strategies", "world_size", "format", "spec_dir", "recipe_dir", "seed",
-        "redraws"}},
+        "redraws", "jobs"}},
       {"discover",
        {"op", "spec", "world_size", "format", "spec_dir", "recipe_dir", "seed", "redraws"}},
       {"xfail", {"op", "file", "rule", "all_rules", "reason", "issue", "expires"}},
@@ -192,5 +195,6 @@ int main(int argc, char** argv) {
   cmd.recipe_dir = InWorkspace(absl::GetFlag(FLAGS_recipe_dir));
   cmd.seed = absl::GetFlag(FLAGS_seed);
   cmd.redraws = absl::GetFlag(FLAGS_redraws);
+  cmd.jobs = absl::GetFlag(FLAGS_jobs);
   return shrt::RunValidate(cmd, shrt::StrategyRegistry::Global(), std::cout, std::cerr);
 }

@@ -1,6 +1,8 @@
 #include "tools/validate_command.h"
 
+#include <atomic>
 #include <chrono>
+#include <thread>
 #include <map>
 
 #include "absl/strings/str_cat.h"
@@ -12,6 +14,7 @@
 #include "shrt/spec_loader.h"
 #include "shrt/table.h"
 #include "shrt/validate.h"
+#include "tools/progress.h"
 
 namespace shrt {
 namespace {
@@ -104,9 +107,9 @@ int RunValidate(const ValidateCommand& cmd, const StrategyRegistry& registry, st
   options.seed = cmd.seed;
   options.partial_redraws = cmd.redraws;
   const auto start = std::chrono::steady_clock::now();
-  std::vector<OpReport> reports;
-  bool failing = false;
-  for (const LoadedSpec* spec : targets) {
+  // One overload's report; overloads run in parallel (ATen intra-op
+  // threads stay at 1), each on its own spec, strategy and table entry.
+  auto validate_one = [&](const LoadedSpec* spec) -> absl::StatusOr<OpReport> {
     const c10::OperatorName op = spec->op();
     const bool has_strategy = has_claims(op);
     absl::StatusOr<OpReport> report;
@@ -133,7 +136,7 @@ int RunValidate(const ValidateCommand& cmd, const StrategyRegistry& registry, st
       };
       report = ValidateOp(*spec, source, options);
     }
-    if (!report.ok()) return usage(report.status().message());
+    if (!report.ok()) return report;
     report->repro = absl::StrCat("bazel run //tools:shrt -- validate --spec=", spec->path(),
                                  table ? absl::StrCat(" --strategies=", cmd.strategies) : "",
                                  " --world_size=", cmd.world_size);
@@ -141,6 +144,32 @@ int RunValidate(const ValidateCommand& cmd, const StrategyRegistry& registry, st
       report->error = table ? absl::StrCat("not in ", cmd.strategies, "; every valid rule is missing")
                             : "no strategy is registered; every valid rule is missing";
     }
+    return report;
+  };
+  std::vector<absl::StatusOr<OpReport>> results(targets.size(), absl::UnknownError("not run"));
+  {
+    Progress progress(static_cast<int>(targets.size()), stderr);
+    std::atomic<size_t> next{0};
+    auto worker = [&] {
+      for (size_t i = next++; i < targets.size(); i = next++) {
+        results[i] = validate_one(targets[i]);
+        progress.Done();
+      }
+    };
+    const int jobs = std::max(1, std::min<int>(cmd.jobs > 0 ? cmd.jobs
+                                                          : static_cast<int>(std::thread::hardware_concurrency()),
+                                               static_cast<int>(targets.size())));
+    std::vector<std::thread> threads;
+    for (int j = 1; j < jobs; ++j) threads.emplace_back(worker);
+    worker();
+    for (std::thread& t : threads) t.join();
+  }
+  std::vector<OpReport> reports;
+  bool failing = false;
+  for (size_t i = 0; i < targets.size(); ++i) {
+    absl::StatusOr<OpReport>& report = results[i];
+    if (!report.ok()) return usage(report.status().message());
+    const bool has_strategy = has_claims(targets[i]->op());
     for (const OpReport::OriginVerdict& v : report->origins) {
       failing = failing || v.verdict == Verdict::kIncorrect;
     }
