@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <chrono>
 #include <map>
+#include <mutex>
 
 #include "ATen/ops/isnan.h"
+#include "c10/util/Logging.h"
 #include "ATen/ops/neg.h"
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
@@ -598,6 +600,8 @@ absl::StatusOr<OpReport> ValidateOp(const LoadedSpec& spec, const RuleSource& cl
 
 absl::StatusOr<OpReport> ValidateClaims(const LoadedSpec& spec, const ClaimSource& claimed,
                                         int num_origins, const ValidateOptions& options) {
+  static std::once_flag no_backtraces;
+  std::call_once(no_backtraces, [] { c10::SetStackTraceFetcher([] { return std::string(); }); });
   if (absl::StatusOr<Mesh> mesh = Mesh::Create(options.world_size); !mesh.ok()) {
     return mesh.status();
   }

@@ -127,6 +127,12 @@ struct ClaimedRule {
 using ClaimSource =
     std::function<absl::StatusOr<std::vector<ClaimedRule>>(const OpArgs&, int world_size)>;
 
+// Note: validating turns off c10's stack-trace capture for c10::Error
+// (c10::SetStackTraceFetcher) for the whole process. Most input placements
+// make some rank's call throw; symbolising a backtrace per throw (dladdr,
+// under the dynamic loader's lock) took ~70% of the time and serialised
+// threads, and ShRT reports only what_without_backtrace().
+//
 // As ValidateOp, for claims with origins in [0, num_origins): the report
 // also carries one OriginVerdict per origin.
 absl::StatusOr<OpReport> ValidateClaims(const LoadedSpec& spec, const ClaimSource& claimed,

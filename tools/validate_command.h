@@ -25,7 +25,7 @@ struct ValidateCommand {
   std::string spec_dir = "op_specs";       // --spec_dir: root of the spec tree
   std::string recipe_dir = "op_specs/recipes";  // --recipe_dir
   uint64_t seed = 0;
-  int jobs = 1;  // --jobs: overloads validated in parallel; 0 = one per core
+  int jobs = 0;  // --jobs: overloads validated in parallel; 0 = one per core
   int redraws = 3;
 };
 
