@@ -360,8 +360,7 @@ std::string BoundSample::Describe() const {
   });
 }
 
-absl::StatusOr<std::vector<at::Tensor>> BoundSample::Call(
-    const std::vector<at::Tensor>& inputs) const {
+std::vector<c10::IValue> BoundSample::Stack(const std::vector<at::Tensor>& inputs) const {
   std::vector<c10::IValue> stack = args_;
   // Tensor[] arguments are assembled from their flattened elements.
   std::vector<std::vector<at::Tensor>> lists(args_.size());
@@ -386,6 +385,12 @@ absl::StatusOr<std::vector<at::Tensor>> BoundSample::Call(
   for (const auto& [index, dtype] : out_args_) {
     stack[index] = at::empty({0}, at::TensorOptions().dtype(dtype));
   }
+  return stack;
+}
+
+absl::StatusOr<std::vector<at::Tensor>> BoundSample::Call(
+    const std::vector<at::Tensor>& inputs) const {
+  std::vector<c10::IValue> stack = Stack(inputs);
   try {
     op_->callBoxed(&stack);
   } catch (const c10::Error& e) {

@@ -58,6 +58,12 @@ class BoundSample {
   // Unimplemented for a non-tensor return.
   absl::StatusOr<std::vector<at::Tensor>> Call(const std::vector<at::Tensor>& inputs) const;
 
+  // The boxed stack Call() passes to the dispatcher for `inputs` (fresh out=
+  // tensors included), and the operator: for replaying the bare calls
+  // (the throughput floor, tools/bench).
+  std::vector<c10::IValue> Stack(const std::vector<at::Tensor>& inputs) const;
+  const c10::OperatorHandle& handle() const { return *op_; }
+
   // The metadata a strategy sees for this sample, with `outputs` being the
   // outputs of a call on the full inputs.
   OpArgs MakeOpArgs(const std::vector<at::Tensor>& outputs) const;

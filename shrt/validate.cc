@@ -330,6 +330,9 @@ class OpValidator {
       }
       std::vector<Tensors> outs(truth.out().size(), Tensors(w));
       for (int r = 0; r < w; ++r) {
+        if (options_.recorder != nullptr) {
+          options_.recorder->Record(sample.handle(), sample.Stack(locals[r]));
+        }
         absl::StatusOr<Tensors> got = sample.Call(locals[r]);
         std::string error;
         if (!got.ok()) {

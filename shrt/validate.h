@@ -27,7 +27,21 @@
 #include "shrt/placement.h"
 #include "shrt/spec_loader.h"
 
+namespace c10 {
+class OperatorHandle;
+struct IValue;
+}  // namespace c10
+
 namespace shrt {
+
+// Receives every per-rank operator call the validator makes, as the
+// operator and its boxed stack, before the call (tools/bench replays them
+// alone to measure the floor of DESIGN.md §8).
+class CallRecorder {
+ public:
+  virtual ~CallRecorder() = default;
+  virtual void Record(const c10::OperatorHandle& op, std::vector<c10::IValue> stack) = 0;
+};
 
 // In report order.
 enum class Verdict { kIncorrect, kMissing, kCorrect, kUnverified };
@@ -110,6 +124,9 @@ struct ValidateOptions {
   std::vector<std::string> samples;
   // Keep each sample's valid rules in OpReport::truths.
   bool keep_truth = false;
+  // If set, sees every per-rank call (not thread-safe: one validation at a
+  // time).
+  CallRecorder* recorder = nullptr;
 };
 
 // The rules a strategy claims for one sample's metadata. Errors are the

@@ -1,0 +1,126 @@
+// Validation throughput on the fixed workload of tools/bench/workload/
+// (add, mul, sum over dim 0, argmax over dim 1, mm, cross; W = 4; default
+// recipe), against its floor: the bare dispatcher calls the same work
+// requires, replayed alone on the same local inputs (DESIGN.md §8).
+//
+//   bazel run -c opt //tools/bench:throughput_bench
+//
+// BM_Validate reports combination checks per second and `x_floor`, its time
+// over the floor's; BM_Floor reports the replayed calls per second.
+#include <chrono>
+#include <memory>
+
+#include "ATen/Parallel.h"
+#include "ATen/core/dispatch/Dispatcher.h"
+#include "benchmark/benchmark.h"
+#include "shrt/spec_loader.h"
+#include "shrt/validate.h"
+
+namespace shrt {
+namespace {
+
+constexpr int kWorldSize = 4;
+
+const std::vector<LoadedSpec>& Workload() {
+  static const auto* specs = [] {
+    at::set_num_threads(1);
+    absl::StatusOr<std::vector<LoadedSpec>> s =
+        LoadSpecTree("tools/bench/workload", "op_specs/recipes");
+    if (!s.ok()) {
+      std::fprintf(stderr, "%s\n", std::string(s.status().message()).c_str());
+      std::abort();
+    }
+    return new std::vector<LoadedSpec>(*std::move(s));
+  }();
+  return *specs;
+}
+
+// Ground truth only: no strategy claims anything, so every combination is
+// evaluated the way `shrt validate` evaluates it.
+int64_t ValidateAll(CallRecorder* recorder) {
+  ValidateOptions options;
+  options.world_size = kWorldSize;
+  options.recorder = recorder;
+  int64_t checks = 0;
+  for (const LoadedSpec& spec : Workload()) {
+    absl::StatusOr<OpReport> r = ValidateOp(
+        spec, [](const OpArgs&) { return absl::StatusOr<std::vector<Rule>>(std::vector<Rule>{}); },
+        options);
+    if (!r.ok()) std::abort();
+    checks += r->combination_checks;
+  }
+  return checks;
+}
+
+struct Call {
+  c10::OperatorHandle op;
+  std::vector<c10::IValue> stack;
+};
+
+class Recorder : public CallRecorder {
+ public:
+  void Record(const c10::OperatorHandle& op, std::vector<c10::IValue> stack) override {
+    calls.push_back({op, std::move(stack)});
+  }
+  std::vector<Call> calls;
+};
+
+const std::vector<Call>& RecordedCalls() {
+  static const auto* recorder = [] {
+    auto* r = new Recorder();
+    ValidateAll(r);
+    return r;
+  }();
+  return recorder->calls;
+}
+
+// Replays every recorded call once; exceptions are part of the floor (an
+// invalid placement makes the operator throw in the real run too).
+void ReplayAll() {
+  for (const Call& c : RecordedCalls()) {
+    std::vector<c10::IValue> stack = c.stack;
+    try {
+      c.op.callBoxed(&stack);
+    } catch (const std::exception&) {
+    }
+    benchmark::DoNotOptimize(stack);
+  }
+}
+
+double FloorSeconds() {
+  static const double seconds = [] {
+    ReplayAll();  // warm up
+    constexpr int kReps = 5;
+    const auto start = std::chrono::steady_clock::now();
+    for (int i = 0; i < kReps; ++i) ReplayAll();
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() / kReps;
+  }();
+  return seconds;
+}
+
+void BM_Validate(benchmark::State& state) {
+  const double floor = FloorSeconds();
+  int64_t checks = 0;
+  const auto start = std::chrono::steady_clock::now();
+  for (auto _ : state) checks += ValidateAll(nullptr);
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() /
+      static_cast<double>(state.iterations());
+  state.counters["checks"] = benchmark::Counter(static_cast<double>(checks), benchmark::Counter::kIsRate);
+  state.counters["x_floor"] = seconds / floor;
+  state.counters["floor_ms"] = floor * 1e3;
+}
+BENCHMARK(BM_Validate)->Unit(benchmark::kMillisecond)->MinTime(2.0);
+
+void BM_Floor(benchmark::State& state) {
+  const size_t calls = RecordedCalls().size();
+  for (auto _ : state) ReplayAll();
+  state.counters["calls"] = benchmark::Counter(static_cast<double>(calls * state.iterations()),
+                                               benchmark::Counter::kIsRate);
+}
+BENCHMARK(BM_Floor)->Unit(benchmark::kMillisecond)->MinTime(2.0);
+
+}  // namespace
+}  // namespace shrt
+
+BENCHMARK_MAIN();
