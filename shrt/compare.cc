@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "ATen/Dispatch.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 
@@ -38,8 +39,61 @@ Tolerance DefaultTolerance(c10::ScalarType dtype) {
   return {0, 0};
 }
 
+namespace {
+
+// Compares n elements, read as doubles by a(i) and e(i), allowing
+// slack(i) extra; formats only the first mismatch.
+template <typename A, typename E, typename S>
+void CompareFloats(int64_t n, A a, E e, S slack, Tolerance tol, at::IntArrayRef sizes,
+                   Comparison& c) {
+  auto note = [&](int64_t i, double diff, double x, double y) {
+    if (c.mismatches++ == 0) {
+      c.detail = absl::StrCat("at ", IndexText(i, sizes), ": ", x, " vs expected ", y);
+    }
+    c.max_abs_diff = std::max(c.max_abs_diff, diff);
+    c.equal = false;
+  };
+  for (int64_t i = 0; i < n; ++i) {
+    const double x = a(i), y = e(i);
+    if (std::isnan(x) || std::isnan(y)) {
+      if (std::isnan(x) != std::isnan(y)) note(i, INFINITY, x, y);
+      continue;
+    }
+    if (std::isinf(x) || std::isinf(y)) {
+      if (x != y) note(i, INFINITY, x, y);
+      continue;
+    }
+    const double diff = std::abs(x - y);
+    if (diff > tol.atol + tol.rtol * std::abs(y) + slack(i)) note(i, diff, x, y);
+  }
+}
+
+template <typename A, typename E>
+void CompareExact(int64_t n, A a, E e, at::IntArrayRef sizes, Comparison& c) {
+  for (int64_t i = 0; i < n; ++i) {
+    const int64_t x = a(i), y = e(i);
+    if (x == y) continue;
+    if (c.mismatches++ == 0) {
+      c.detail = absl::StrCat("at ", IndexText(i, sizes), ": ", x, " vs expected ", y);
+    }
+    c.max_abs_diff = std::max(c.max_abs_diff, std::abs(static_cast<double>(x) - static_cast<double>(y)));
+    c.equal = false;
+  }
+}
+
+}  // namespace
+
+Comparison CompareElements(int64_t n, const std::function<double(int64_t)>& actual,
+                           const std::function<double(int64_t)>& expected,
+                           const std::function<double(int64_t)>& slack, Tolerance tol,
+                           at::IntArrayRef sizes) {
+  Comparison c;
+  CompareFloats(n, actual, expected, slack, tol, sizes, c);
+  return c;
+}
+
 Comparison CompareTensors(const at::Tensor& actual, const at::Tensor& expected, Tolerance tol,
-                          const at::Tensor& slack) {
+                          const at::Tensor& slack, bool reference) {
   Comparison c;
   if (actual.sizes() != expected.sizes()) {
     c.equal = false;
@@ -54,46 +108,50 @@ Comparison CompareTensors(const at::Tensor& actual, const at::Tensor& expected, 
   // float64 against an integer expectation).
   const bool exact = !at::isFloatingType(actual.scalar_type()) &&
                      !at::isFloatingType(expected.scalar_type());
+  const int64_t n = actual.numel();
+  const at::IntArrayRef sizes = expected.sizes();
+  // Fast path: same dtype, both contiguous, read in place (no conversion).
+  const bool direct = !reference && actual.scalar_type() == expected.scalar_type() &&
+                      actual.is_contiguous() && expected.is_contiguous() &&
+                      (!slack.defined() ||
+                       (slack.scalar_type() == at::kDouble && slack.is_contiguous()));
+  if (direct && exact) {
+    AT_DISPATCH_INTEGRAL_TYPES_AND(at::kBool, actual.scalar_type(), "CompareExact", [&] {
+      const scalar_t* ap = actual.data_ptr<scalar_t>();
+      const scalar_t* ep = expected.data_ptr<scalar_t>();
+      CompareExact(n, [&](int64_t i) { return static_cast<int64_t>(ap[i]); },
+                   [&](int64_t i) { return static_cast<int64_t>(ep[i]); }, sizes, c);
+    });
+    return c;
+  }
+  const at::ScalarType t = actual.scalar_type();
+  if (direct && (t == at::kFloat || t == at::kDouble)) {
+    const double* sp = slack.defined() ? slack.data_ptr<double>() : nullptr;
+    auto s = [&](int64_t i) { return sp ? sp[i] : 0.0; };
+    AT_DISPATCH_FLOATING_TYPES(t, "CompareFloats", [&] {
+      const scalar_t* ap = actual.data_ptr<scalar_t>();
+      const scalar_t* ep = expected.data_ptr<scalar_t>();
+      CompareFloats(n, [&](int64_t i) { return static_cast<double>(ap[i]); },
+                    [&](int64_t i) { return static_cast<double>(ep[i]); }, s, tol, sizes, c);
+    });
+    return c;
+  }
+  // Reference path: convert both to a common dtype first.
   const at::ScalarType common = exact ? at::kLong : at::kDouble;
   const at::Tensor a = actual.to(common).contiguous();
   const at::Tensor e = expected.to(common).contiguous();
-  const at::Tensor s = slack.defined() ? slack.to(at::kDouble).contiguous() : at::Tensor();
-  const int64_t n = a.numel();
-  auto note = [&](int64_t i, double diff, const std::string& av, const std::string& ev) {
-    if (c.mismatches++ == 0) {
-      c.detail = absl::StrCat("at ", IndexText(i, expected.sizes()), ": ", av, " vs expected ", ev);
-    }
-    c.max_abs_diff = std::max(c.max_abs_diff, diff);
-    c.equal = false;
-  };
   if (exact) {
     const int64_t* ap = a.data_ptr<int64_t>();
     const int64_t* ep = e.data_ptr<int64_t>();
-    for (int64_t i = 0; i < n; ++i) {
-      if (ap[i] != ep[i]) {
-        note(i, std::abs(static_cast<double>(ap[i]) - static_cast<double>(ep[i])),
-             absl::StrCat(ap[i]), absl::StrCat(ep[i]));
-      }
-    }
+    CompareExact(n, [&](int64_t i) { return ap[i]; }, [&](int64_t i) { return ep[i]; }, sizes, c);
     return c;
   }
+  const at::Tensor sl = slack.defined() ? slack.to(at::kDouble).contiguous() : at::Tensor();
   const double* ap = a.data_ptr<double>();
   const double* ep = e.data_ptr<double>();
-  const double* sp = s.defined() ? s.data_ptr<double>() : nullptr;
-  for (int64_t i = 0; i < n; ++i) {
-    const double x = ap[i], y = ep[i];
-    if (std::isnan(x) || std::isnan(y)) {
-      if (std::isnan(x) != std::isnan(y)) note(i, INFINITY, absl::StrCat(x), absl::StrCat(y));
-      continue;
-    }
-    if (std::isinf(x) || std::isinf(y)) {
-      if (x != y) note(i, INFINITY, absl::StrCat(x), absl::StrCat(y));
-      continue;
-    }
-    const double diff = std::abs(x - y);
-    const double allowed = tol.atol + tol.rtol * std::abs(y) + (sp ? sp[i] : 0.0);
-    if (diff > allowed) note(i, diff, absl::StrCat(x), absl::StrCat(y));
-  }
+  const double* sp = sl.defined() ? sl.data_ptr<double>() : nullptr;
+  CompareFloats(n, [&](int64_t i) { return ap[i]; }, [&](int64_t i) { return ep[i]; },
+                [&](int64_t i) { return sp ? sp[i] : 0.0; }, tol, sizes, c);
   return c;
 }
 

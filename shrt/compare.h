@@ -10,6 +10,7 @@
 #define SHRT_COMPARE_H_
 
 #include <cstdint>
+#include <functional>
 #include <string>
 
 #include "ATen/core/Tensor.h"
@@ -43,9 +44,19 @@ struct Comparison {
 // (a float64 reduction against a float32 or integer expectation, with
 // `tol`). `slack`, if defined, is a float64 tensor of
 // expected's shape added to the per-element allowance (used for rounding of
-// reductions over ranks).
+// reductions over ranks). Same-dtype contiguous tensors are read in place;
+// `reference` forces the convert-then-compare path (kept for tests that
+// show both paths agree).
 Comparison CompareTensors(const at::Tensor& actual, const at::Tensor& expected, Tolerance tol,
-                          const at::Tensor& slack = at::Tensor());
+                          const at::Tensor& slack = at::Tensor(), bool reference = false);
+
+// The element loop of CompareTensors for values given as functions of the
+// flat index (a fused reduction computes them on the fly): expected's
+// `sizes` name the first mismatch.
+Comparison CompareElements(int64_t n, const std::function<double(int64_t)>& actual,
+                           const std::function<double(int64_t)>& expected,
+                           const std::function<double(int64_t)>& slack, Tolerance tol,
+                           at::IntArrayRef sizes);
 
 }  // namespace shrt
 

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <limits>
 
+#include "ATen/Dispatch.h"
 #include "ATen/ops/abs.h"
 #include "ATen/ops/add.h"
 #include "ATen/ops/div.h"
@@ -40,10 +41,54 @@ OutputCheck FailMeta(int rank, std::string detail) {
 
 std::string ShapeText(at::IntArrayRef s) { return absl::StrCat("[", absl::StrJoin(s, ", "), "]"); }
 
+// The reduction of Partial locals, its rounding slack and the comparison in
+// one pass over contiguous buffers of T (float or double): the same values
+// the reference path computes with ATen ops, with no temporaries.
+template <typename T>
+Comparison FusedPartial(const at::Tensor& full, const std::vector<at::Tensor>& locals,
+                        ReduceOp op, Tolerance tol, double input_scale) {
+  const at::Tensor expected = full.contiguous();
+  const int64_t n = expected.numel();
+  const int w = static_cast<int>(locals.size());
+  std::vector<const T*> parts;
+  for (const at::Tensor& l : locals) parts.push_back(l.data_ptr<T>());
+  const T* ep = expected.data_ptr<T>();
+  const double eps = Epsilon(full.scalar_type());
+  std::vector<double> reduced(n), slack(n);
+  for (int64_t i = 0; i < n; ++i) {
+    double acc = static_cast<double>(parts[0][i]);
+    double abs_sum = std::abs(acc);
+    for (int r = 1; r < w; ++r) {
+      const double x = static_cast<double>(parts[r][i]);
+      switch (op) {
+        case ReduceOp::kSum:
+        case ReduceOp::kAvg: acc += x; break;
+        case ReduceOp::kMax: acc = (std::isnan(acc) || std::isnan(x)) ? NAN : std::max(acc, x); break;
+        case ReduceOp::kMin: acc = (std::isnan(acc) || std::isnan(x)) ? NAN : std::min(acc, x); break;
+        case ReduceOp::kProduct: acc *= x; break;
+      }
+      abs_sum += std::abs(x);
+    }
+    switch (op) {
+      case ReduceOp::kSum: slack[i] = 4 * eps * (abs_sum + w * input_scale); break;
+      case ReduceOp::kAvg:
+        acc /= w;
+        slack[i] = 4 * eps * (abs_sum + w * input_scale) / w;
+        break;
+      case ReduceOp::kProduct: slack[i] = 4 * w * eps * std::abs(acc); break;
+      default: slack[i] = 0; break;
+    }
+    reduced[i] = acc;
+  }
+  return CompareElements(
+      n, [&](int64_t i) { return reduced[i]; }, [&](int64_t i) { return static_cast<double>(ep[i]); },
+      [&](int64_t i) { return slack[i]; }, tol, expected.sizes());
+}
+
 }  // namespace
 
 OutputCheck CheckOutput(const at::Tensor& full, const std::vector<at::Tensor>& locals,
-                        const Placement& p, Tolerance tol, double input_scale) {
+                        const Placement& p, Tolerance tol, double input_scale, bool reference) {
   const int w = static_cast<int>(locals.size());
   for (int r = 0; r < w; ++r) {
     if (locals[r].scalar_type() != full.scalar_type()) {
@@ -54,7 +99,7 @@ OutputCheck CheckOutput(const at::Tensor& full, const std::vector<at::Tensor>& l
   switch (p.kind()) {
     case Placement::Kind::kReplicate:
       for (int r = 0; r < w; ++r) {
-        Comparison c = CompareTensors(locals[r], full, tol);
+        Comparison c = CompareTensors(locals[r], full, tol, at::Tensor(), reference);
         if (!c.equal) return Fail(r, c);
       }
       return {};
@@ -64,8 +109,8 @@ OutputCheck CheckOutput(const at::Tensor& full, const std::vector<at::Tensor>& l
       }
       for (int r = 0; r < w; ++r) {
         const ChunkRange chunk = ChunkOf(full.size(p.dim()), w, r);
-        Comparison c =
-            CompareTensors(locals[r], full.narrow(p.dim(), chunk.begin, chunk.length()), tol);
+        Comparison c = CompareTensors(
+            locals[r], full.narrow(p.dim(), chunk.begin, chunk.length()), tol, at::Tensor(), reference);
         if (!c.equal) return Fail(r, c);
       }
       return {};
@@ -78,6 +123,17 @@ OutputCheck CheckOutput(const at::Tensor& full, const std::vector<at::Tensor>& l
       return FailMeta(r, absl::StrCat("shape ", ShapeText(locals[r].sizes()), " vs expected ",
                                       ShapeText(full.sizes())));
     }
+  }
+  const at::ScalarType t = full.scalar_type();
+  bool fused = !reference && (t == at::kFloat || t == at::kDouble);
+  for (const at::Tensor& l : locals) fused = fused && l.is_contiguous();
+  if (fused) {
+    Comparison c;
+    AT_DISPATCH_FLOATING_TYPES(t, "FusedPartial", [&] {
+      c = FusedPartial<scalar_t>(full, locals, p.reduce_op(), tol, input_scale);
+    });
+    if (!c.equal) return Fail(-1, c);
+    return {};
   }
   const at::Tensor reduced = ReducePartial(locals, p.reduce_op());
   at::Tensor slack;

@@ -41,8 +41,11 @@ struct OutputCheck {
 // largest |value| among the parts of Partial inputs (0 if none): an
 // operator that cancels large parts (p_r + q_r with p_r ~ -q_r) rounds
 // relative to them, not to its small local result.
+// Float and double Partial checks run fused over the buffers; `reference`
+// forces the ATen-op path (kept for tests that show both paths agree).
 OutputCheck CheckOutput(const at::Tensor& full, const std::vector<at::Tensor>& locals,
-                        const Placement& p, Tolerance tol, double input_scale = 0);
+                        const Placement& p, Tolerance tol, double input_scale = 0,
+                        bool reference = false);
 
 }  // namespace shrt
 

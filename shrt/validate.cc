@@ -355,7 +355,8 @@ class OpValidator {
         for (size_t c = 0; c < truth.out()[k].size(); ++c) {
           if (truth.failure(t, k, c) >= 0) continue;
           const OutputCheck check =
-              CheckOutput((*want)[k], outs[k], truth.out()[k][c], tk, input_scale);
+              CheckOutput((*want)[k], outs[k], truth.out()[k][c], tk, input_scale,
+                          options_.reference_paths);
           if (!check.ok) {
             truth.Fail(t, k, c,
                        {label, variant, static_cast<int>(k), check.rank, check.max_abs_diff,

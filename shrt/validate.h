@@ -124,6 +124,9 @@ struct ValidateOptions {
   std::vector<std::string> samples;
   // Keep each sample's valid rules in OpReport::truths.
   bool keep_truth = false;
+  // Use the reference (unoptimised) comparison paths; verdicts must not
+  // change (validate_test checks it).
+  bool reference_paths = false;
   // If set, sees every per-rank call (not thread-safe: one validation at a
   // time).
   CallRecorder* recorder = nullptr;

@@ -1,5 +1,6 @@
 #include "shrt/validate.h"
 
+#include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "shrt/test_recipes.h"
@@ -217,6 +218,52 @@ TEST(ValidateTest, IndexRecipesStayInRange) {
   )pb", {"R, S(0) -> S(0)", "S(1), R -> S(1)"});
   EXPECT_THAT(Rules(r, Verdict::kCorrect),
               UnorderedElementsAreArray({"R, S(0) -> S(0)", "S(1), R -> S(1)"}));
+}
+
+// Every optimisation keeps a reference path; the verdicts (and their
+// evidence) must not depend on which one runs.
+TEST(ValidateTest, OptimisedAndReferencePathsGiveIdenticalVerdicts) {
+  const char* specs[] = {
+      R"pb(op: "aten::mul.Tensor"
+           sample { name: "b" arg { name: "self" tensor { shape: [7, 5] } } arg { name: "other" tensor { shape: [5] } } }
+           sample { name: "d" arg { name: "self" tensor { shape: [3, 4] dtype: FLOAT64 } } arg { name: "other" tensor { shape: [3, 4] dtype: FLOAT64 } } }
+           sample { name: "i" arg { name: "self" tensor { shape: [3, 4] dtype: INT64 } } arg { name: "other" tensor { shape: [3, 4] dtype: INT64 } } })pb",
+      R"pb(op: "aten::sum.dim_IntList"
+           sample { name: "s" arg { name: "self" tensor { shape: [5, 3] layout: TRANSPOSED } }
+                    sweep { name: "dim" int_lists { value: [0] } int_lists { value: [1] } }
+                    sweep { name: "keepdim" bool_values: [false, true] } })pb",
+      R"pb(op: "aten::max.dim"
+           sample { name: "m" arg { name: "self" tensor { shape: [6, 5] } } arg { name: "dim" int_value: 1 } })pb",
+      R"pb(op: "aten::where.self"
+           sample { name: "w" arg { name: "condition" tensor { shape: [4, 3] dtype: BOOL recipe: "bool_mask" } }
+                    arg { name: "self" tensor { shape: [4, 3] } } arg { name: "other" tensor { shape: [3] } } })pb",
+  };
+  for (const char* text : specs) {
+    absl::StatusOr<LoadedSpec> spec = LoadedSpec::FromText(text, "paths.textproto", TestRecipes());
+    ASSERT_TRUE(spec.ok()) << spec.status();
+    for (int w : {3, 4}) {
+      std::vector<std::vector<std::string>> runs;
+      int64_t checks[2] = {0, 0};
+      for (bool reference : {false, true}) {
+        ValidateOptions options;
+        options.world_size = w;
+        options.reference_paths = reference;
+        absl::StatusOr<OpReport> r = ValidateOp(
+            *spec, [](const OpArgs&) { return absl::StatusOr<std::vector<Rule>>(std::vector<Rule>{}); },
+            options);
+        ASSERT_TRUE(r.ok()) << r.status();
+        std::vector<std::string> lines;
+        for (const RuleVerdict& v : r->rules) {
+          lines.push_back(absl::StrCat(RuleToString(v.rule), " ", VerdictName(v.verdict), " ", v.evidence));
+        }
+        runs.push_back(std::move(lines));
+        checks[reference] = r->combination_checks;
+      }
+      EXPECT_EQ(runs[0], runs[1]) << spec->proto().op() << " W=" << w;
+      EXPECT_EQ(checks[0], checks[1]);
+      EXPECT_FALSE(runs[0].empty());
+    }
+  }
 }
 
 TEST(ValidateTest, RejectsBadWorldSize) {
