@@ -78,6 +78,23 @@ TEST_F(ValidateCommandTest, JsonReportHasTheDocumentedShape) {
   EXPECT_TRUE(found);
 }
 
+TEST_F(ValidateCommandTest, ParallelJobsGiveTheSameReport) {
+  std::string reports[2];
+  for (int jobs : {1, 2}) {
+    ValidateCommand cmd;
+    cmd.all = true;
+    cmd.format = "json";
+    cmd.jobs = jobs;
+    EXPECT_EQ(Run(cmd), kExitIncorrect);
+    ValidationReport report;
+    ASSERT_TRUE(google::protobuf::util::JsonStringToMessage(out_.str(), &report).ok());
+    report.set_seconds(0);
+    for (OpVerdicts& op : *report.mutable_ops()) op.set_seconds(0);
+    reports[jobs - 1] = report.SerializeAsString();
+  }
+  EXPECT_EQ(reports[0], reports[1]);
+}
+
 TEST_F(ValidateCommandTest, UsageErrorsExitTwo) {
   ValidateCommand none;
   EXPECT_EQ(Run(none), kExitUsage);
