@@ -6,7 +6,7 @@
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "shrt/spec_loader.h"
-#include "shrt/table.h"
+#include "shrt/table_claims.h"
 
 namespace shrt {
 namespace {
@@ -46,16 +46,8 @@ Found Discover(const std::string& spec_path, int world_size) {
   absl::StatusOr<StrategyTableFile> table = StrategyTableFile::FromText(text, "synthesised");
   EXPECT_TRUE(table.ok()) << table.status();
   const TableStrategy* t = table->ops()[0];
-  absl::StatusOr<OpReport> check = ValidateClaims(
-      *spec,
-      [t](const OpArgs& args, int w) -> absl::StatusOr<std::vector<ClaimedRule>> {
-        absl::StatusOr<std::vector<TableInstance>> in = t->Instantiate(args, w);
-        if (!in.ok()) return in.status();
-        std::vector<ClaimedRule> out;
-        for (TableInstance& i : *in) out.push_back({i.rule, {i.origin}});
-        return out;
-      },
-      t->proto().rule_size(), options);
+  absl::StatusOr<OpReport> check =
+      ValidateClaims(*spec, TableClaims(*t), t->proto().rule_size(), options);
   EXPECT_TRUE(check.ok()) << check.status();
   for (size_t r = 0; r < check->origins.size(); ++r) {
     EXPECT_EQ(check->origins[r].verdict, Verdict::kCorrect)

@@ -6,7 +6,7 @@
 #include "gtest/gtest.h"
 #include "shrt/overload_name.h"
 #include "shrt/spec_loader.h"
-#include "shrt/table.h"
+#include "shrt/table_claims.h"
 #include "shrt/validate.h"
 
 namespace shrt {
@@ -57,16 +57,8 @@ TEST_P(TablesTest, EveryRuleHasItsPinnedVerdict) {
       ASSERT_TRUE(spec_of.count(op)) << "no spec";
       ValidateOptions options;
       options.world_size = GetParam();
-      absl::StatusOr<OpReport> report = ValidateClaims(
-          *spec_of[op],
-          [t](const OpArgs& args, int w) -> absl::StatusOr<std::vector<ClaimedRule>> {
-            absl::StatusOr<std::vector<TableInstance>> in = t->Instantiate(args, w);
-            if (!in.ok()) return in.status();
-            std::vector<ClaimedRule> out;
-            for (TableInstance& i : *in) out.push_back({i.rule, {i.origin}});
-            return out;
-          },
-          t->proto().rule_size(), options);
+      absl::StatusOr<OpReport> report =
+          ValidateClaims(*spec_of[op], TableClaims(*t), t->proto().rule_size(), options);
       ASSERT_TRUE(report.ok()) << report.status();
       const std::vector<Verdict>& want = ops.at(op);
       ASSERT_EQ(report->origins.size(), want.size());

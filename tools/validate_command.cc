@@ -12,7 +12,7 @@
 #include "shrt/overload_name.h"
 #include "shrt/report.h"
 #include "shrt/spec_loader.h"
-#include "shrt/table.h"
+#include "shrt/table_claims.h"
 #include "shrt/validate.h"
 #include "tools/progress.h"
 
@@ -115,15 +115,7 @@ int RunValidate(const ValidateCommand& cmd, const StrategyRegistry& registry, st
     absl::StatusOr<OpReport> report;
     if (table && has_strategy) {
       const TableStrategy& t = *table->Find(op);
-      ClaimSource claims = [&t](const OpArgs& args,
-                                int world_size) -> absl::StatusOr<std::vector<ClaimedRule>> {
-        absl::StatusOr<std::vector<TableInstance>> instances = t.Instantiate(args, world_size);
-        if (!instances.ok()) return instances.status();
-        std::vector<ClaimedRule> out;
-        for (TableInstance& i : *instances) out.push_back({std::move(i.rule), {i.origin}});
-        return out;
-      };
-      report = ValidateClaims(*spec, claims, t.proto().rule_size(), options);
+      report = ValidateClaims(*spec, TableClaims(t), t.proto().rule_size(), options);
       if (report.ok()) {
         for (const TableRule& r : t.proto().rule()) {
           report->declarations.push_back({r.placements(), r.condition()});
