@@ -116,7 +116,7 @@ Parts ProductParts(const std::vector<double>& target, int w, c10::ScalarType dty
 }  // namespace
 
 std::vector<at::Tensor> Distribute(const at::Tensor& full, const Placement& p, int world_size,
-                                   uint64_t seed) {
+                                   uint64_t seed, double* max_abs_part) {
   std::vector<at::Tensor> locals;
   locals.reserve(world_size);
   switch (p.kind()) {
@@ -158,6 +158,11 @@ std::vector<at::Tensor> Distribute(const at::Tensor& full, const Placement& p, i
   // extremes were built within range and are clamped, never wrapped.
   const bool wrap = integral && p.reduce_op() != ReduceOp::kMax && p.reduce_op() != ReduceOp::kMin;
   for (const std::vector<double>& part : parts) {
+    if (max_abs_part != nullptr) {
+      for (double x : part) {
+        if (std::isfinite(x)) *max_abs_part = std::max(*max_abs_part, std::abs(x));
+      }
+    }
     locals.push_back(wrap ? ValuesToTensor(part, full.sizes(), at::kLong).to(dtype)
                           : ValuesToTensor(part, full.sizes(), dtype));
   }

@@ -34,9 +34,12 @@ namespace shrt {
 //   P(product) parts whose product is `full`: factors of mixed sign and
 //          magnitude 0.5 .. 2 (+-1 for integers) on all ranks but one, chosen
 //          per element, which holds full / (product of the others).
-// `seed` selects the draw; callers redraw with other seeds.
+// `seed` selects the draw; callers redraw with other seeds. If
+// `max_abs_part` is given, it is raised to the largest finite |value| of the
+// Partial parts built (the scale output_check.h's rounding slack needs);
+// R and S leave it alone.
 std::vector<at::Tensor> Distribute(const at::Tensor& full, const Placement& p, int world_size,
-                                   uint64_t seed);
+                                   uint64_t seed, double* max_abs_part = nullptr);
 
 // `t` with the memory layout `layout` (spec.proto Layout): the same values
 // in a fresh buffer, contiguous, with the last two dims transposed in

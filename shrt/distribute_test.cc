@@ -113,6 +113,22 @@ TEST(PartialTest, MaxPartsAreBoundedAttainedAndVaryTheirRank) {
   EXPECT_EQ(attaining.size(), 4u) << "the attaining rank should vary over elements";
 }
 
+TEST(PartialTest, ReportsTheLargestFinitePart) {
+  const at::Tensor x = at::tensor(std::vector<float>{1, NAN, 3});
+  double scale = 0;
+  std::vector<at::Tensor> parts = Distribute(x, Placement::Partial(ReduceOp::kSum), 4, 5, &scale);
+  double want = 0;
+  for (const at::Tensor& p : parts) {
+    const at::Tensor finite = p.masked_select(at::isfinite(p));
+    want = std::max(want, finite.abs().max().item<double>());
+  }
+  EXPECT_NEAR(scale, want, 1e-5 * want);
+  EXPECT_TRUE(std::isfinite(scale));
+  double untouched = 7;
+  Distribute(x, Placement::Shard(0), 4, 5, &untouched);
+  EXPECT_EQ(untouched, 7);
+}
+
 TEST(PartialTest, SumPartsHaveMixedSigns) {
   const at::Tensor x = at::ones({100});
   std::vector<at::Tensor> parts = Distribute(x, Placement::Partial(ReduceOp::kSum), 4, 9);

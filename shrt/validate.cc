@@ -318,14 +318,9 @@ class OpValidator {
       for (size_t i = 0; i < placements.size(); ++i) {
         const uint64_t seed = MixSeed({case_seed, static_cast<uint64_t>(t),
                                        static_cast<uint64_t>(neg ? 0 : v), i});
-        Tensors parts = Distribute((*inputs)[i], placements[i], w, seed);
+        Tensors parts = Distribute((*inputs)[i], placements[i], w, seed, &input_scale);
         for (int r = 0; r < w; ++r) {
-          parts[r] = WithLayout(parts[r], sample.inputs()[i].layout);
-          if (placements[i].is_partial() && parts[r].numel() > 0 &&
-              at::isFloatingType(parts[r].scalar_type())) {
-            input_scale = std::max(input_scale, parts[r].abs().max().item<double>());
-          }
-          locals[r][i] = std::move(parts[r]);
+          locals[r][i] = WithLayout(parts[r], sample.inputs()[i].layout);
         }
       }
       std::vector<Tensors> outs(truth.out().size(), Tensors(w));
