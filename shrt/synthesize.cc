@@ -160,15 +160,6 @@ std::vector<std::string> Conditions(const std::vector<std::string>& atoms) {
   return out;
 }
 
-std::string Quote(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    out += c;
-  }
-  return out;
-}
-
 }  // namespace
 
 absl::StatusOr<Synthesis> Synthesize(const c10::OperatorName& op,
@@ -195,10 +186,13 @@ absl::StatusOr<Synthesis> Synthesize(const c10::OperatorName& op,
       for (const Template& t : Templates(rule, facts)) {
         for (const std::string& cond : Conditions(Atoms(t.vars, facts))) {
           if (!tried.emplace(t.text, cond).second) continue;
-          const std::string text =
-              absl::StrCat("op { name: \"", name, "\" rule { placements: \"", Quote(t.text),
-                           "\" condition: \"", Quote(cond), "\" } }");
-          absl::StatusOr<StrategyTableFile> table = StrategyTableFile::FromText(text, "synthesis");
+          StrategyTable proto;
+          TableOp* op_proto = proto.add_op();
+          op_proto->set_name(name);
+          TableRule* rule_proto = op_proto->add_rule();
+          rule_proto->set_placements(t.text);
+          rule_proto->set_condition(cond);
+          absl::StatusOr<StrategyTableFile> table = StrategyTableFile::FromProto(proto, "synthesis");
           if (!table.ok()) continue;  // e.g. a condition naming a variable the template lacks
           Candidate c{t.text, cond, {}, static_cast<int>(std::count(cond.begin(), cond.end(), '&') / 2 + !cond.empty()),
                       t.vars.empty()};

@@ -291,6 +291,18 @@ absl::StatusOr<StrategyTableFile> StrategyTableFile::FromText(const std::string&
   StrategyTable table;
   absl::StatusOr<TextLocations> where = ParseTextProto(text, path, &table);
   if (!where.ok()) return where.status();
+  return Compile(table, *where);
+}
+
+absl::StatusOr<StrategyTableFile> StrategyTableFile::FromProto(const StrategyTable& table,
+                                                               const std::string& name) {
+  return Compile(table, TextLocations(name, nullptr));
+}
+
+absl::StatusOr<StrategyTableFile> StrategyTableFile::Compile(const StrategyTable& table,
+                                                             const TextLocations& where_in) {
+  const TextLocations* where = &where_in;
+  const std::string& path = where_in.path();
   StrategyTableFile file;
   file.path_ = path;
   std::set<std::string> names;

@@ -19,6 +19,7 @@
 #include "shrt/op_args.h"
 #include "shrt/placement.h"
 #include "shrt/table.pb.h"
+#include "shrt/text_proto.h"
 
 namespace shrt {
 
@@ -72,6 +73,10 @@ class StrategyTableFile {
   static absl::StatusOr<StrategyTableFile> FromText(const std::string& text,
                                                     const std::string& path);
   static absl::StatusOr<StrategyTableFile> FromFile(const std::string& path);
+  // Compiles a table built in code (e.g. by synthesis); errors as FromText,
+  // naming `name` instead of a file and line.
+  static absl::StatusOr<StrategyTableFile> FromProto(const StrategyTable& table,
+                                                     const std::string& name);
 
   const std::string& path() const { return path_; }
   // The table of `op`, or nullptr.
@@ -80,6 +85,8 @@ class StrategyTableFile {
   std::vector<const TableStrategy*> ops() const;
 
  private:
+  static absl::StatusOr<StrategyTableFile> Compile(const StrategyTable& table,
+                                                   const TextLocations& where);
   std::string path_;
   std::vector<std::unique_ptr<TableStrategy>> ops_;
 };

@@ -38,12 +38,15 @@ Found Discover(const std::string& spec_path, int world_size) {
   for (const SynthesizedRule& r : syn->rules) f.lines.push_back(r.placements + " | " + r.condition);
 
   // Re-check: the synthesised table validates with every rule correct.
-  std::string text = "op { name: \"" + spec->proto().op() + "\"";
+  StrategyTable proto;
+  TableOp* op = proto.add_op();
+  op->set_name(spec->proto().op());
   for (const SynthesizedRule& r : syn->rules) {
-    text += " rule { placements: \"" + r.placements + "\" condition: \"" + r.condition + "\" }";
+    TableRule* rule = op->add_rule();
+    rule->set_placements(r.placements);
+    rule->set_condition(r.condition);
   }
-  text += " }";
-  absl::StatusOr<StrategyTableFile> table = StrategyTableFile::FromText(text, "synthesised");
+  absl::StatusOr<StrategyTableFile> table = StrategyTableFile::FromProto(proto, "synthesised");
   EXPECT_TRUE(table.ok()) << table.status();
   const TableStrategy* t = table->ops()[0];
   absl::StatusOr<OpReport> check =
