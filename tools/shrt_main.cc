@@ -45,7 +45,7 @@ ABSL_FLAG(std::string, recipe_dir, "op_specs/recipes", "Directory of recipe file
 ABSL_FLAG(uint64_t, seed, 0, "Base seed of every generator and Partial draw");
 ABSL_FLAG(int, redraws, 3, "Independent redraws of the parts of Partial inputs");
 ABSL_FLAG(int, jobs, 0, "Overloads validated in parallel; 0 means one per core");
-ABSL_FLAG(std::string, file, "", "xfails file (default: op_specs/xfails.textproto)");
+ABSL_FLAG(std::string, file, "op_specs/xfails.textproto", "The xfails file");
 ABSL_FLAG(std::string, rule, "", "A rule, e.g. 'S(0), R -> S(0)'");
 ABSL_FLAG(bool, all_rules, false, "The xfail covers every rule of the overload");
 ABSL_FLAG(std::string, reason, "", "Why the rule is wrong and tolerated");

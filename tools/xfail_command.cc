@@ -1,6 +1,5 @@
 #include "tools/xfail_command.h"
 
-#include <cstdlib>
 #include <fstream>
 
 #include "absl/strings/match.h"
@@ -16,11 +15,6 @@
 
 namespace shrt {
 namespace {
-
-std::string DefaultFile() {
-  const char* ws = std::getenv("BUILD_WORKSPACE_DIRECTORY");
-  return absl::StrCat(ws != nullptr ? absl::StrCat(ws, "/") : "", "op_specs/xfails.textproto");
-}
 
 // The leading comment block of `text`, kept when the file is rewritten.
 std::string Header(const std::string& text) {
@@ -58,7 +52,7 @@ int RunXfail(const XfailCommand& cmd, std::ostream& out, std::ostream& err) {
     err << "shrt xfail " << cmd.action << ": " << message << "\n";
     return kExitUsage;
   };
-  const std::string path = cmd.file.empty() ? DefaultFile() : cmd.file;
+  const std::string& path = cmd.file;
   absl::StatusOr<std::string> text = ReadFile(path);
   if (!text.ok()) return usage(text.status().message());
   absl::StatusOr<std::vector<XfailEntry>> entries = ParseXfails(*text, path);

@@ -10,9 +10,9 @@ namespace shrt {
 
 struct XfailCommand {
   std::string action;  // "add", "remove" or "list"
-  // The xfails file; empty means op_specs/xfails.textproto in the workspace
-  // ($BUILD_WORKSPACE_DIRECTORY under `bazel run`, else the current dir).
-  std::string file;
+  // The xfails file (the CLI resolves relative paths against the
+  // workspace under `bazel run`).
+  std::string file = "op_specs/xfails.textproto";
   std::string op;          // --op (add, remove; optional filter for list)
   std::string rule;        // --rule (add, remove), canonical or not
   bool all_rules = false;  // --all_rules instead of --rule
