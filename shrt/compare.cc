@@ -83,12 +83,53 @@ void CompareExact(int64_t n, A a, E e, at::IntArrayRef sizes, Comparison& c) {
 
 }  // namespace
 
-Comparison CompareElements(int64_t n, const std::function<double(int64_t)>& actual,
-                           const std::function<double(int64_t)>& expected,
-                           const std::function<double(int64_t)>& slack, Tolerance tol,
-                           at::IntArrayRef sizes) {
+Comparison CompareValues(int64_t n, const double* actual, const double* expected,
+                         const double* slack, Tolerance tol, at::IntArrayRef sizes) {
   Comparison c;
-  CompareFloats(n, actual, expected, slack, tol, sizes, c);
+  CompareFloats(n, [&](int64_t i) { return actual[i]; }, [&](int64_t i) { return expected[i]; },
+                [&](int64_t i) { return slack != nullptr ? slack[i] : 0.0; }, tol, sizes, c);
+  return c;
+}
+
+std::optional<Comparison> CompareChunk(const at::Tensor& actual, const at::Tensor& expected,
+                                       int64_t dim, int64_t begin, Tolerance tol) {
+  const at::ScalarType t = actual.scalar_type();
+  if (t != expected.scalar_type() || !actual.is_contiguous() || !expected.is_contiguous() ||
+      actual.dim() != expected.dim() || dim < 0 || dim >= actual.dim() ||
+      !(at::isIntegralType(t, /*includeBool=*/true) || t == at::kFloat || t == at::kDouble)) {
+    return std::nullopt;
+  }
+  for (int64_t d = 0; d < actual.dim(); ++d) {
+    if (d != dim && actual.size(d) != expected.size(d)) return std::nullopt;
+  }
+  const int64_t len = actual.size(dim), full_len = expected.size(dim);
+  if (begin < 0 || begin + len > full_len) return std::nullopt;
+  int64_t inner = 1;
+  for (int64_t d = dim + 1; d < actual.dim(); ++d) inner *= actual.size(d);
+  // Flat index i of the chunk -> flat index of expected.
+  auto at_full = [=](int64_t i) {
+    const int64_t outer = i / (len * inner), rest = i % (len * inner);
+    return (outer * full_len + begin) * inner + rest;
+  };
+  Comparison c;
+  const int64_t n = actual.numel();
+  if (at::isIntegralType(t, /*includeBool=*/true)) {
+    AT_DISPATCH_INTEGRAL_TYPES_AND(at::kBool, t, "CompareChunk", [&] {
+      const scalar_t* ap = actual.data_ptr<scalar_t>();
+      const scalar_t* ep = expected.data_ptr<scalar_t>();
+      CompareExact(n, [&](int64_t i) { return static_cast<int64_t>(ap[i]); },
+                   [&](int64_t i) { return static_cast<int64_t>(ep[at_full(i)]); },
+                   actual.sizes(), c);
+    });
+    return c;
+  }
+  AT_DISPATCH_FLOATING_TYPES(t, "CompareChunk", [&] {
+    const scalar_t* ap = actual.data_ptr<scalar_t>();
+    const scalar_t* ep = expected.data_ptr<scalar_t>();
+    CompareFloats(n, [&](int64_t i) { return static_cast<double>(ap[i]); },
+                  [&](int64_t i) { return static_cast<double>(ep[at_full(i)]); },
+                  [](int64_t) { return 0.0; }, tol, actual.sizes(), c);
+  });
   return c;
 }
 

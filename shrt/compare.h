@@ -10,7 +10,7 @@
 #define SHRT_COMPARE_H_
 
 #include <cstdint>
-#include <functional>
+#include <optional>
 #include <string>
 
 #include "ATen/core/Tensor.h"
@@ -50,13 +50,22 @@ struct Comparison {
 Comparison CompareTensors(const at::Tensor& actual, const at::Tensor& expected, Tolerance tol,
                           const at::Tensor& slack = at::Tensor(), bool reference = false);
 
-// The element loop of CompareTensors for values given as functions of the
-// flat index (a fused reduction computes them on the fly): expected's
-// `sizes` name the first mismatch.
-Comparison CompareElements(int64_t n, const std::function<double(int64_t)>& actual,
-                           const std::function<double(int64_t)>& expected,
-                           const std::function<double(int64_t)>& slack, Tolerance tol,
-                           at::IntArrayRef sizes);
+// The element loop of CompareTensors over n float64 values already in
+// buffers (a fused reduction computes them in one pass): `slack` may be
+// null (no extra allowance); expected's `sizes` name the first mismatch.
+Comparison CompareValues(int64_t n, const double* actual, const double* expected,
+                         const double* slack, Tolerance tol, at::IntArrayRef sizes);
+
+// CompareTensors(actual, expected.narrow(dim, begin, actual.size(dim)), tol)
+// without the narrowed view, for same-dtype contiguous tensors whose
+// shapes agree except on `dim` (where begin + actual.size(dim) must not
+// exceed expected's size): actual element [a, b, c] (dims before, at and
+// after `dim`) is read against expected [a, begin + b, c]. The first
+// mismatch is named in actual's (the chunk's) coordinates. Returns
+// std::nullopt when those preconditions fail (callers then narrow and use
+// CompareTensors).
+std::optional<Comparison> CompareChunk(const at::Tensor& actual, const at::Tensor& expected,
+                                       int64_t dim, int64_t begin, Tolerance tol);
 
 }  // namespace shrt
 

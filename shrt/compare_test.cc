@@ -64,5 +64,36 @@ TEST(CompareTest, SlackWidensTheAllowancePerElement) {
   EXPECT_FALSE(CompareTensors(F({1.5, 2}), F({1, 2}), tol, slack).equal);
 }
 
+TEST(CompareTest, ChunkMatchesComparingTheNarrowedView) {
+  const at::Tensor full = at::arange(60, at::kFloat).reshape({3, 4, 5});
+  for (at::ScalarType dt : {at::kFloat, at::kDouble, at::kLong, at::kBool}) {
+    const at::Tensor f = full.to(dt);
+    const Tolerance tol = DefaultTolerance(dt);
+    for (int64_t dim = 0; dim < 3; ++dim) {
+      const int64_t begin = 1, len = 2;
+      at::Tensor chunk = f.narrow(dim, begin, len).contiguous();
+      std::optional<Comparison> same = CompareChunk(chunk, f, dim, begin, tol);
+      ASSERT_TRUE(same.has_value());
+      EXPECT_TRUE(same->equal);
+      // One wrong element: the same verdict, difference and detail as the
+      // narrowed view gives.
+      chunk.view({-1})[7] = dt == at::kBool ? at::Scalar(false) : at::Scalar(-1);
+      std::optional<Comparison> fast = CompareChunk(chunk, f, dim, begin, tol);
+      const Comparison slow = CompareTensors(chunk, f.narrow(dim, begin, len), tol);
+      ASSERT_TRUE(fast.has_value());
+      EXPECT_EQ(fast->equal, slow.equal) << dt << " dim " << dim;
+      EXPECT_EQ(fast->mismatches, slow.mismatches);
+      EXPECT_EQ(fast->max_abs_diff, slow.max_abs_diff);
+      EXPECT_EQ(fast->detail, slow.detail);
+    }
+  }
+  // Preconditions not met: the caller falls back to CompareTensors.
+  const at::Tensor f = full.to(at::kFloat);
+  EXPECT_FALSE(CompareChunk(f.narrow(1, 0, 2), f, 1, 0, {}).has_value());  // not contiguous
+  EXPECT_FALSE(CompareChunk(f.narrow(1, 0, 2).contiguous(), f, 1, 3, {}).has_value());
+  EXPECT_FALSE(CompareChunk(f.narrow(1, 0, 2).contiguous().to(at::kDouble), f, 1, 0, {})
+                   .has_value());
+}
+
 }  // namespace
 }  // namespace shrt

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "ATen/Dispatch.h"
 #include "ATen/ops/add.h"
 #include "ATen/ops/div.h"
 #include "ATen/ops/maximum.h"
@@ -33,24 +34,40 @@ double RoundTo(c10::ScalarType t, double x) {
   }
 }
 
+// The values of `t` in row-major order, read directly (no ATen temporary
+// unless `t` is not contiguous).
 std::vector<double> ToDoubles(const at::Tensor& t) {
-  at::Tensor d = t.to(at::kDouble).contiguous();
-  const double* p = d.data_ptr<double>();
-  return std::vector<double>(p, p + d.numel());
+  const at::Tensor c = t.contiguous();
+  std::vector<double> out(static_cast<size_t>(c.numel()));
+  AT_DISPATCH_ALL_TYPES_AND3(at::kHalf, at::kBFloat16, at::kBool, c.scalar_type(), "ToDoubles", [&] {
+    const scalar_t* p = c.data_ptr<scalar_t>();
+    for (size_t k = 0; k < out.size(); ++k) out[k] = static_cast<double>(p[k]);
+  });
+  return out;
 }
 
-// Per-rank value vectors, each of the full numel.
-using Parts = std::vector<std::vector<double>>;
+// The W parts of one Partial placement, rank-major in one buffer: element
+// e of rank r is at(r, e). One buffer means one tensor for all ranks.
+class Parts {
+ public:
+  Parts(int w, size_t n) : n_(n), v_(static_cast<size_t>(w) * n) {}
+  double& at(int r, size_t e) { return v_[static_cast<size_t>(r) * n_ + e]; }
+  const std::vector<double>& values() const { return v_; }
+
+ private:
+  size_t n_;
+  std::vector<double> v_;
+};
 
 // Parts summing to `target` (see header). For integers the noise is
 // integral and the result is later wrapped into the dtype.
-Parts SumParts(const std::vector<double>& target, int w, c10::ScalarType dtype, Rng& rng) {
+void SumParts(const std::vector<double>& target, int w, c10::ScalarType dtype, Rng& rng,
+              Parts& parts) {
   const bool integral = c10::isIntegralType(dtype, false);
   double max_abs = 0;
   for (double x : target) {
     if (std::isfinite(x)) max_abs = std::max(max_abs, std::abs(x));
   }
-  Parts parts(w, std::vector<double>(target.size()));
   for (size_t e = 0; e < target.size(); ++e) {
     const int holder = static_cast<int>(rng.Index(w));
     double rest = target[e];
@@ -58,16 +75,15 @@ Parts SumParts(const std::vector<double>& target, int w, c10::ScalarType dtype, 
       if (r == holder) continue;
       double noise = rng.Uniform(-2, 2) * (max_abs + 1);
       noise = integral ? std::nearbyint(noise) : RoundTo(dtype, noise);
-      parts[r][e] = noise;
+      parts.at(r, e) = noise;
       rest -= noise;
     }
-    parts[holder][e] = rest;
+    parts.at(holder, e) = rest;
   }
-  return parts;
 }
 
-Parts ExtremeParts(const std::vector<double>& target, int w, bool is_max, c10::ScalarType dtype,
-                   Rng& rng) {
+void ExtremeParts(const std::vector<double>& target, int w, bool is_max, c10::ScalarType dtype,
+                  Rng& rng, Parts& parts) {
   const bool integral = c10::isIntegralType(dtype, false);
   double lo = 0, hi = 0;
   bool any = false;
@@ -78,7 +94,6 @@ Parts ExtremeParts(const std::vector<double>& target, int w, bool is_max, c10::S
     any = true;
   }
   const double range = hi - lo + 1;
-  Parts parts(w, std::vector<double>(target.size()));
   for (size_t e = 0; e < target.size(); ++e) {
     const int holder = static_cast<int>(rng.Index(w));
     for (int r = 0; r < w; ++r) {
@@ -90,27 +105,25 @@ Parts ExtremeParts(const std::vector<double>& target, int w, bool is_max, c10::S
         v = RoundTo(dtype, v);
         if (is_max ? v > target[e] : v < target[e]) v = target[e];
       }
-      parts[r][e] = v;
+      parts.at(r, e) = v;
     }
   }
-  return parts;
 }
 
-Parts ProductParts(const std::vector<double>& target, int w, c10::ScalarType dtype, Rng& rng) {
+void ProductParts(const std::vector<double>& target, int w, c10::ScalarType dtype, Rng& rng,
+                  Parts& parts) {
   const bool integral = c10::isIntegralType(dtype, false);
-  Parts parts(w, std::vector<double>(target.size()));
   for (size_t e = 0; e < target.size(); ++e) {
     const int holder = static_cast<int>(rng.Index(w));
     double others = 1;
     for (int r = 0; r < w; ++r) {
       if (r == holder) continue;
       const double f = integral ? rng.Sign() : RoundTo(dtype, rng.Sign() * rng.Uniform(0.5, 2));
-      parts[r][e] = f;
+      parts.at(r, e) = f;
       others *= f;
     }
-    parts[holder][e] = target[e] / others;
+    parts.at(holder, e) = target[e] / others;
   }
-  return parts;
 }
 
 }  // namespace
@@ -137,35 +150,37 @@ std::vector<at::Tensor> Distribute(const at::Tensor& full, const Placement& p, i
   const bool integral = c10::isIntegralType(dtype, false);
   Rng rng(seed);
   std::vector<double> target = ToDoubles(full);
-  Parts parts;
+  Parts parts(world_size, target.size());
   switch (p.reduce_op()) {
     case ReduceOp::kSum:
-      parts = SumParts(target, world_size, dtype, rng);
+      SumParts(target, world_size, dtype, rng, parts);
       break;
     case ReduceOp::kAvg:
       for (double& x : target) x *= world_size;
-      parts = SumParts(target, world_size, dtype, rng);
+      SumParts(target, world_size, dtype, rng, parts);
       break;
     case ReduceOp::kMax:
     case ReduceOp::kMin:
-      parts = ExtremeParts(target, world_size, p.reduce_op() == ReduceOp::kMax, dtype, rng);
+      ExtremeParts(target, world_size, p.reduce_op() == ReduceOp::kMax, dtype, rng, parts);
       break;
     case ReduceOp::kProduct:
-      parts = ProductParts(target, world_size, dtype, rng);
+      ProductParts(target, world_size, dtype, rng, parts);
       break;
   }
-  // Sums and products of integer parts wrap back to `full` in the dtype;
-  // extremes were built within range and are clamped, never wrapped.
-  const bool wrap = integral && p.reduce_op() != ReduceOp::kMax && p.reduce_op() != ReduceOp::kMin;
-  for (const std::vector<double>& part : parts) {
-    if (max_abs_part != nullptr) {
-      for (double x : part) {
-        if (std::isfinite(x)) *max_abs_part = std::max(*max_abs_part, std::abs(x));
-      }
+  if (max_abs_part != nullptr) {
+    for (double x : parts.values()) {
+      if (std::isfinite(x)) *max_abs_part = std::max(*max_abs_part, std::abs(x));
     }
-    locals.push_back(wrap ? ValuesToTensor(part, full.sizes(), at::kLong).to(dtype)
-                          : ValuesToTensor(part, full.sizes(), dtype));
   }
+  // Sums and products of integer parts wrap back to `full` in the dtype;
+  // extremes were built within range and are clamped, never wrapped. All
+  // ranks' parts are rows of one (W, ...) tensor: disjoint, contiguous.
+  const bool wrap = integral && p.reduce_op() != ReduceOp::kMax && p.reduce_op() != ReduceOp::kMin;
+  std::vector<int64_t> shape = {world_size};
+  shape.insert(shape.end(), full.sizes().begin(), full.sizes().end());
+  const at::Tensor all = wrap ? ValuesToTensor(parts.values(), shape, at::kLong).to(dtype)
+                              : ValuesToTensor(parts.values(), shape, dtype);
+  for (int r = 0; r < world_size; ++r) locals.push_back(all.select(0, r));
   return locals;
 }
 

@@ -1,9 +1,12 @@
 // Per-rank local tensors from a full tensor, exactly as DESIGN.md §3 says,
 // and the reductions that turn Partial locals back into a full value.
 //
-// Every local tensor is a fresh contiguous tensor owned by one rank, so an
-// in-place or out= operator on one rank can never corrupt another rank's
-// input (no aliasing between ranks or with the full tensor).
+// Every local tensor is contiguous and never aliases the full tensor: R and
+// S locals are fresh tensors, and the W Partial parts are the rows of one
+// fresh (W, ...) tensor (one allocation and one conversion for all ranks).
+// A caller that lets an operator write its inputs (in-place, out=, which
+// may resize) must copy Partial locals first (validate.cc does so for
+// every local of such an overload).
 #ifndef SHRT_DISTRIBUTE_H_
 #define SHRT_DISTRIBUTE_H_
 

@@ -70,16 +70,75 @@ Tensors CallInputs(const Tensors& ts, const BoundSample& sample) {
   return out;
 }
 
-// Mixed-radix decoding of tuple index t over per-slot candidate lists.
-std::vector<Placement> Decode(int64_t t, const std::vector<std::vector<Placement>>& cands) {
-  std::vector<Placement> out(cands.size(), Placement::Replicate());
+// Mixed-radix decoding of tuple index t over per-slot candidate lists: the
+// candidate index of each slot.
+std::vector<int> DecodeIndices(int64_t t, const std::vector<std::vector<Placement>>& cands) {
+  std::vector<int> out(cands.size(), 0);
   for (int64_t i = static_cast<int64_t>(cands.size()) - 1; i >= 0; --i) {
     const int64_t n = static_cast<int64_t>(cands[i].size());
-    out[i] = cands[i][t % n];
+    out[i] = static_cast<int>(t % n);
     t /= n;
   }
   return out;
 }
+
+// The placements of tuple index t.
+std::vector<Placement> Decode(int64_t t, const std::vector<std::vector<Placement>>& cands) {
+  const std::vector<int> idx = DecodeIndices(t, cands);
+  std::vector<Placement> out;
+  out.reserve(idx.size());
+  for (size_t i = 0; i < idx.size(); ++i) out.push_back(cands[i][idx[i]]);
+  return out;
+}
+
+// One input's per-rank locals under one placement, in the input's layout,
+// with the largest |part| of a Partial placement (0 otherwise).
+struct Locals {
+  Tensors ranks;
+  double scale = 0;
+};
+
+// The locals of input `i` (full tensor `full`, layout `layout`) under
+// placement `p`, drawn with a seed that depends on the case, the input, the
+// placement and the redraw, never on the rest of the tuple, so that every
+// tuple of one case sees the same parts and they can be built once
+// (LocalsCache) or per tuple (the reference path) with identical results.
+Locals MakeLocals(const at::Tensor& full, const Placement& p, Layout layout, int w,
+                  uint64_t case_seed, size_t i, int candidate, int redraw) {
+  Locals out;
+  if (p.is_replicate()) {
+    // Distribute's W copies are not needed: nobody writes these locals
+    // (RunTuple copies them for an overload that writes its inputs), and
+    // `full` is already in the input's layout.
+    out.ranks.assign(w, full);
+    return out;
+  }
+  const uint64_t seed = MixSeed({case_seed, static_cast<uint64_t>(candidate),
+                                 static_cast<uint64_t>(redraw), i});
+  out.ranks = Distribute(full, p, w, seed, &out.scale);
+  for (at::Tensor& t : out.ranks) t = WithLayout(t, layout);
+  return out;
+}
+
+// Locals built once per case and shared by the tuples that use them. Keyed
+// by (input, candidate index, redraw, negated). Sharing is safe because the
+// operator does not write its inputs; callers copy them for one that does.
+class LocalsCache {
+ public:
+  const Locals& Get(const at::Tensor& full, const Placement& p, Layout layout, int w,
+                    uint64_t case_seed, size_t i, int candidate, int redraw, bool negated) {
+    auto key = std::make_tuple(i, candidate, redraw, negated);
+    auto it = cache_.find(key);
+    if (it == cache_.end()) {
+      it = cache_.emplace(key, MakeLocals(full, p, layout, w, case_seed, i, candidate, redraw))
+               .first;
+    }
+    return it->second;
+  }
+
+ private:
+  absl::flat_hash_map<std::tuple<size_t, int, int, bool>, Locals> cache_;
+};
 
 int64_t Product(const std::vector<std::vector<Placement>>& cands) {
   int64_t n = 1;
@@ -263,10 +322,10 @@ class OpValidator {
       // Full outputs for negated inputs, by mask of negated inputs.
       std::map<std::vector<bool>, absl::StatusOr<Tensors>> negated;
 
+      LocalsCache cache;
       for (int64_t t = 0; t < truth->tuples(); ++t) {
         if (truth->Dead(t)) continue;
-        const std::vector<Placement> placements = Decode(t, truth->in());
-        RunTuple(sample, *truth, t, placements, full, *expected, label, case_seed, negated, w);
+        RunTuple(sample, *truth, t, full, *expected, label, case_seed, negated, cache, w);
         report_.combination_checks += truth->out_tuples();
         if (informative) ++truth->informative(t);
       }
@@ -275,10 +334,13 @@ class OpValidator {
     return Judge(sample, *truth, first_outputs);
   }
 
-  void RunTuple(const BoundSample& sample, SampleTruth& truth, int64_t t,
-                const std::vector<Placement>& placements, const Tensors& full,
+  void RunTuple(const BoundSample& sample, SampleTruth& truth, int64_t t, const Tensors& full,
                 const Tensors& expected, const std::string& label, uint64_t case_seed,
-                std::map<std::vector<bool>, absl::StatusOr<Tensors>>& negated, int w) {
+                std::map<std::vector<bool>, absl::StatusOr<Tensors>>& negated, LocalsCache& cache,
+                int w) {
+    const std::vector<int> idx = DecodeIndices(t, truth.in());
+    std::vector<Placement> placements;
+    for (size_t i = 0; i < idx.size(); ++i) placements.push_back(truth.in()[i][idx[i]]);
     const bool partial = std::any_of(placements.begin(), placements.end(),
                                      [](const Placement& p) { return p.is_partial(); });
     std::vector<bool> mask(placements.size(), false);
@@ -316,11 +378,27 @@ class OpValidator {
       std::vector<Tensors> locals(w, Tensors(placements.size()));
       double input_scale = 0;
       for (size_t i = 0; i < placements.size(); ++i) {
-        const uint64_t seed = MixSeed({case_seed, static_cast<uint64_t>(t),
-                                       static_cast<uint64_t>(neg ? 0 : v), i});
-        Tensors parts = Distribute((*inputs)[i], placements[i], w, seed, &input_scale);
+        const Layout layout = sample.inputs()[i].layout;
+        // Only Partial parts are drawn: R and S locals are the same in every
+        // redraw.
+        const int redraw = neg || !placements[i].is_partial() ? 0 : v;
+        Locals fresh;
+        const Locals* in = &fresh;
+        if (options_.reference_paths) {
+          fresh = MakeLocals((*inputs)[i], placements[i], layout, w, case_seed, i, idx[i], redraw);
+        } else {
+          in = &cache.Get((*inputs)[i], placements[i], layout, w, case_seed, i, idx[i], redraw,
+                          neg && mask[i]);
+        }
+        input_scale = std::max(input_scale, in->scale);
         for (int r = 0; r < w; ++r) {
-          locals[r][i] = WithLayout(parts[r], sample.inputs()[i].layout);
+          const at::Tensor& x = in->ranks[r];
+          // An overload that writes its inputs gets private copies: cached
+          // locals stay intact for the next tuple, and Partial rows share a
+          // buffer (distribute.h).
+          locals[r][i] = !sample.mutates()     ? x
+                         : layout == CONTIGUOUS ? x.clone(at::MemoryFormat::Contiguous)
+                                                : WithLayout(x, layout);
         }
       }
       std::vector<Tensors> outs(truth.out().size(), Tensors(w));

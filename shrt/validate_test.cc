@@ -234,6 +234,9 @@ TEST(ValidateTest, OptimisedAndReferencePathsGiveIdenticalVerdicts) {
                     sweep { name: "keepdim" bool_values: [false, true] } })pb",
       R"pb(op: "aten::max.dim"
            sample { name: "m" arg { name: "self" tensor { shape: [6, 5] } } arg { name: "dim" int_value: 1 } })pb",
+      // In place: every tuple gets private copies of the shared locals.
+      R"pb(op: "aten::mul_.Tensor"
+           sample { name: "ip" arg { name: "self" tensor { shape: [5, 3] } } arg { name: "other" tensor { shape: [3] } } })pb",
       R"pb(op: "aten::where.self"
            sample { name: "w" arg { name: "condition" tensor { shape: [4, 3] dtype: BOOL recipe: "bool_mask" } }
                     arg { name: "self" tensor { shape: [4, 3] } } arg { name: "other" tensor { shape: [3] } } })pb",

@@ -490,6 +490,8 @@ class SampleTruth:
         self.in_cands = in_cands
         self.out_cands = out_cands
         self.in_tuples = list(itertools.product(*in_cands))
+        # Candidate index of each slot, per tuple (the key of the locals cache).
+        self.in_indices = list(itertools.product(*[range(len(c)) for c in in_cands]))
         self.out_tuples = math.prod(len(c) for c in out_cands)
         # failure[t][k][c]: evidence or None.
         self.failure = [[[None] * len(c) for c in out_cands] for _ in self.in_tuples]
@@ -521,7 +523,7 @@ class Sample:
         return call(self.op, list(tensors) + list(self.args))
 
 
-def run_tuple(sample, truth, t, placements, full, expected, label, case_seed, negated, w,
+def run_tuple(sample, truth, t, placements, full, expected, label, case_seed, negated, cache, w,
               redraws):
     partial_any = any(p[0] == "P" for p in placements)
     mask = tuple(is_extreme(p) and x.dtype not in (torch.bool, torch.uint8)
@@ -548,10 +550,22 @@ def run_tuple(sample, truth, t, placements, full, expected, label, case_seed, ne
         locals_ = [[None] * len(placements) for _ in range(w)]
         input_scale = 0.0
         for i, p in enumerate(placements):
-            seed = mix_seed(case_seed, t, 0 if neg else v, i)
-            parts, stacked = distribute(inputs[i], p, w, seed)
-            if p[0] == "P" and inputs[i].numel() > 0 and inputs[i].dtype.is_floating_point:
-                input_scale = max(input_scale, float(stacked.abs().max()))
+            # Parts depend on (case, input, candidate, redraw), never on the
+            # rest of the tuple, so they are built once per case and shared
+            # (shrt/validate.cc LocalsCache); the ops here write no input.
+            c = truth.in_indices[t][i]
+            redraw = 0 if neg or p[0] != "P" else v  # R and S locals are never drawn
+            key = (i, c, redraw, neg and mask[i])
+            if key not in cache and p[0] == "R":  # read only: no copies (validate.cc)
+                cache[key] = ([inputs[i]] * w, 0.0)
+            if key not in cache:
+                parts, stacked = distribute(inputs[i], p, w, mix_seed(case_seed, c, redraw, i))
+                scale = 0.0
+                if p[0] == "P" and inputs[i].numel() > 0 and inputs[i].dtype.is_floating_point:
+                    scale = float(stacked.abs().max())
+                cache[key] = (parts, scale)
+            parts, scale = cache[key]
+            input_scale = max(input_scale, scale)
             for r in range(w):
                 locals_[r][i] = parts[r]
         outs = [[None] * w for _ in range(n_out)]
@@ -610,11 +624,12 @@ def validate(sample, w, seed=0, sample_index=0, redraws=3, recipe=DEFAULT_RECIPE
             truth = SampleTruth(in_cands, [candidate_placements(t.dim(), t.dtype) for t in expected])
         is_informative = informative(expected)
         negated = {}
+        cache = {}
         for t, placements in enumerate(truth.in_tuples):
             if truth.dead(t):
                 continue
-            run_tuple(sample, truth, t, placements, full, expected, gname, case_seed, negated, w,
-                      redraws)
+            run_tuple(sample, truth, t, placements, full, expected, gname, case_seed, negated,
+                      cache, w, redraws)
             checks += truth.out_tuples
             if is_informative:
                 truth.informative[t] += 1
