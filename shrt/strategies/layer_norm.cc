@@ -1,0 +1,1 @@
+#include "shrt/registry.h"
