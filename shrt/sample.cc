@@ -333,11 +333,13 @@ absl::StatusOr<BoundSample> BoundSample::Bind(const LoadedSpec& spec, int s, con
       b.strategy_args_.push_back({arg.name(), ToArgValue(b.args_.back(), type.kind)});
     }
   }
-  // In-place outputs: a Tensor return sharing its alias set with a Tensor
-  // input argument (e.g. `Tensor(a!) self -> Tensor(a!)`).
+  // In-place outputs: a Tensor return sharing its written alias set with a
+  // Tensor input argument (`Tensor(a!) self -> Tensor(a!)`); a view's
+  // `Tensor(a) self -> Tensor(a)` writes nothing and may change placement.
   for (const c10::Argument& ret : schema.returns()) {
     int alias = -1;
-    for (size_t k = 0; ret.alias_info() != nullptr && k < b.slots_.size(); ++k) {
+    const bool written = ret.alias_info() != nullptr && ret.alias_info()->isWrite();
+    for (size_t k = 0; written && k < b.slots_.size(); ++k) {
       const c10::Argument& arg = schema.arguments()[b.slots_[k].arg];
       if (b.slots_[k].elem < 0 && arg.alias_info() != nullptr && !arg.is_out() &&
           *arg.alias_info() == *ret.alias_info()) {
@@ -345,6 +347,21 @@ absl::StatusOr<BoundSample> BoundSample::Bind(const LoadedSpec& spec, int s, con
       }
     }
     b.output_aliases_.push_back(alias);
+  }
+  if (const std::string& name = spec.proto().local_shape_arg(); !name.empty()) {
+    auto bad_shape_arg = [&](absl::string_view what) {
+      return FieldError(spec.WhereLocalShapeArg(), "local_shape_arg", what);
+    };
+    auto idx = schema.argumentIndexWithName(name);
+    if (!idx.has_value() || Classify(schema.arguments()[*idx]).kind != ArgKind::kIntList) {
+      return bad_shape_arg(absl::StrCat("'", name, "' is not an int[] argument of ",
+                                        OverloadToString(schema.operator_name())));
+    }
+    if (b.mutates_ || schema.returns().size() != 1 ||
+        schema.returns()[0].type()->kind() != c10::TypeKind::TensorType) {
+      return bad_shape_arg("needs an overload with one Tensor output that writes no input");
+    }
+    b.local_shape_index_ = static_cast<int>(*idx);
   }
   for (auto& [index, dtype] : b.out_args_) {
     if (dtype == c10::ScalarType::Undefined) {
@@ -360,8 +377,10 @@ std::string BoundSample::Describe() const {
   });
 }
 
-std::vector<c10::IValue> BoundSample::Stack(const std::vector<at::Tensor>& inputs) const {
+std::vector<c10::IValue> BoundSample::Stack(const std::vector<at::Tensor>& inputs,
+                                            const std::vector<int64_t>* local_shape) const {
   std::vector<c10::IValue> stack = args_;
+  if (local_shape != nullptr) stack[local_shape_index_] = *local_shape;
   // Tensor[] arguments are assembled from their flattened elements.
   std::vector<std::vector<at::Tensor>> lists(args_.size());
   for (size_t k = 0; k < slots_.size(); ++k) {
@@ -390,7 +409,16 @@ std::vector<c10::IValue> BoundSample::Stack(const std::vector<at::Tensor>& input
 
 absl::StatusOr<std::vector<at::Tensor>> BoundSample::Call(
     const std::vector<at::Tensor>& inputs) const {
-  std::vector<c10::IValue> stack = Stack(inputs);
+  return CallStack(Stack(inputs));
+}
+
+absl::StatusOr<std::vector<at::Tensor>> BoundSample::Call(
+    const std::vector<at::Tensor>& inputs, const std::vector<int64_t>& local_shape) const {
+  return CallStack(Stack(inputs, &local_shape));
+}
+
+absl::StatusOr<std::vector<at::Tensor>> BoundSample::CallStack(
+    std::vector<c10::IValue> stack) const {
   try {
     op_->callBoxed(&stack);
   } catch (const c10::Error& e) {

@@ -57,11 +57,19 @@ class BoundSample {
   // exception text (c10::Error without backtrace) when it throws;
   // Unimplemented for a non-tensor return.
   absl::StatusOr<std::vector<at::Tensor>> Call(const std::vector<at::Tensor>& inputs) const;
+  // The same with the spec's local_shape_arg set to `local_shape` (one
+  // rank's output shape). Requires has_local_shape().
+  absl::StatusOr<std::vector<at::Tensor>> Call(const std::vector<at::Tensor>& inputs,
+                                               const std::vector<int64_t>& local_shape) const;
+  // True if the spec names a local_shape_arg: every rank's call must then
+  // get its own output shape (spec.proto OpSpec.local_shape_arg).
+  bool has_local_shape() const { return local_shape_index_ >= 0; }
 
   // The boxed stack Call() passes to the dispatcher for `inputs` (fresh out=
   // tensors included), and the operator: for replaying the bare calls
   // (the throughput floor, tools/bench).
-  std::vector<c10::IValue> Stack(const std::vector<at::Tensor>& inputs) const;
+  std::vector<c10::IValue> Stack(const std::vector<at::Tensor>& inputs,
+                                 const std::vector<int64_t>* local_shape = nullptr) const;
   const c10::OperatorHandle& handle() const { return *op_; }
 
   // The metadata a strategy sees for this sample, with `outputs` being the
@@ -79,6 +87,8 @@ class BoundSample {
   static absl::StatusOr<BoundSample> Bind(const LoadedSpec& spec, int s, const Sample& sample,
                                           const std::vector<std::string>& where,
                                           std::string name);
+  // Calls the overload on `stack` (from Stack()); see Call().
+  absl::StatusOr<std::vector<at::Tensor>> CallStack(std::vector<c10::IValue> stack) const;
   struct Slot {
     int arg;   // schema argument index
     int elem;  // element of a Tensor[] argument, or -1
@@ -93,6 +103,7 @@ class BoundSample {
   std::vector<InputSpec> inputs_;
   std::vector<int> output_aliases_;
   bool mutates_ = false;
+  int local_shape_index_ = -1;  // schema index of the spec's local_shape_arg
 };
 
 }  // namespace shrt

@@ -37,6 +37,10 @@ std::vector<int> LoadedSpec::world_sizes() const {
 
 std::string LoadedSpec::WhereOp() const { return locations_.Where({{"op", -1}}, proto_); }
 
+std::string LoadedSpec::WhereLocalShapeArg() const {
+  return locations_.Where({{"local_shape_arg", -1}}, proto_);
+}
+
 std::string LoadedSpec::WhereSample(int s) const {
   return locations_.Where({{"sample", s}}, proto_);
 }

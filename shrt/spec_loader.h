@@ -44,9 +44,10 @@ class LoadedSpec {
   // The world sizes to check: proto().world_sizes(), or {4} when empty.
   std::vector<int> world_sizes() const;
 
-  // "<path>:<line>" of the `op` field, of sample `s`, of argument `a` of
-  // sample `s`, and of sweep `w` of sample `s`.
+  // "<path>:<line>" of the `op` field, of the `local_shape_arg` field, of
+  // sample `s`, of argument `a` of sample `s`, and of sweep `w` of sample `s`.
   std::string WhereOp() const;
+  std::string WhereLocalShapeArg() const;
   std::string WhereSample(int s) const;
   std::string WhereArg(int s, int a) const;
   std::string WhereSweep(int s, int w) const;

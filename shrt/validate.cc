@@ -401,6 +401,10 @@ class OpValidator {
                                                 : WithLayout(x, layout);
         }
       }
+      if (sample.has_local_shape()) {
+        RunLocalShapeCalls(sample, truth, t, locals, (*want)[0], label, variant, input_scale, w);
+        continue;
+      }
       std::vector<Tensors> outs(truth.out().size(), Tensors(w));
       for (int r = 0; r < w; ++r) {
         if (options_.recorder != nullptr) {
@@ -436,6 +440,47 @@ class OpValidator {
                         check.detail, false});
           }
         }
+      }
+    }
+  }
+
+  // For an overload with a local_shape_arg (spec.proto): the call depends on
+  // the output placement, so each candidate placement of the one output gets
+  // its own W calls, each rank with the shape of its part of `want`.
+  void RunLocalShapeCalls(const BoundSample& sample, SampleTruth& truth, int64_t t,
+                          const std::vector<Tensors>& locals, const at::Tensor& want,
+                          const std::string& label, const std::string& variant,
+                          double input_scale, int w) {
+    const Tolerance tol = spec_.proto().has_tolerance()
+                              ? Tolerance{spec_.proto().tolerance().rtol(),
+                                          spec_.proto().tolerance().atol()}
+                              : DefaultTolerance(want.scalar_type());
+    for (size_t c = 0; c < truth.out()[0].size(); ++c) {
+      if (truth.failure(t, 0, c) >= 0) continue;
+      const Placement& p = truth.out()[0][c];
+      Tensors outs(w);
+      bool failed = false;
+      for (int r = 0; r < w && !failed; ++r) {
+        std::vector<int64_t> shape = want.sizes().vec();
+        if (p.is_shard()) shape[p.dim()] = ChunkOf(shape[p.dim()], w, r).length();
+        if (options_.recorder != nullptr) {
+          options_.recorder->Record(sample.handle(), sample.Stack(locals[r], &shape));
+        }
+        absl::StatusOr<Tensors> got = sample.Call(locals[r], shape);
+        if (!got.ok() || got->size() != 1) {
+          const std::string error = got.ok() ? absl::StrCat("returned ", got->size(), " outputs")
+                                             : std::string(got.status().message());
+          truth.Fail(t, 0, c, {label, variant, -1, r, 0, error, true});
+          failed = true;
+          break;
+        }
+        outs[r] = (*got)[0];
+      }
+      if (failed) continue;
+      const OutputCheck check =
+          CheckOutput(want, outs, p, tol, input_scale, options_.reference_paths);
+      if (!check.ok) {
+        truth.Fail(t, 0, c, {label, variant, 0, check.rank, check.max_abs_diff, check.detail, false});
       }
     }
   }

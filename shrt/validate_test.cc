@@ -269,6 +269,50 @@ TEST(ValidateTest, OptimisedAndReferencePathsGiveIdenticalVerdicts) {
   }
 }
 
+// view's size is a global shape: with local_shape_arg each rank gets its
+// own part of it, as DTensor rewrites it, and shard rules become checkable.
+TEST(ValidateTest, LocalShapeArgGivesEachRankItsOutputShape) {
+  const std::string body = R"pb(
+    op: "aten::view"
+    sample {
+      name: "split_rows"
+      arg { name: "self" tensor { shape: [6, 4] } }
+      arg { name: "size" int_list { value: [3, 2, 4] } }
+    }
+  )pb";
+  for (int w : {3, 4}) {
+    const OpReport with = Validate(absl::StrCat("local_shape_arg: \"size\"\n", body),
+                                   {"S(0) -> S(0)", "S(1) -> S(2)"}, w);
+    EXPECT_THAT(Rules(with, Verdict::kCorrect),
+                UnorderedElementsAreArray({"S(0) -> S(0)", "S(1) -> S(2)"}))
+        << "W=" << w;
+    EXPECT_THAT(Rules(with, Verdict::kIncorrect), testing::IsEmpty())
+        << Evidence(with, "S(1) -> S(2)");
+    // Every Partial passes through a view.
+    EXPECT_THAT(Rules(with, Verdict::kMissing), testing::Contains("P(sum) -> P(sum)"));
+    // Without it every rank asks for the global shape, which its shard
+    // cannot have.
+    const OpReport without = Validate(body, {"S(0) -> S(0)"}, w);
+    EXPECT_THAT(Rules(without, Verdict::kIncorrect), UnorderedElementsAreArray({"S(0) -> S(0)"}));
+    EXPECT_THAT(Evidence(without, "S(0) -> S(0)"), HasSubstr("raised"));
+  }
+}
+
+TEST(ValidateTest, LocalShapeArgMustBeAnIntListOfASingleOutputOverload) {
+  for (const char* text : {
+           "op: \"aten::view\"\nlocal_shape_arg: \"self\"\nsample { name: \"s\" arg { name: \"self\" tensor { shape: [4] } } arg { name: \"size\" int_list { value: [4] } } }",
+           "op: \"aten::split.Tensor\"\nlocal_shape_arg: \"nope\"\nsample { name: \"s\" arg { name: \"self\" tensor { shape: [4] } } arg { name: \"split_size\" int_value: 2 } }",
+       }) {
+    absl::StatusOr<LoadedSpec> spec = LoadedSpec::FromText(text, "shape.textproto", TestRecipes());
+    ASSERT_TRUE(spec.ok()) << spec.status();
+    absl::StatusOr<OpReport> r = ValidateOp(
+        *spec, [](const OpArgs&) { return absl::StatusOr<std::vector<Rule>>(std::vector<Rule>{}); },
+        {});
+    ASSERT_FALSE(r.ok());
+    EXPECT_THAT(std::string(r.status().message()), HasSubstr("shape.textproto:2: field 'local_shape_arg'"));
+  }
+}
+
 TEST(ValidateTest, RejectsBadWorldSize) {
   absl::StatusOr<LoadedSpec> spec = LoadedSpec::FromText(kMm, "mm.textproto", TestRecipes());
   ValidateOptions options;
