@@ -3,6 +3,10 @@
 //   shrt validate (--op=OVERLOAD[,...] | --all | --spec=FILE[,...])
 //                 [--world_size=N] [--format=text|json] [--spec_dir=DIR]
 //                 [--recipe_dir=DIR] [--seed=N] [--redraws=N] [--jobs=N]
+//   shrt discover (--op=OVERLOAD | --spec=FILE) [--world_size=N]
+//                 [--format=text|json|textproto|cc] [--spec_dir=DIR] [--recipe_dir=DIR]
+//   shrt coverage [--namespace=NS] [--uncovered] [--format=text|json]
+//                 [--spec_dir=DIR] [--recipe_dir=DIR]
 //   shrt xfail list [--op=OVERLOAD] [--file=FILE]
 //   shrt xfail add --op=OVERLOAD (--rule=RULE | --all_rules) --reason=TEXT
 //                  --issue=URL [--expires=YYYY-MM-DD] [--file=FILE]
@@ -28,6 +32,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/strip.h"
 #include "shrt/registry.h"
+#include "tools/coverage_command.h"
 #include "tools/discover_command.h"
 #include "tools/validate_command.h"
 #include "tools/xfail_command.h"
@@ -45,6 +50,8 @@ ABSL_FLAG(std::string, recipe_dir, "op_specs/recipes", "Directory of recipe file
 ABSL_FLAG(uint64_t, seed, 0, "Base seed of every generator and Partial draw");
 ABSL_FLAG(int, redraws, 3, "Independent redraws of the parts of Partial inputs");
 ABSL_FLAG(int, jobs, 0, "Overloads validated in parallel; 0 means one per core");
+ABSL_FLAG(std::string, namespace, "", "Only this namespace of the dispatcher, e.g. aten");
+ABSL_FLAG(bool, uncovered, false, "Also list the overloads with neither a spec nor a strategy");
 ABSL_FLAG(std::string, file, "op_specs/xfails.textproto", "The xfails file");
 ABSL_FLAG(std::string, rule, "", "A rule, e.g. 'S(0), R -> S(0)'");
 ABSL_FLAG(bool, all_rules, false, "The xfail covers every rule of the overload");
@@ -61,6 +68,8 @@ constexpr char kUsage[] =
     "                     [--redraws=N] [--jobs=N]\n"
     "       shrt discover (--op=OVERLOAD | --spec=FILE) [--world_size=N]\n"
     "                     [--format=text|json|textproto|cc] [--spec_dir=DIR] [--recipe_dir=DIR]\n"
+    "       shrt coverage [--namespace=NS] [--uncovered] [--format=text|json] [--spec_dir=DIR]\n"
+    "                     [--recipe_dir=DIR]\n"
     "       shrt xfail list [--op=OVERLOAD] [--file=FILE]\n"
     "       shrt xfail add --op=OVERLOAD (--rule=RULE | --all_rules) --reason=TEXT --issue=URL\n"
     "                      [--expires=YYYY-MM-DD] [--file=FILE]\n"
@@ -74,6 +83,7 @@ const std::map<std::string, std::vector<std::string>>& CommandFlags() {
         "redraws", "jobs"}},
       {"discover",
        {"op", "spec", "world_size", "format", "spec_dir", "recipe_dir", "seed", "redraws"}},
+      {"coverage", {"namespace", "uncovered", "format", "spec_dir", "recipe_dir"}},
       {"xfail", {"op", "file", "rule", "all_rules", "reason", "issue", "expires"}},
   };
   return *flags;
@@ -181,6 +191,15 @@ int main(int argc, char** argv) {
     cmd.seed = absl::GetFlag(FLAGS_seed);
     cmd.redraws = absl::GetFlag(FLAGS_redraws);
     return shrt::RunDiscover(cmd, std::cout, std::cerr);
+  }
+  if (command == "coverage") {
+    shrt::CoverageCommand cmd;
+    cmd.ns = absl::GetFlag(FLAGS_namespace);
+    cmd.uncovered = absl::GetFlag(FLAGS_uncovered);
+    cmd.format = absl::GetFlag(FLAGS_format);
+    cmd.spec_dir = InWorkspace(absl::GetFlag(FLAGS_spec_dir));
+    cmd.recipe_dir = InWorkspace(absl::GetFlag(FLAGS_recipe_dir));
+    return shrt::RunCoverage(cmd, shrt::StrategyRegistry::Global(), std::cout, std::cerr);
   }
   shrt::ValidateCommand cmd;
   cmd.ops = absl::GetFlag(FLAGS_op);

@@ -1,0 +1,43 @@
+// Coverage of the dispatcher's overloads by specs and registered
+// strategies: the numbers behind `shrt coverage` (tools/coverage_command.h).
+//
+// An overload is *checked* when it has both a spec and a strategy (its
+// generated test judges every registered rule). A strategy without a spec
+// is never checked; a spec without a strategy only yields ground truth.
+#ifndef SHRT_COVERAGE_H_
+#define SHRT_COVERAGE_H_
+
+#include <string>
+#include <vector>
+
+#include "ATen/core/operator_name.h"
+#include "shrt/report.pb.h"
+
+namespace shrt {
+
+// One spec: the overload it names and its family (the spec's directory
+// below the spec root: op_specs/unary/aten_abs.textproto -> "unary").
+struct SpecEntry {
+  c10::OperatorName op;
+  std::string family;
+};
+
+// Counts `dispatcher` (every overload the c10 dispatcher knows) by
+// namespace, and `specs` by family, against `strategies` (registered
+// overloads) and the specs. `namespace_filter`, if not empty, keeps only
+// that namespace in CoverageReport::namespaces and ::uncovered; the latter
+// is filled only when `list_uncovered`. Overload names are canonical text
+// ("aten::add.Tensor"); lists are sorted. Specs or strategies naming an
+// overload the dispatcher does not know still count in their lists (the
+// lint test reports them).
+CoverageReport ComputeCoverage(const std::vector<c10::OperatorName>& dispatcher,
+                               const std::vector<c10::OperatorName>& strategies,
+                               const std::vector<SpecEntry>& specs,
+                               const std::string& namespace_filter, bool list_uncovered);
+
+// The namespace of an overload: "aten" for aten::add.Tensor.
+std::string NamespaceOf(const c10::OperatorName& op);
+
+}  // namespace shrt
+
+#endif  // SHRT_COVERAGE_H_

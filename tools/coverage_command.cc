@@ -1,0 +1,97 @@
+#include "tools/coverage_command.h"
+
+#include <filesystem>
+
+#include "ATen/core/dispatch/Dispatcher.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "google/protobuf/util/json_util.h"
+#include "shrt/coverage.h"
+#include "shrt/spec_loader.h"
+#include "tools/validate_command.h"
+
+namespace shrt {
+namespace {
+
+// The spec's family: its directory below `root` ("" at the root).
+std::string FamilyOf(const std::string& path, const std::string& root) {
+  const std::filesystem::path rel =
+      std::filesystem::path(path).lexically_relative(root).parent_path();
+  return rel.empty() ? "" : rel.begin()->string();
+}
+
+void Table(std::ostream& out, const char* title, bool with_overloads,
+           const google::protobuf::RepeatedPtrField<CoverageGroup>& groups) {
+  out << absl::StrFormat("%-16s | %9s | %5s | %8s | %7s\n", title,
+                         with_overloads ? "Overloads" : "", "Spec", "Strategy", "Checked");
+  CoverageGroup total;
+  for (const CoverageGroup& g : groups) {
+    out << absl::StrFormat("%-16s | %9s | %5d | %8d | %7d\n", g.name().empty() ? "(root)" : g.name(),
+                           with_overloads ? absl::StrCat(g.overloads()) : "", g.with_spec(),
+                           g.with_strategy(), g.checked());
+    total.set_overloads(total.overloads() + g.overloads());
+    total.set_with_spec(total.with_spec() + g.with_spec());
+    total.set_with_strategy(total.with_strategy() + g.with_strategy());
+    total.set_checked(total.checked() + g.checked());
+  }
+  out << absl::StrFormat("%-16s | %9s | %5d | %8d | %7d\n\n", "total",
+                         with_overloads ? absl::StrCat(total.overloads()) : "", total.with_spec(),
+                         total.with_strategy(), total.checked());
+}
+
+void List(std::ostream& out, const std::string& title,
+          const google::protobuf::RepeatedPtrField<std::string>& names) {
+  out << title << " (" << names.size() << ")" << (names.empty() ? "\n" : ":\n");
+  for (const std::string& n : names) out << "  " << n << "\n";
+}
+
+}  // namespace
+
+int RunCoverage(const CoverageCommand& cmd, const StrategyRegistry& registry, std::ostream& out,
+                std::ostream& err) {
+  if (cmd.format != "text" && cmd.format != "json") {
+    err << "shrt coverage: --format must be text or json, not '" << cmd.format << "'\n";
+    return kExitUsage;
+  }
+  if (absl::Status st = registry.Check(); !st.ok()) {
+    err << "shrt coverage: " << st.message() << "\n";
+    return kExitUsage;
+  }
+  absl::StatusOr<std::vector<LoadedSpec>> specs = LoadSpecTree(cmd.spec_dir, cmd.recipe_dir);
+  if (!specs.ok()) {
+    err << "shrt coverage: " << specs.status().message() << "\n";
+    return kExitUsage;
+  }
+  std::vector<SpecEntry> entries;
+  for (const LoadedSpec& s : *specs) entries.push_back({s.op(), FamilyOf(s.path(), cmd.spec_dir)});
+  const CoverageReport report =
+      ComputeCoverage(c10::Dispatcher::singleton().getAllOpNames(), registry.Overloads(), entries,
+                      cmd.ns, cmd.uncovered);
+  if (!cmd.ns.empty() && report.namespaces().empty()) {
+    err << "shrt coverage: --namespace: the dispatcher has no overload in '" << cmd.ns << "'\n";
+    return kExitUsage;
+  }
+  if (cmd.format == "json") {
+    std::string json;
+    google::protobuf::util::JsonPrintOptions o;
+    o.add_whitespace = true;
+    o.always_print_primitive_fields = true;
+    o.preserve_proto_field_names = true;
+    (void)google::protobuf::util::MessageToJsonString(report, &json, o);
+    out << json;
+    return kExitOk;
+  }
+  out << "Coverage of the dispatcher's overloads (specs below " << cmd.spec_dir << ")\n\n";
+  Table(out, "Namespace", true, report.namespaces());
+  Table(out, "Family", false, report.families());
+  List(out, "Strategy without a spec, never checked", report.strategy_without_spec());
+  List(out, "Spec without a strategy, ground truth only", report.spec_without_strategy());
+  if (cmd.uncovered) {
+    List(out, absl::StrCat("Neither spec nor strategy", cmd.ns.empty() ? "" : " in " + cmd.ns),
+         report.uncovered());
+  }
+  return kExitOk;
+}
+
+}  // namespace shrt
