@@ -56,6 +56,13 @@ class OpTestState {
                             " is linked into this test (the macro's `strategy` library)");
       return;
     }
+    const char* tier = std::getenv("SHRT_TIER");
+    const std::string t = tier == nullptr ? "" : tier;
+    if (t != "" && t != "pr" && t != "nightly") {
+      error_ = absl::StrCat("SHRT_TIER: '", t, "' is not pr or nightly");
+      return;
+    }
+    nightly_ = t == "nightly";
     world_sizes_ = spec_->world_sizes();
     if (const char* env = std::getenv("SHRT_WORLD_SIZES"); env != nullptr && *env != '\0') {
       world_sizes_.clear();
@@ -74,6 +81,8 @@ class OpTestState {
   const LoadedSpec& spec() const { return *spec_; }
   const std::vector<XfailEntry>& xfails() const { return xfails_; }
   const std::vector<int>& world_sizes() const { return world_sizes_; }
+  // False for a nightly_only sample outside the nightly tier.
+  bool Runs(const Sample& s) const { return nightly_ || !s.nightly_only(); }
 
   // The report of one sample at one world size, computed once.
   const absl::StatusOr<OpReport>& Report(const std::string& sample, int world_size) {
@@ -95,6 +104,7 @@ class OpTestState {
   std::optional<OpReport> Merged() {
     std::vector<OpReport> all;
     for (const Sample& s : spec_->proto().sample()) {
+      if (!Runs(s)) continue;
       for (int w : world_sizes_) {
         const absl::StatusOr<OpReport>& r = Report(s.name(), w);
         if (!r.ok()) {
@@ -118,6 +128,7 @@ class OpTestState {
   std::unique_ptr<LoadedSpec> spec_;
   std::vector<XfailEntry> xfails_;
   std::vector<int> world_sizes_;
+  bool nightly_ = false;
   std::map<std::pair<std::string, int>, absl::StatusOr<OpReport>> reports_;
 };
 
@@ -137,6 +148,11 @@ OpTestState* State(const OpTestConfig& config) {
 void RunSampleTest(const OpTestConfig& config, const std::string& sample) {
   OpTestState* state = State(config);
   if (state == nullptr) return;
+  for (const Sample& s : state->spec().proto().sample()) {
+    if (s.name() == sample && !state->Runs(s)) {
+      GTEST_SKIP() << "nightly_only sample: runs with SHRT_TIER=nightly (--config=nightly)";
+    }
+  }
   for (int w : state->world_sizes()) {
     const absl::StatusOr<OpReport>& report = state->Report(sample, w);
     if (!report.ok()) {

@@ -8,7 +8,9 @@
 //
 // World sizes: the spec's `world_sizes` ([4] when empty), or the
 // comma-separated list in the environment variable SHRT_WORLD_SIZES
-// (e.g. "2,3,4,8" for nightly runs).
+// (e.g. "2,3,4,8" for nightly runs). Tier: samples marked nightly_only are
+// skipped unless SHRT_TIER=nightly (SHRT_TIER may be unset, "pr" or
+// "nightly"; .bazelrc's --config=pr and --config=nightly set both).
 #ifndef SHRT_OP_TEST_H_
 #define SHRT_OP_TEST_H_
 

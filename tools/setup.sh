@@ -22,6 +22,9 @@ PACKAGES=(
   python3-jinja2        # codegen templates
   python3-protobuf      # codegen reads specs
   libmuparser-dev       # strategy table conditions
+  nginx                 # the remote cache (tools/remote_cache/)
+  curl                  # its readiness probe
+  git                   # the remote cache test clones the repository
 )
 
 missing=()
