@@ -146,6 +146,15 @@ int64_t Product(const std::vector<std::vector<Placement>>& cands) {
   return n;
 }
 
+// True if every generator of `recipe` draws indices (recipe.proto
+// IndexGen): the input is an index tensor.
+bool IndexOnly(const Recipe& recipe) {
+  for (const Generator& g : recipe.generator()) {
+    if (g.kind_case() != Generator::kIndex) return false;
+  }
+  return recipe.generator_size() > 0;
+}
+
 bool IsExtreme(const Placement& p) {
   return p.is_partial() && (p.reduce_op() == ReduceOp::kMax || p.reduce_op() == ReduceOp::kMin);
 }
@@ -276,8 +285,20 @@ class OpValidator {
     const GenContext context = sample.MakeGenContext();
 
     std::vector<std::vector<Placement>> in_cands;
-    for (const InputSpec& in : sample.inputs()) {
-      in_cands.push_back(CandidatePlacements(static_cast<int64_t>(in.shape.size()), in.dtype));
+    for (size_t i = 0; i < sample.inputs().size(); ++i) {
+      const InputSpec& in = sample.inputs()[i];
+      std::vector<Placement> cands =
+          CandidatePlacements(static_cast<int64_t>(in.shape.size()), in.dtype);
+      // Index tensors take no Partial placement, as bool tensors take none:
+      // a part of an index is not an index, and some kernels (e.g.
+      // embedding_dense_backward with scale_grad_by_freq) write out of
+      // bounds on one instead of raising.
+      if (IndexOnly(*recipes[i])) {
+        cands.erase(std::remove_if(cands.begin(), cands.end(),
+                                   [](const Placement& p) { return p.is_partial(); }),
+                    cands.end());
+      }
+      in_cands.push_back(std::move(cands));
     }
     std::unique_ptr<SampleTruth> truth;
     Tensors first_outputs;

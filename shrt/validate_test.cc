@@ -215,9 +215,16 @@ TEST(ValidateTest, IndexRecipesStayInRange) {
       arg { name: "dim" int_value: 0 }
       arg { name: "index" tensor { shape: [5] dtype: INT64 recipe: "index_select_index" } }
     }
-  )pb", {"R, S(0) -> S(0)", "S(1), R -> S(1)"});
+  )pb", {"R, S(0) -> S(0)", "S(1), R -> S(1)", "R, P(sum) -> P(sum)"});
   EXPECT_THAT(Rules(r, Verdict::kCorrect),
               UnorderedElementsAreArray({"R, S(0) -> S(0)", "S(1), R -> S(1)"}));
+  // An index input takes no Partial placement: claiming one is incorrect
+  // without running a kernel on parts of indices.
+  EXPECT_THAT(Rules(r, Verdict::kIncorrect), UnorderedElementsAreArray({"R, P(sum) -> P(sum)"}));
+  EXPECT_THAT(Evidence(r, "R, P(sum) -> P(sum)"), HasSubstr("do not apply"));
+  for (const RuleVerdict& v : r.rules) {
+    if (v.verdict != Verdict::kIncorrect) EXPECT_FALSE(v.rule.inputs[1].is_partial()) << RuleToString(v.rule);
+  }
 }
 
 // Every optimisation keeps a reference path; the verdicts (and their
