@@ -1,1 +1,44 @@
+// Strategies for sorting along one dim: topk, sort, sort.stable, argsort
+// (DTensor's _tensor_ops.py / _math_ops.py: sort and topk follow the
+// dims other than the sorted one).
+//
+// Each slice along `dim` is sorted on its own, so sharding any other dim
+// shards values and indices the same way: S(d) -> S(d), S(d) for d != dim
+// (uneven and empty chunks included: an empty chunk sorts to empty results).
+// The sorted dim itself cannot be sharded: the local order (and the local
+// indices) ignore the other ranks' elements. No Partial survives: the order
+// of a sum (or max, ...) of parts is not any combination of the parts'
+// orders, and indices are positions, never a reduction of positions. (On a
+// size-1 sorted dim the values pass through, but the indices are then all
+// zero, so no such case is informative; those rules are not claimed.)
+#include <algorithm>
+#include <vector>
+
 #include "shrt/registry.h"
+
+namespace shrt {
+namespace {
+
+absl::StatusOr<std::vector<Rule>> SortLike(const OpArgs& args, int64_t default_dim) {
+  const TensorMeta& self = args.inputs()[0];
+  const int64_t ndim = self.ndim();
+  int64_t dim = args.GetInt("dim").value_or(default_dim);
+  if (dim < 0) dim += std::max<int64_t>(ndim, 1);
+  std::vector<Rule> rules;
+  for (int64_t d = 0; d < ndim; ++d) {
+    if (d == dim) continue;
+    rules.push_back({{Placement::Shard(d)},
+                     std::vector<Placement>(args.outputs().size(), Placement::Shard(d))});
+  }
+  return rules;
+}
+
+absl::StatusOr<std::vector<Rule>> SortLastByDefault(const OpArgs& args) { return SortLike(args, -1); }
+
+SHRT_REGISTER_STRATEGY("aten::topk", SortLastByDefault);
+SHRT_REGISTER_STRATEGY("aten::sort", SortLastByDefault);
+SHRT_REGISTER_STRATEGY("aten::sort.stable", SortLastByDefault);
+SHRT_REGISTER_STRATEGY("aten::argsort", SortLastByDefault);
+
+}  // namespace
+}  // namespace shrt
