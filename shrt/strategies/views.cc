@@ -1,1 +1,281 @@
+// Strategies for view ops that rearrange or relabel dims without changing
+// any element: transpose/swapaxes/t/mT, permute, movedim,
+// unsqueeze, squeeze, flatten, unflatten, diagonal.
+//
+// Every output element is one input element (and, for a real tensor, no
+// arithmetic is done on it), so every Partial passes through:
+// P(op) -> P(op) for all five reductions (the local outputs have the full
+// output's shape, and reducing them elementwise reduces the same input
+// elements).
+//
+// Shard rules follow DTensor's _view_ops.py, restricted to what holds for
+// every world size with torch.chunk's uneven layout:
+//   - permutations (transpose, permute, movedim, t, ...): S(d) -> S(p) where
+//     output dim p is input dim d;
+//   - unsqueeze(dim): S(d) -> S(d + (d >= dim));
+//   - squeeze.dim(dim): a dim other than `dim` keeps its size on every rank,
+//     so S(d) -> S(d - (d > dim)) when size(dim) == 1 and S(d) -> S(d)
+//     otherwise. Sharding `dim` itself is never claimed: a rank whose chunk
+//     has length 1 (or 0 past the end) squeezes differently from the full
+//     tensor, and some world size always produces such a chunk;
+//   - squeeze.default: no shard rule. Whether a sharded dim keeps every
+//     chunk longer than 1 depends on the world size (a dim of size n has
+//     chunks of length 1 at W >= n), which a strategy does not know;
+//   - flatten(start, end): dims outside [start, end] keep (or shift) their
+//     shard; a dim d inside the range may be sharded only when every other
+//     dim of the range has size 1 (then the flattened dim is d relabelled).
+//     Otherwise the chunks of the flattened dim and the flattened chunks
+//     differ whenever the sizes do not divide evenly;
+//   - unflatten(dim, sizes): dims other than `dim` keep (or shift) their
+//     shard; `dim` itself only when sizes is all 1 except one -1 (the local
+//     call infers the chunk length there; an explicit size fails locally);
+//   - diagonal(offset, dim1, dim2): dims other than dim1/dim2 keep their
+//     shard, renumbered; the diagonal mixes dim1 and dim2, so sharding either
+//     is not local.
+#include <algorithm>
+#include <vector>
+
+#include "shrt/candidates.h"
 #include "shrt/registry.h"
+
+namespace shrt {
+namespace {
+
+using P = Placement;
+
+// Collects rules, dropping those whose placements never apply to their
+// tensors (Partial on bool, ...), the implicit all-R rule and duplicates.
+class RuleSet {
+ public:
+  explicit RuleSet(const OpArgs& args) : args_(args) {}
+  void Add(std::vector<Placement> in, std::vector<Placement> out) {
+    Rule rule{std::move(in), std::move(out)};
+    if (rule.inputs.size() != args_.inputs().size() ||
+        rule.outputs.size() != args_.outputs().size() || IsAllReplicate(rule)) {
+      return;
+    }
+    for (size_t i = 0; i < rule.inputs.size(); ++i) {
+      const TensorMeta& m = args_.inputs()[i];
+      if (!PlacementApplies(rule.inputs[i], m.ndim(), m.dtype)) return;
+    }
+    for (size_t k = 0; k < rule.outputs.size(); ++k) {
+      const TensorMeta& m = args_.outputs()[k];
+      if (!PlacementApplies(rule.outputs[k], m.ndim(), m.dtype)) return;
+    }
+    for (const Rule& r : rules_) {
+      if (r == rule) return;
+    }
+    rules_.push_back(std::move(rule));
+  }
+  // S(in_dim) -> S(out_dim).
+  void AddShard(int64_t in_dim, int64_t out_dim) { Add({P::Shard(in_dim)}, {P::Shard(out_dim)}); }
+  // P(op) -> P(op) for every reduce op.
+  void AddPartials() {
+    for (ReduceOp op : kAllReduceOps) Add({P::Partial(op)}, {P::Partial(op)});
+  }
+  std::vector<Rule> Take() { return std::move(rules_); }
+
+ private:
+  const OpArgs& args_;
+  std::vector<Rule> rules_;
+};
+
+// `dim` normalised against `ndim` (negative dims count from the end); a
+// 0-d tensor accepts dims as if it had one dim.
+int64_t NormDim(int64_t dim, int64_t ndim) {
+  return dim < 0 ? dim + std::max<int64_t>(ndim, 1) : dim;
+}
+
+int64_t InNdim(const OpArgs& args) { return args.inputs().empty() ? 0 : args.inputs()[0].ndim(); }
+const std::vector<int64_t>& InSizes(const OpArgs& args) { return args.inputs()[0].sizes; }
+
+// Rules of a permutation view: output dim i is input dim order[i].
+std::vector<Rule> PermutationRules(const OpArgs& args, const std::vector<int64_t>& order) {
+  RuleSet rules(args);
+  for (size_t i = 0; i < order.size(); ++i) rules.AddShard(order[i], static_cast<int64_t>(i));
+  rules.AddPartials();
+  return rules.Take();
+}
+
+std::vector<int64_t> Identity(int64_t n) {
+  std::vector<int64_t> order(n);
+  for (int64_t i = 0; i < n; ++i) order[i] = i;
+  return order;
+}
+
+// Swaps dims a and b (already normalised).
+std::vector<int64_t> SwapOrder(int64_t n, int64_t a, int64_t b) {
+  std::vector<int64_t> order = Identity(n);
+  if (a >= 0 && a < n && b >= 0 && b < n) std::swap(order[a], order[b]);
+  return order;
+}
+
+std::vector<Rule> SwapRules(const OpArgs& args, const char* a_name, const char* b_name) {
+  const int64_t n = InNdim(args);
+  const int64_t a = NormDim(args.GetInt(a_name).value_or(0), n);
+  const int64_t b = NormDim(args.GetInt(b_name).value_or(0), n);
+  return PermutationRules(args, SwapOrder(n, a, b));
+}
+
+// aten::t: identity below 2 dims, else swaps dims 0 and 1.
+std::vector<Rule> TRules(const OpArgs& args) {
+  const int64_t n = InNdim(args);
+  return PermutationRules(args, n < 2 ? Identity(n) : SwapOrder(n, 0, 1));
+}
+
+// mT: swaps the last two dims (the schema requires >= 2 dims).
+std::vector<Rule> MatrixTransposeRules(const OpArgs& args) {
+  const int64_t n = InNdim(args);
+  return PermutationRules(args, n < 2 ? Identity(n) : SwapOrder(n, n - 2, n - 1));
+}
+
+std::vector<Rule> PermuteRules(const OpArgs& args) {
+  const int64_t n = InNdim(args);
+  std::vector<int64_t> order = args.GetIntList("dims").value_or(std::vector<int64_t>{});
+  for (int64_t& d : order) d = NormDim(d, n);
+  return PermutationRules(args, order);
+}
+
+// movedim: output positions destination[i] take input dims source[i]; the
+// other output positions take the other input dims in increasing order.
+std::vector<Rule> MovedimRules(const OpArgs& args) {
+  const int64_t n = InNdim(args);
+  std::vector<int64_t> src = args.GetIntList("source").value_or(std::vector<int64_t>{});
+  std::vector<int64_t> dst = args.GetIntList("destination").value_or(std::vector<int64_t>{});
+  if (src.size() != dst.size()) return {};
+  std::vector<int64_t> order(n, -1);
+  std::vector<bool> used(n, false);
+  for (size_t i = 0; i < src.size(); ++i) {
+    const int64_t s = NormDim(src[i], n), d = NormDim(dst[i], n);
+    if (s < 0 || s >= n || d < 0 || d >= n) return {};
+    order[d] = s;
+    used[s] = true;
+  }
+  int64_t next = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    if (order[i] != -1) continue;
+    while (next < n && used[next]) ++next;
+    order[i] = next++;
+  }
+  return PermutationRules(args, order);
+}
+
+std::vector<Rule> UnsqueezeRules(const OpArgs& args) {
+  RuleSet rules(args);
+  const int64_t n = InNdim(args);
+  const int64_t dim = NormDim(args.GetInt("dim").value_or(0), n + 1);
+  for (int64_t d = 0; d < n; ++d) rules.AddShard(d, d + (d >= dim ? 1 : 0));
+  rules.AddPartials();
+  return rules.Take();
+}
+
+std::vector<Rule> SqueezeDimRules(const OpArgs& args) {
+  RuleSet rules(args);
+  const int64_t n = InNdim(args);
+  if (n > 0) {
+    const int64_t dim = NormDim(args.GetInt("dim").value_or(0), n);
+    const bool removed = InSizes(args)[dim] == 1;
+    for (int64_t d = 0; d < n; ++d) {
+      if (d == dim) continue;
+      rules.AddShard(d, removed && d > dim ? d - 1 : d);
+    }
+  }
+  rules.AddPartials();
+  return rules.Take();
+}
+
+std::vector<Rule> PartialsOnly(const OpArgs& args) {
+  RuleSet rules(args);
+  rules.AddPartials();
+  return rules.Take();
+}
+
+std::vector<Rule> FlattenRules(const OpArgs& args) {
+  RuleSet rules(args);
+  const int64_t n = InNdim(args);
+  if (n > 0) {
+    const int64_t start = NormDim(args.GetInt("start_dim").value_or(0), n);
+    const int64_t end = NormDim(args.GetInt("end_dim").value_or(-1), n);
+    const std::vector<int64_t>& sizes = InSizes(args);
+    if (start <= end) {
+      for (int64_t d = 0; d < n; ++d) {
+        if (d < start) {
+          rules.AddShard(d, d);
+        } else if (d > end) {
+          rules.AddShard(d, d - (end - start));
+        } else {
+          bool others_one = true;
+          for (int64_t k = start; k <= end; ++k) others_one = others_one && (k == d || sizes[k] == 1);
+          if (others_one) rules.AddShard(d, start);
+        }
+      }
+    }
+  }
+  rules.AddPartials();
+  return rules.Take();
+}
+
+std::vector<Rule> UnflattenRules(const OpArgs& args) {
+  RuleSet rules(args);
+  const int64_t n = InNdim(args);
+  const std::vector<int64_t> split = args.GetIntList("sizes").value_or(std::vector<int64_t>{});
+  if (n > 0 && !split.empty()) {
+    const int64_t dim = NormDim(args.GetInt("dim").value_or(0), n);
+    const int64_t extra = static_cast<int64_t>(split.size()) - 1;
+    for (int64_t d = 0; d < n; ++d) {
+      if (d < dim) {
+        rules.AddShard(d, d);
+      } else if (d > dim) {
+        rules.AddShard(d, d + extra);
+      } else {
+        // One -1 and every other size 1: the local call infers the chunk
+        // length, and the output dim at the -1 is the input dim relabelled.
+        int64_t inferred = -1, ones = 0;
+        for (size_t j = 0; j < split.size(); ++j) {
+          if (split[j] == -1) inferred = static_cast<int64_t>(j);
+          if (split[j] == 1) ++ones;
+        }
+        if (inferred >= 0 && ones == extra) rules.AddShard(dim, dim + inferred);
+      }
+    }
+  }
+  rules.AddPartials();
+  return rules.Take();
+}
+
+std::vector<Rule> DiagonalRules(const OpArgs& args) {
+  RuleSet rules(args);
+  const int64_t n = InNdim(args);
+  const int64_t d1 = NormDim(args.GetInt("dim1").value_or(0), n);
+  const int64_t d2 = NormDim(args.GetInt("dim2").value_or(1), n);
+  for (int64_t d = 0; d < n; ++d) {
+    if (d == d1 || d == d2) continue;
+    rules.AddShard(d, d - (d > d1 ? 1 : 0) - (d > d2 ? 1 : 0));
+  }
+  rules.AddPartials();
+  return rules.Take();
+}
+
+template <typename F>
+Strategy Wrap(F f) {
+  return [f](const OpArgs& args) -> absl::StatusOr<std::vector<Rule>> { return f(args); };
+}
+
+SHRT_REGISTER_STRATEGY("aten::transpose.int",
+                       Wrap([](const OpArgs& a) { return SwapRules(a, "dim0", "dim1"); }));
+SHRT_REGISTER_STRATEGY("aten::swapaxes",
+                       Wrap([](const OpArgs& a) { return SwapRules(a, "axis0", "axis1"); }));
+SHRT_REGISTER_STRATEGY("aten::t", Wrap(TRules));
+SHRT_REGISTER_STRATEGY("aten::mT", Wrap(MatrixTransposeRules));
+SHRT_REGISTER_STRATEGY("aten::permute", Wrap(PermuteRules));
+SHRT_REGISTER_STRATEGY("aten::movedim.int", Wrap(MovedimRules));
+SHRT_REGISTER_STRATEGY("aten::movedim.intlist", Wrap(MovedimRules));
+SHRT_REGISTER_STRATEGY("aten::unsqueeze", Wrap(UnsqueezeRules));
+SHRT_REGISTER_STRATEGY("aten::squeeze", Wrap(PartialsOnly));
+SHRT_REGISTER_STRATEGY("aten::squeeze.dim", Wrap(SqueezeDimRules));
+SHRT_REGISTER_STRATEGY("aten::flatten.using_ints", Wrap(FlattenRules));
+SHRT_REGISTER_STRATEGY("aten::unflatten.int", Wrap(UnflattenRules));
+SHRT_REGISTER_STRATEGY("aten::diagonal", Wrap(DiagonalRules));
+
+}  // namespace
+}  // namespace shrt
