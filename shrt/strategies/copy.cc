@@ -1,1 +1,186 @@
+// Strategies for copies, conversions and fills: clone, _to_copy, to.dtype,
+// copy_, fill_ and the *_like constructors with a defined value
+// (zeros_like, ones_like, full_like; empty_like and rand_like have
+// undefined or random values and get no strategy).
+//
+//   - copies are the identity on values: every S(d) -> S(d), and P(op) ->
+//     P(op) when the dtype conversion commutes with the reduction (same
+//     dtype; float -> float and int -> float; int widening; float -> int
+//     truncates: only max/min; int narrowing wraps: only sum/product; no
+//     Partial on bool);
+//   - copy_ writes src (broadcast, converted) into self and keeps self's
+//     placement: the pointwise shard rules of (self, src), self P(op) with
+//     src P(op) when the conversion commutes, and self P(avg|max|min) with
+//     a Replicate src (identical values on every rank);
+//   - fills and *_like write a constant c that does not depend on the
+//     input's values: S(d) -> S(d) keeps the chunk shapes; a Partial input
+//     has the full shape, so it gives R; the constant on every rank keeps
+//     P(avg|max|min), P(sum) when c == 0 and P(product) when c is 0 or 1.
+//     fill_ is in place, so its output keeps self's placement.
+#include <optional>
+#include <vector>
+
+#include "c10/core/ScalarType.h"
+#include "shrt/candidates.h"
 #include "shrt/registry.h"
+#include "shrt/strategies/pointwise_rules.h"
+
+namespace shrt {
+namespace {
+
+using P = Placement;
+
+const ReduceOp kIdempotent[] = {ReduceOp::kAvg, ReduceOp::kMax, ReduceOp::kMin};
+
+// Collects rules, dropping those whose placements never apply to their
+// tensors (Partial on bool, ...), the implicit all-R rule and duplicates.
+class RuleSet {
+ public:
+  explicit RuleSet(const OpArgs& args) : args_(args) {}
+  void Add(std::vector<Placement> in, std::vector<Placement> out) {
+    Rule rule{std::move(in), std::move(out)};
+    if (rule.inputs.size() != args_.inputs().size() ||
+        rule.outputs.size() != args_.outputs().size() || IsAllReplicate(rule)) {
+      return;
+    }
+    for (size_t i = 0; i < rule.inputs.size(); ++i) {
+      const TensorMeta& m = args_.inputs()[i];
+      if (!PlacementApplies(rule.inputs[i], m.ndim(), m.dtype)) return;
+    }
+    for (size_t k = 0; k < rule.outputs.size(); ++k) {
+      const TensorMeta& m = args_.outputs()[k];
+      if (!PlacementApplies(rule.outputs[k], m.ndim(), m.dtype)) return;
+    }
+    for (const Rule& r : rules_) {
+      if (r == rule) return;
+    }
+    rules_.push_back(std::move(rule));
+  }
+  std::vector<Rule> Take() { return std::move(rules_); }
+
+ private:
+  const OpArgs& args_;
+  std::vector<Rule> rules_;
+};
+
+// `dim` normalised against `ndim` (negative dims count from the end).
+int64_t NormDim(int64_t dim, int64_t ndim) { return dim < 0 ? dim + ndim : dim; }
+
+// True if converting values from `from` to `to` commutes with `op` over ranks.
+bool ConversionKeeps(c10::ScalarType from, c10::ScalarType to, ReduceOp op) {
+  if (from == to) return true;
+  if (from == c10::ScalarType::Bool || to == c10::ScalarType::Bool) return false;
+  const bool ff = c10::isFloatingType(from), tf = c10::isFloatingType(to);
+  // A wider float output exposes the rounding of narrower Partial parts
+  // (parts of large magnitude sum to x only up to the input's precision),
+  // so a widening float conversion keeps the order-based reductions only.
+  if (ff && tf && c10::elementSize(to) > c10::elementSize(from)) {
+    return op == ReduceOp::kMax || op == ReduceOp::kMin;
+  }
+  if (tf) return true;
+  if (ff) return op == ReduceOp::kMax || op == ReduceOp::kMin;
+  if (c10::elementSize(to) >= c10::elementSize(from) &&
+      (c10::isSignedType(to) || !c10::isSignedType(from))) {
+    return true;
+  }
+  return op == ReduceOp::kSum || op == ReduceOp::kProduct;
+}
+
+// Whether a constant c written on every rank reduces to c under `op`.
+bool ConstantKeeps(std::optional<double> c, ReduceOp op) {
+  switch (op) {
+    case ReduceOp::kAvg:
+    case ReduceOp::kMax:
+    case ReduceOp::kMin: return true;
+    case ReduceOp::kSum: return c.has_value() && *c == 0;
+    case ReduceOp::kProduct: return c.has_value() && (*c == 0 || *c == 1);
+  }
+  return false;
+}
+
+// clone, _to_copy, to.dtype: one input, one output of the same shape.
+absl::StatusOr<std::vector<Rule>> CopyRules(const OpArgs& args) {
+  RuleSet rules(args);
+  if (args.inputs().size() != 1 || args.outputs().size() != 1) return rules.Take();
+  const TensorMeta& in = args.inputs()[0];
+  const TensorMeta& out = args.outputs()[0];
+  for (int64_t d = 0; d < in.ndim(); ++d) rules.Add({P::Shard(d)}, {P::Shard(d)});
+  for (ReduceOp op : kAllReduceOps) {
+    if (ConversionKeeps(in.dtype, out.dtype, op)) rules.Add({P::Partial(op)}, {P::Partial(op)});
+  }
+  return rules.Take();
+}
+
+// copy_(self, src): src broadcast and converted into self.
+absl::StatusOr<std::vector<Rule>> CopyInPlaceRules(const OpArgs& args) {
+  RuleSet rules(args);
+  if (args.inputs().size() != 2 || args.outputs().size() != 1) return rules.Take();
+  const TensorMeta& self = args.inputs()[0];
+  const TensorMeta& src = args.inputs()[1];
+  for (const Rule& r : PointwiseShardRules(args)) {
+    if (r.inputs[0] == r.outputs[0]) rules.Add(r.inputs, r.outputs);
+  }
+  for (ReduceOp op : kAllReduceOps) {
+    if (ConversionKeeps(src.dtype, self.dtype, op)) {
+      rules.Add({P::Partial(op), P::Partial(op)}, {P::Partial(op)});
+    }
+  }
+  for (ReduceOp op : kIdempotent) rules.Add({P::Partial(op), P::Replicate()}, {P::Partial(op)});
+  return rules.Take();
+}
+
+// fill_.Scalar / fill_.Tensor (self written in place).
+absl::StatusOr<std::vector<Rule>> FillRules(const OpArgs& args, bool tensor_value) {
+  RuleSet rules(args);
+  if (args.inputs().size() != (tensor_value ? 2u : 1u)) return rules.Take();
+  const TensorMeta& self = args.inputs()[0];
+  auto add = [&](Placement s, Placement v) {
+    if (tensor_value) {
+      rules.Add({s, v}, {s});
+    } else {
+      rules.Add({s}, {s});
+    }
+  };
+  for (int64_t d = 0; d < self.ndim(); ++d) add(P::Shard(d), P::Replicate());
+  const std::optional<double> value = tensor_value ? std::nullopt : args.GetDouble("value");
+  for (ReduceOp op : kAllReduceOps) {
+    if (ConstantKeeps(value, op)) add(P::Partial(op), P::Replicate());
+    if (tensor_value && ConversionKeeps(args.inputs()[1].dtype, self.dtype, op)) {
+      add(P::Partial(op), P::Partial(op));
+    }
+  }
+  return rules.Take();
+}
+
+// zeros_like / ones_like / full_like: a constant c of self's shape.
+absl::StatusOr<std::vector<Rule>> LikeRules(const OpArgs& args, std::optional<double> c) {
+  RuleSet rules(args);
+  if (args.inputs().size() != 1 || args.outputs().size() != 1) return rules.Take();
+  const TensorMeta& self = args.inputs()[0];
+  for (int64_t d = 0; d < self.ndim(); ++d) rules.Add({P::Shard(d)}, {P::Shard(d)});
+  for (ReduceOp in : kAllReduceOps) {
+    rules.Add({P::Partial(in)}, {P::Replicate()});
+    for (ReduceOp out : kAllReduceOps) {
+      if (ConstantKeeps(c, out)) rules.Add({P::Partial(in)}, {P::Partial(out)});
+    }
+  }
+  // R -> P(avg|max|min) is degenerate; sum and product need c's value.
+  for (ReduceOp out : {ReduceOp::kSum, ReduceOp::kProduct}) {
+    if (ConstantKeeps(c, out)) rules.Add({P::Replicate()}, {P::Partial(out)});
+  }
+  return rules.Take();
+}
+
+SHRT_REGISTER_STRATEGY("aten::clone", CopyRules);
+SHRT_REGISTER_STRATEGY("aten::_to_copy", CopyRules);
+SHRT_REGISTER_STRATEGY("aten::to.dtype", CopyRules);
+SHRT_REGISTER_STRATEGY("aten::copy_", CopyInPlaceRules);
+SHRT_REGISTER_STRATEGY("aten::fill_.Scalar", [](const OpArgs& a) { return FillRules(a, false); });
+SHRT_REGISTER_STRATEGY("aten::fill_.Tensor", [](const OpArgs& a) { return FillRules(a, true); });
+SHRT_REGISTER_STRATEGY("aten::zeros_like", [](const OpArgs& a) { return LikeRules(a, 0.0); });
+SHRT_REGISTER_STRATEGY("aten::ones_like", [](const OpArgs& a) { return LikeRules(a, 1.0); });
+SHRT_REGISTER_STRATEGY("aten::full_like",
+                       [](const OpArgs& a) { return LikeRules(a, a.GetDouble("fill_value")); });
+
+}  // namespace
+}  // namespace shrt

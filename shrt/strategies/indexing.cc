@@ -1,1 +1,314 @@
+// Strategies for indexing overloads: gather, scatter (src, value, add),
+// index_select, index_add and masked_fill.
+//
+// Shard rules (DTensor's _tensor_ops.py does the same):
+//   - gather/scatter address elements by (index value along `dim`, the
+//     element's own position along every other dim d): self, index (and
+//     src) sharded alike on d != dim stay aligned when their sizes on d are
+//     equal (index may be smaller than self on d: then chunks misalign);
+//   - gather's output has index's shape and looks self up by value, so
+//     R self with index S(dim) -> S(dim);
+//   - index_select: self S(d), d != dim -> S(d); 1-D index S(0) -> S(dim);
+//   - scatter_add/index_add sum contributions: with self P(sum), index and
+//     src sharded on `dim` (each rank adds its chunk's contributions) give
+//     P(sum) when src's chunks on dim align with index's;
+//   - masked_fill is pointwise over self and its broadcast mask.
+// Partial rules: gather, index_select and scatter.src only select elements,
+// so self (and src) P(op) -> P(op) for every reduce op; a Replicate operand
+// is the same on every rank, which the idempotent reductions (avg, max, min)
+// keep. A scalar fill value is written on every rank: it keeps P(avg|max|min),
+// P(sum) only when it is 0 and P(product) when it is 0 or 1. scatter_add and
+// index_add are linear in (self, src): P(sum)/P(avg) on both, and P(op) on
+// self alone for avg/max/min (adding the same amount on every rank).
+// In-place overloads keep self's placement (rules that change it dropped).
+#include <vector>
+
+#include "c10/core/ScalarType.h"
+#include "shrt/candidates.h"
 #include "shrt/registry.h"
+#include "shrt/strategies/pointwise_rules.h"
+
+namespace shrt {
+namespace {
+
+using P = Placement;
+
+const ReduceOp kIdempotent[] = {ReduceOp::kAvg, ReduceOp::kMax, ReduceOp::kMin};
+
+// Collects rules, dropping those whose placements never apply to their
+// tensors (Partial on bool, ...), the implicit all-R rule and duplicates.
+class RuleSet {
+ public:
+  explicit RuleSet(const OpArgs& args) : args_(args) {}
+  void Add(std::vector<Placement> in, std::vector<Placement> out) {
+    Rule rule{std::move(in), std::move(out)};
+    if (rule.inputs.size() != args_.inputs().size() ||
+        rule.outputs.size() != args_.outputs().size() || IsAllReplicate(rule)) {
+      return;
+    }
+    for (size_t i = 0; i < rule.inputs.size(); ++i) {
+      const TensorMeta& m = args_.inputs()[i];
+      if (!PlacementApplies(rule.inputs[i], m.ndim(), m.dtype)) return;
+    }
+    for (size_t k = 0; k < rule.outputs.size(); ++k) {
+      const TensorMeta& m = args_.outputs()[k];
+      if (!PlacementApplies(rule.outputs[k], m.ndim(), m.dtype)) return;
+    }
+    for (const Rule& r : rules_) {
+      if (r == rule) return;
+    }
+    rules_.push_back(std::move(rule));
+  }
+  std::vector<Rule> Take() { return std::move(rules_); }
+
+ private:
+  const OpArgs& args_;
+  std::vector<Rule> rules_;
+};
+
+// `dim` normalised against `ndim` (negative dims count from the end).
+int64_t NormDim(int64_t dim, int64_t ndim) { return dim < 0 ? dim + ndim : dim; }
+
+// Size of `m` on dim d, or -1 when it has no such dim.
+int64_t SizeAt(const TensorMeta& m, int64_t d) { return d >= 0 && d < m.ndim() ? m.sizes[d] : -1; }
+
+// True if converting values from `from` to `to` commutes with the reduction
+// `op` over ranks: same dtype; float -> float and int -> float (monotone and
+// linear); int widening; float -> int truncates (monotone: max and min
+// only); int narrowing wraps (a ring map: sum and product only).
+bool ConversionKeeps(c10::ScalarType from, c10::ScalarType to, ReduceOp op) {
+  if (from == to) return true;
+  if (from == c10::ScalarType::Bool || to == c10::ScalarType::Bool) return false;
+  const bool ff = c10::isFloatingType(from), tf = c10::isFloatingType(to);
+  // A wider float output exposes the rounding of narrower Partial parts
+  // (parts of large magnitude sum to x only up to the input's precision),
+  // so a widening float conversion keeps the order-based reductions only.
+  if (ff && tf && c10::elementSize(to) > c10::elementSize(from)) {
+    return op == ReduceOp::kMax || op == ReduceOp::kMin;
+  }
+  if (tf) return true;
+  if (ff) return op == ReduceOp::kMax || op == ReduceOp::kMin;
+  if (c10::elementSize(to) >= c10::elementSize(from) &&
+      (c10::isSignedType(to) || !c10::isSignedType(from))) {
+    return true;
+  }
+  return op == ReduceOp::kSum || op == ReduceOp::kProduct;
+}
+
+// Whether a constant fill value c keeps P(op) when written on every rank.
+bool ConstantKeeps(std::optional<double> c, ReduceOp op) {
+  switch (op) {
+    case ReduceOp::kAvg:
+    case ReduceOp::kMax:
+    case ReduceOp::kMin: return true;
+    case ReduceOp::kSum: return c.has_value() && *c == 0;
+    case ReduceOp::kProduct: return c.has_value() && (*c == 0 || *c == 1);
+  }
+  return false;
+}
+
+// Keeps the rules whose output 0 has input 0's placement (self written in place).
+std::vector<Rule> InPlace(std::vector<Rule> rules) {
+  std::vector<Rule> out;
+  for (Rule& r : rules) {
+    if (!r.inputs.empty() && !r.outputs.empty() && r.outputs[0] == r.inputs[0]) out.push_back(std::move(r));
+  }
+  return out;
+}
+
+// aten::gather(self, dim, index): inputs self, index.
+absl::StatusOr<std::vector<Rule>> GatherRules(const OpArgs& args) {
+  RuleSet rules(args);
+  if (args.inputs().size() != 2) return rules.Take();
+  const TensorMeta& self = args.inputs()[0];
+  const TensorMeta& index = args.inputs()[1];
+  const int64_t dim = NormDim(args.GetInt("dim").value_or(0), std::max<int64_t>(self.ndim(), 1));
+  if (index.ndim() > 0) rules.Add({P::Replicate(), P::Shard(dim)}, {P::Shard(dim)});
+  // Index of size 1 on d: rank 0 holds all of it, the other ranks nothing.
+  for (int64_t d = 0; d < index.ndim(); ++d) {
+    if (SizeAt(index, d) == 1) rules.Add({P::Replicate(), P::Shard(d)}, {P::Shard(d)});
+  }
+  if (self.ndim() == index.ndim()) {
+    for (int64_t d = 0; d < self.ndim(); ++d) {
+      if (d != dim && SizeAt(self, d) == SizeAt(index, d)) {
+        rules.Add({P::Shard(d), P::Shard(d)}, {P::Shard(d)});
+      }
+    }
+  }
+  for (ReduceOp op : kAllReduceOps) rules.Add({P::Partial(op), P::Replicate()}, {P::Partial(op)});
+  return rules.Take();
+}
+
+// aten::index_select(self, dim, index): inputs self, index (0-d or 1-D).
+absl::StatusOr<std::vector<Rule>> IndexSelectRules(const OpArgs& args) {
+  RuleSet rules(args);
+  if (args.inputs().size() != 2) return rules.Take();
+  const TensorMeta& self = args.inputs()[0];
+  const TensorMeta& index = args.inputs()[1];
+  const int64_t dim = NormDim(args.GetInt("dim").value_or(0), std::max<int64_t>(self.ndim(), 1));
+  for (int64_t d = 0; d < self.ndim(); ++d) {
+    if (d != dim) rules.Add({P::Shard(d), P::Replicate()}, {P::Shard(d)});
+  }
+  if (index.ndim() == 1 && self.ndim() > 0) rules.Add({P::Replicate(), P::Shard(0)}, {P::Shard(dim)});
+  for (ReduceOp op : kAllReduceOps) rules.Add({P::Partial(op), P::Replicate()}, {P::Partial(op)});
+  return rules.Take();
+}
+
+enum class ScatterKind { kSrc, kValue, kAdd };
+
+// aten::scatter.src / scatter.value / scatter_add (self, dim, index[, src]).
+absl::StatusOr<std::vector<Rule>> ScatterRules(const OpArgs& args, ScatterKind kind, bool in_place) {
+  RuleSet rules(args);
+  const bool has_src = kind != ScatterKind::kValue;
+  if (args.inputs().size() != (has_src ? 3u : 2u)) return rules.Take();
+  const TensorMeta& self = args.inputs()[0];
+  const TensorMeta& index = args.inputs()[1];
+  const int64_t dim = NormDim(args.GetInt("dim").value_or(0), std::max<int64_t>(self.ndim(), 1));
+  auto with_src = [&](Placement s, Placement i, Placement src, Placement out) {
+    if (has_src) {
+      rules.Add({s, i, src}, {out});
+    } else {
+      rules.Add({s, i}, {out});
+    }
+  };
+  // Shards aligned on d != dim.
+  if (self.ndim() == index.ndim()) {
+    for (int64_t d = 0; d < self.ndim(); ++d) {
+      if (d == dim || SizeAt(self, d) != SizeAt(index, d)) continue;
+      if (has_src && SizeAt(args.inputs()[2], d) != SizeAt(index, d)) continue;
+      with_src(P::Shard(d), P::Shard(d), P::Shard(d), P::Shard(d));
+      // Size 1 on d: rank 0 holds self and index whole, so a whole src works.
+      if (SizeAt(index, d) == 1) with_src(P::Shard(d), P::Shard(d), P::Replicate(), P::Shard(d));
+    }
+  }
+  const P r = P::Replicate();
+  switch (kind) {
+    case ScatterKind::kSrc: {
+      const c10::ScalarType sd = args.inputs()[2].dtype;
+      for (ReduceOp op : kAllReduceOps) {
+        if (ConversionKeeps(sd, self.dtype, op)) {
+          with_src(P::Partial(op), r, P::Partial(op), P::Partial(op));
+        }
+      }
+      for (ReduceOp op : kIdempotent) {
+        with_src(P::Partial(op), r, r, P::Partial(op));
+        if (ConversionKeeps(sd, self.dtype, op)) with_src(r, r, P::Partial(op), P::Partial(op));
+      }
+      break;
+    }
+    case ScatterKind::kValue: {
+      const std::optional<double> value = args.GetDouble("value");
+      for (ReduceOp op : kAllReduceOps) {
+        if (ConstantKeeps(value, op)) rules.Add({P::Partial(op), r}, {P::Partial(op)});
+      }
+      // 0 absorbs a product: a position any rank's index chunk writes is 0.
+      if (value.has_value() && *value == 0 && index.ndim() > 0) {
+        rules.Add({P::Partial(ReduceOp::kProduct), P::Shard(dim)}, {P::Partial(ReduceOp::kProduct)});
+      }
+      break;
+    }
+    case ScatterKind::kAdd: {
+      const TensorMeta& src = args.inputs()[2];
+      const bool same = src.dtype == self.dtype;
+      if (same) {
+        with_src(P::Partial(ReduceOp::kSum), r, P::Partial(ReduceOp::kSum), P::Partial(ReduceOp::kSum));
+        with_src(P::Partial(ReduceOp::kAvg), r, P::Partial(ReduceOp::kAvg), P::Partial(ReduceOp::kAvg));
+        with_src(r, r, P::Partial(ReduceOp::kAvg), P::Partial(ReduceOp::kAvg));
+        // Each rank adds the contributions of its chunk of (index, src) on dim.
+        if (self.ndim() > 0 && self.ndim() == index.ndim() && SizeAt(index, dim) == SizeAt(src, dim)) {
+          with_src(P::Partial(ReduceOp::kSum), P::Shard(dim), P::Shard(dim), P::Partial(ReduceOp::kSum));
+        }
+        // Index of size 1 on d: rank 0 adds every contribution (src's chunk 0
+        // holds position 0 on d, the only one index reaches), the others none.
+        for (int64_t d = 0; d < index.ndim() && self.ndim() == index.ndim(); ++d) {
+          if (SizeAt(index, d) != 1) continue;
+          with_src(P::Partial(ReduceOp::kSum), P::Shard(d), r, P::Partial(ReduceOp::kSum));
+          with_src(P::Partial(ReduceOp::kSum), P::Shard(d), P::Shard(d), P::Partial(ReduceOp::kSum));
+        }
+      }
+      for (ReduceOp op : kIdempotent) with_src(P::Partial(op), r, r, P::Partial(op));
+      break;
+    }
+  }
+  std::vector<Rule> out = rules.Take();
+  return in_place ? InPlace(std::move(out)) : out;
+}
+
+// aten::index_add(self, dim, index, source, alpha): inputs self, index, source.
+absl::StatusOr<std::vector<Rule>> IndexAddRules(const OpArgs& args) {
+  RuleSet rules(args);
+  if (args.inputs().size() != 3) return rules.Take();
+  const TensorMeta& self = args.inputs()[0];
+  const TensorMeta& index = args.inputs()[1];
+  const TensorMeta& source = args.inputs()[2];
+  const int64_t dim = NormDim(args.GetInt("dim").value_or(0), std::max<int64_t>(self.ndim(), 1));
+  const P r = P::Replicate();
+  if (self.ndim() == source.ndim()) {
+    for (int64_t d = 0; d < self.ndim(); ++d) {
+      if (d != dim) rules.Add({P::Shard(d), r, P::Shard(d)}, {P::Shard(d)});
+    }
+  }
+  if (source.dtype == self.dtype) {
+    const P sum = P::Partial(ReduceOp::kSum), avg = P::Partial(ReduceOp::kAvg);
+    rules.Add({sum, r, sum}, {sum});
+    rules.Add({avg, r, avg}, {avg});
+    rules.Add({r, r, avg}, {avg});
+    if (index.ndim() == 1 && self.ndim() > 0 && self.ndim() == source.ndim()) {
+      rules.Add({sum, P::Shard(0), P::Shard(dim)}, {sum});
+    }
+  }
+  for (ReduceOp op : kIdempotent) rules.Add({P::Partial(op), r, r}, {P::Partial(op)});
+  return rules.Take();
+}
+
+// aten::masked_fill.Scalar / .Tensor (self, mask, value), pointwise over
+// the broadcast of self and mask.
+absl::StatusOr<std::vector<Rule>> MaskedFillRules(const OpArgs& args, bool tensor_value, bool in_place) {
+  RuleSet rules(args);
+  for (Rule& rule : PointwiseShardRules(args)) rules.Add(rule.inputs, rule.outputs);
+  const P r = P::Replicate();
+  if (tensor_value && args.inputs().size() == 3) {
+    const c10::ScalarType self_t = args.inputs()[0].dtype, value_t = args.inputs()[2].dtype;
+    for (ReduceOp op : kAllReduceOps) {
+      if (ConversionKeeps(value_t, self_t, op)) {
+        rules.Add({P::Partial(op), r, P::Partial(op)}, {P::Partial(op)});
+      }
+    }
+    for (ReduceOp op : kIdempotent) {
+      rules.Add({P::Partial(op), r, r}, {P::Partial(op)});
+      if (ConversionKeeps(value_t, self_t, op)) rules.Add({r, r, P::Partial(op)}, {P::Partial(op)});
+    }
+  } else if (!tensor_value && args.inputs().size() == 2) {
+    const std::optional<double> value = args.GetDouble("value");
+    for (ReduceOp op : kAllReduceOps) {
+      if (ConstantKeeps(value, op)) rules.Add({P::Partial(op), r}, {P::Partial(op)});
+    }
+  }
+  std::vector<Rule> out = rules.Take();
+  return in_place ? InPlace(std::move(out)) : out;
+}
+
+SHRT_REGISTER_STRATEGY("aten::gather", GatherRules);
+SHRT_REGISTER_STRATEGY("aten::gather.out", GatherRules);
+SHRT_REGISTER_STRATEGY("aten::index_select", IndexSelectRules);
+SHRT_REGISTER_STRATEGY("aten::index_select.out", IndexSelectRules);
+SHRT_REGISTER_STRATEGY("aten::scatter.src",
+                       [](const OpArgs& a) { return ScatterRules(a, ScatterKind::kSrc, false); });
+SHRT_REGISTER_STRATEGY("aten::scatter_.src",
+                       [](const OpArgs& a) { return ScatterRules(a, ScatterKind::kSrc, true); });
+SHRT_REGISTER_STRATEGY("aten::scatter.value",
+                       [](const OpArgs& a) { return ScatterRules(a, ScatterKind::kValue, false); });
+SHRT_REGISTER_STRATEGY("aten::scatter_add",
+                       [](const OpArgs& a) { return ScatterRules(a, ScatterKind::kAdd, false); });
+SHRT_REGISTER_STRATEGY("aten::scatter_add_",
+                       [](const OpArgs& a) { return ScatterRules(a, ScatterKind::kAdd, true); });
+SHRT_REGISTER_STRATEGY("aten::index_add", IndexAddRules);
+SHRT_REGISTER_STRATEGY("aten::masked_fill.Scalar",
+                       [](const OpArgs& a) { return MaskedFillRules(a, false, false); });
+SHRT_REGISTER_STRATEGY("aten::masked_fill_.Scalar",
+                       [](const OpArgs& a) { return MaskedFillRules(a, false, true); });
+SHRT_REGISTER_STRATEGY("aten::masked_fill.Tensor",
+                       [](const OpArgs& a) { return MaskedFillRules(a, true, false); });
+
+}  // namespace
+}  // namespace shrt

@@ -1,1 +1,114 @@
+// Strategies for slicing: select.int, slice.Tensor, narrow, slice_scatter.
+//
+// Each rank slices its local tensor with the global arguments, so a dim
+// other than the sliced one may be sharded (select drops its dim: sharded
+// dims after it shift down by one), while sharding the sliced dim is not
+// local (start/end/index count from the global start). The one exception:
+// slice.Tensor covering the whole dim with step 1 (start 0 / None / <= -n,
+// end None or >= n) is the identity, and a local slice clamps its bounds to
+// the local chunk, so S(dim) -> S(dim) holds (narrow does not clamp).
+// Slicing selects elements, so P(op) -> P(op) for every reduce op.
+// slice_scatter writes src into a slice of self: self and src sharded alike
+// on d != dim, both P(op) for every op, and a Replicate self or src next to
+// P(avg|max|min) (the same values on every rank).
+#include <limits>
+#include <vector>
+
+#include "shrt/candidates.h"
 #include "shrt/registry.h"
+
+namespace shrt {
+namespace {
+
+using P = Placement;
+
+const ReduceOp kIdempotent[] = {ReduceOp::kAvg, ReduceOp::kMax, ReduceOp::kMin};
+
+// Collects rules, dropping those whose placements never apply to their
+// tensors (Partial on bool, ...), the implicit all-R rule and duplicates.
+class RuleSet {
+ public:
+  explicit RuleSet(const OpArgs& args) : args_(args) {}
+  void Add(std::vector<Placement> in, std::vector<Placement> out) {
+    Rule rule{std::move(in), std::move(out)};
+    if (rule.inputs.size() != args_.inputs().size() ||
+        rule.outputs.size() != args_.outputs().size() || IsAllReplicate(rule)) {
+      return;
+    }
+    for (size_t i = 0; i < rule.inputs.size(); ++i) {
+      const TensorMeta& m = args_.inputs()[i];
+      if (!PlacementApplies(rule.inputs[i], m.ndim(), m.dtype)) return;
+    }
+    for (size_t k = 0; k < rule.outputs.size(); ++k) {
+      const TensorMeta& m = args_.outputs()[k];
+      if (!PlacementApplies(rule.outputs[k], m.ndim(), m.dtype)) return;
+    }
+    for (const Rule& r : rules_) {
+      if (r == rule) return;
+    }
+    rules_.push_back(std::move(rule));
+  }
+  std::vector<Rule> Take() { return std::move(rules_); }
+
+ private:
+  const OpArgs& args_;
+  std::vector<Rule> rules_;
+};
+
+// `dim` normalised against `ndim` (negative dims count from the end).
+int64_t NormDim(int64_t dim, int64_t ndim) { return dim < 0 ? dim + ndim : dim; }
+
+// True if slice(dim, start, end, step) of a dim of size n is the whole dim.
+bool WholeSlice(const OpArgs& args, int64_t n) {
+  if (args.GetInt("step").value_or(1) != 1) return false;
+  int64_t start = args.GetInt("start").value_or(0);
+  int64_t end = args.GetInt("end").value_or(std::numeric_limits<int64_t>::max());
+  if (start < 0) start += n;
+  if (end < 0) end += n;
+  return start <= 0 && end >= n;
+}
+
+// select.int / slice.Tensor / narrow: one input, one output.
+absl::StatusOr<std::vector<Rule>> SliceRules(const OpArgs& args, bool drops_dim, bool clamps) {
+  RuleSet rules(args);
+  if (args.inputs().size() != 1) return rules.Take();
+  const TensorMeta& self = args.inputs()[0];
+  const int64_t dim = NormDim(args.GetInt("dim").value_or(0), self.ndim());
+  for (int64_t d = 0; d < self.ndim(); ++d) {
+    if (d == dim) continue;
+    rules.Add({P::Shard(d)}, {P::Shard(drops_dim && d > dim ? d - 1 : d)});
+  }
+  if (clamps && dim >= 0 && dim < self.ndim() && WholeSlice(args, self.sizes[dim])) {
+    rules.Add({P::Shard(dim)}, {P::Shard(dim)});
+  }
+  for (ReduceOp op : kAllReduceOps) rules.Add({P::Partial(op)}, {P::Partial(op)});
+  return rules.Take();
+}
+
+// slice_scatter(self, src, dim, start, end, step).
+absl::StatusOr<std::vector<Rule>> SliceScatterRules(const OpArgs& args) {
+  RuleSet rules(args);
+  if (args.inputs().size() != 2) return rules.Take();
+  const TensorMeta& self = args.inputs()[0];
+  const TensorMeta& src = args.inputs()[1];
+  const int64_t dim = NormDim(args.GetInt("dim").value_or(0), self.ndim());
+  if (self.ndim() == src.ndim()) {
+    for (int64_t d = 0; d < self.ndim(); ++d) {
+      if (d != dim) rules.Add({P::Shard(d), P::Shard(d)}, {P::Shard(d)});
+    }
+  }
+  for (ReduceOp op : kAllReduceOps) rules.Add({P::Partial(op), P::Partial(op)}, {P::Partial(op)});
+  for (ReduceOp op : kIdempotent) {
+    rules.Add({P::Partial(op), P::Replicate()}, {P::Partial(op)});
+    rules.Add({P::Replicate(), P::Partial(op)}, {P::Partial(op)});
+  }
+  return rules.Take();
+}
+
+SHRT_REGISTER_STRATEGY("aten::select.int", [](const OpArgs& a) { return SliceRules(a, true, false); });
+SHRT_REGISTER_STRATEGY("aten::slice.Tensor", [](const OpArgs& a) { return SliceRules(a, false, true); });
+SHRT_REGISTER_STRATEGY("aten::narrow", [](const OpArgs& a) { return SliceRules(a, false, false); });
+SHRT_REGISTER_STRATEGY("aten::slice_scatter", SliceScatterRules);
+
+}  // namespace
+}  // namespace shrt
