@@ -1,1 +1,279 @@
+// Strategies for reductions over a set of dims D (sum, mean, amax, max.dim,
+// argmax, prod, all/any, var/std, norms, logsumexp, nansum).
+//
+// Shard rules, every reduction: sharding a dim d outside D keeps the output
+// sharded on d's position in the output (d, or d - |{e in D : e < d}| when
+// keepdim is false), for every output (max.dim's values and indices alike).
+//
+// Sharding a dim in D makes every rank reduce its own chunk; the chunks
+// combine only where the reduction is itself an associative reduction whose
+// identity is what a rank with an EMPTY chunk returns (torch.chunk leaves
+// trailing ranks empty whenever the size does not fill W chunks, and a
+// strategy does not see W, so a rule must hold for every W):
+//   sum, nansum:           S(d in D) -> P(sum)      (empty sum = 0)
+//   prod:                  S(d in D) -> P(product)  (empty product = 1)
+//   all/any on uint8:      S(d in D) -> P(min), P(product) / P(max)
+//                          (outputs 0/1; empty all = 1, empty any = 0;
+//                          bool outputs get no Partial placement)
+//   norm p=1, p=0:         S(d in D) -> P(sum) (sum of |x|, count of x != 0)
+//   norm.ScalarOpt_dim/norm.Scalar p=inf: S(d in D) -> P(max): max |x|, and
+//                          the legacy norm returns 0 on an empty dim, the
+//                          identity of max over values >= 0.
+// Not claimed, on purpose:
+//   amax/amin/max/min S(d in D) -> P(max|min): amax raises "Expected
+//     reduction dim to have non-zero size" on a rank whose chunk is empty,
+//     which happens or not depending on W (e.g. 5 rows at W=4 leave rank 3
+//     empty); linalg_vector_norm(ord=inf) raises likewise.
+//   mean S(d in D) -> P(avg): the average of local means is the mean only
+//     when every chunk has the same size, i.e. when size(d) % W == 0.
+//   indices outputs (max.dim, argmax) are local to the chunk: never Partial.
+//
+// Partial inputs: a reduction that commutes with the Partial's reduction
+// over ranks keeps it: sum, mean are linear (P(sum) -> P(sum),
+// P(avg) -> P(avg)); amax/max keep P(max), amin/min keep P(min), prod keeps
+// P(product); only without a float dtype conversion (see ValuePreserving).
+// nansum does not keep P(sum): a NaN in one rank's part is dropped there
+// while the other parts' values at that element are still summed.
+// When the reduction covers exactly one element per output (every reduced
+// dim has size 1, or a 0-d input), sum/mean/amax/amin/prod/logsumexp/nansum
+// are the identity and keep every Partial; norms are |x| and keep
+// P(product). On a size-1 reduced dim, S(d) leaves rank 0 the whole tensor
+// and the others empty: norms (p >= 0) give 0 there, so P(sum) and P(max);
+// logsumexp gives -inf, so P(max).
+// Outputs in {0, 1} (all/any of uint8, prod of bool): R -> P(product)
+// (x * x = x), and prod of bool also S(d in D) -> P(min). uint8 all() is
+// monotone (x != 0 iff x >= 1): P(min) -> P(min); any(): P(max) -> P(max).
+#include <algorithm>
+#include <cmath>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "absl/strings/string_view.h"
+#include "c10/core/ScalarType.h"
 #include "shrt/registry.h"
+#include "shrt/strategies/pointwise_rules.h"
+
+namespace shrt {
+namespace {
+
+enum class DimArg {
+  kIntList,   // int[1]? dim: None or [] reduces every dim
+  kInt,       // int dim
+  kOptInt,    // int? dim: None flattens (argmax/argmin): no shard rule
+  kAll,       // no dim argument: every dim
+};
+
+// What a reduction does with the values of the reduced elements.
+enum class Unit {
+  kNone,      // no rule on unit extent
+  kIdentity,  // one reduced element: the output is the input value
+  kAbs,       // one reduced element: the output is |x|
+};
+
+struct ReductionOp {
+  const char* overload;
+  DimArg dim_arg;
+  // Partial outputs of S(d) for d in D.
+  std::vector<const char*> reduced_shard;
+  // "P(a) -> P(b)" rules that hold for every reduced extent, as long as
+  // the dtype conversion preserves values.
+  std::vector<const char*> partial_rules;
+  // The op on a single reduced element.
+  Unit unit = Unit::kNone;
+  // Partial outputs of S(d) for d in D when size(d) == 1: rank 0 holds the
+  // whole tensor and reduces it, every other rank reduces an empty tensor,
+  // whose result must be the identity of the Partial's reduction over the
+  // values the op can take (norms: 0 for sum and max; logsumexp: -inf for
+  // max).
+  std::vector<const char*> unit_shard = {};
+  // The outputs only take the values 0 and 1 (all/any on uint8, prod of
+  // bool): then min and product over ranks coincide, and replicated
+  // outputs are also P(product) (x * x = x).
+  bool zero_one = false;
+};
+
+bool IsFloat(c10::ScalarType t) { return c10::isFloatingType(t); }
+
+// True when a Partial input stays a Partial of the same values through the
+// op's dtype conversion: none, integer -> integer, or float -> narrower
+// float. Casting float parts to an integer truncates each part; casting them
+// to a wider float exposes the rounding of the parts (their exact sum is not
+// the float32 value they stand for), which the wider output's tolerance sees.
+bool ValuePreserving(const OpArgs& args) {
+  const c10::ScalarType in = args.inputs()[0].dtype;
+  const c10::ScalarType out = args.outputs()[0].dtype;
+  if (in == out) return true;
+  if (c10::isIntegralType(in, false) && c10::isIntegralType(out, false)) return true;
+  return c10::isFloatingType(in) && c10::isFloatingType(out) &&
+         c10::elementSize(out) < c10::elementSize(in);
+}
+
+// The normalised reduced dims, or nullopt when the op flattens (no rules).
+std::optional<std::set<int64_t>> ReducedDims(const OpArgs& args, DimArg kind) {
+  const int64_t n = args.inputs()[0].ndim();
+  std::set<int64_t> dims;
+  std::optional<std::vector<int64_t>> list;
+  if (kind != DimArg::kAll) list = args.GetIntList("dim");
+  if (kind == DimArg::kOptInt && !list) return std::nullopt;
+  if (n == 0) return dims;  // 0-d: dim 0 / -1 reduce a single element
+  if (!list || list->empty()) {
+    if (kind == DimArg::kInt) return std::nullopt;
+    for (int64_t d = 0; d < n; ++d) dims.insert(d);
+    return dims;
+  }
+  for (int64_t d : *list) dims.insert(d < 0 ? d + n : d);
+  return dims;
+}
+
+absl::StatusOr<std::vector<Rule>> ReductionRules(const OpArgs& args, const ReductionOp& op) {
+  std::vector<Rule> rules;
+  const TensorMeta& self = args.inputs()[0];
+  const int64_t n = self.ndim();
+  const std::optional<std::set<int64_t>> reduced = ReducedDims(args, op.dim_arg);
+  if (!reduced) return rules;
+  const bool keepdim = args.GetBool("keepdim").value_or(false);
+  const int64_t out_ndim = keepdim ? n : n - static_cast<int64_t>(reduced->size());
+  // Guard: answer nothing rather than guess when the dims were misread.
+  for (const TensorMeta& out : args.outputs()) {
+    if (out.ndim() != out_ndim) return rules;
+  }
+  const size_t num_out = args.outputs().size();
+  int64_t extent = 1;
+  for (int64_t d : *reduced) extent *= self.sizes[d];
+
+  std::vector<std::string> texts;
+  // prod of a bool tensor counts in {0, 1} too; an empty chunk gives 1,
+  // the identity of min as well as of product.
+  const bool bool_prod = op.reduced_shard.size() == 1 &&
+                         std::string(op.reduced_shard[0]) == "P(product)" &&
+                         self.dtype == c10::ScalarType::Bool;
+  const bool zero_one = op.zero_one || bool_prod;
+  for (int64_t d = 0; d < n; ++d) {
+    if (reduced->count(d)) {
+      std::vector<const char*> outs = op.reduced_shard;
+      if (bool_prod) outs.push_back("P(min)");
+      if (self.sizes[d] == 1) outs.insert(outs.end(), op.unit_shard.begin(), op.unit_shard.end());
+      for (const char* p : outs) {
+        texts.push_back("S(" + std::to_string(d) + ") -> " + p);
+      }
+      continue;
+    }
+    int64_t od = d;
+    if (!keepdim) od -= std::count_if(reduced->begin(), reduced->end(), [d](int64_t e) { return e < d; });
+    Rule rule;
+    rule.inputs.push_back(Placement::Shard(d));
+    rule.outputs.assign(num_out, Placement::Shard(od));
+    rules.push_back(std::move(rule));
+  }
+  const bool preserving = ValuePreserving(args);
+  if (preserving) {
+    for (const char* t : op.partial_rules) texts.push_back(t);
+  }
+  if (zero_one) texts.push_back("R -> P(product)");
+  if (extent == 1 && preserving && num_out == 1) {
+    if (op.unit == Unit::kIdentity) {
+      for (const char* t : {"P(sum) -> P(sum)", "P(avg) -> P(avg)", "P(max) -> P(max)",
+                            "P(min) -> P(min)", "P(product) -> P(product)"}) {
+        texts.push_back(t);
+      }
+    } else if (op.unit == Unit::kAbs) {
+      texts.push_back("P(product) -> P(product)");
+    }
+  }
+  std::sort(texts.begin(), texts.end());
+  texts.erase(std::unique(texts.begin(), texts.end()), texts.end());
+  std::vector<absl::string_view> views(texts.begin(), texts.end());
+  absl::StatusOr<std::vector<Rule>> partial = ApplicableRules(args, views);
+  if (!partial.ok()) return partial.status();
+  rules.insert(rules.end(), partial->begin(), partial->end());
+  return rules;
+}
+
+// all/any: Partial outputs only exist for uint8 outputs (values 0/1).
+ReductionOp AllAny(const char* overload, DimArg dim, bool is_all) {
+  ReductionOp op{overload, dim, {}, {}, Unit::kNone};
+  op.zero_one = true;
+  if (is_all) {
+    // uint8 input: x != 0 iff x >= 1, so all() is monotone: a P(min)
+    // input (parts >= x, min = x) gives P(min) (= P(product) on 0/1).
+    op.reduced_shard = {"P(product)", "P(min)"};
+    op.partial_rules = {"P(min) -> P(min)", "P(min) -> P(product)"};
+  } else {
+    // uint8 input: any() is monotone, a P(max) input gives P(max).
+    op.reduced_shard = {"P(max)"};
+    op.partial_rules = {"P(max) -> P(max)"};
+  }
+  return op;
+}
+
+// The ord/p argument of a norm, or 2 when None/absent.
+double NormOrder(const OpArgs& args, absl::string_view name) {
+  return args.GetDouble(name).value_or(2.0);
+}
+
+ReductionOp NormOp(const char* overload, DimArg dim, double p, bool legacy_norm) {
+  ReductionOp op{overload, dim, {}, {}, Unit::kAbs};
+  if (p == 1.0 || p == 0.0) op.reduced_shard = {"P(sum)"};
+  if (legacy_norm && std::isinf(p) && p > 0) op.reduced_shard = {"P(max)"};
+  if (p == 0.0) op.unit = Unit::kNone;
+  // The norm of an empty tensor is 0 for p >= 0 (linalg_vector_norm raises
+  // for p = inf).
+  if (p >= 0 && (legacy_norm || !std::isinf(p))) op.unit_shard = {"P(sum)", "P(max)"};
+  return op;
+}
+
+const std::vector<ReductionOp>& Ops() {
+  static const auto* ops = new std::vector<ReductionOp>{
+      {"aten::sum", DimArg::kAll, {"P(sum)"}, {"P(sum) -> P(sum)", "P(avg) -> P(avg)"}, Unit::kIdentity},
+      {"aten::sum.dim_IntList", DimArg::kIntList, {"P(sum)"}, {"P(sum) -> P(sum)", "P(avg) -> P(avg)"}, Unit::kIdentity},
+      {"aten::nansum", DimArg::kIntList, {"P(sum)"}, {}, Unit::kIdentity},
+      {"aten::mean", DimArg::kAll, {}, {"P(sum) -> P(sum)", "P(avg) -> P(avg)"}, Unit::kIdentity},
+      {"aten::mean.dim", DimArg::kIntList, {}, {"P(sum) -> P(sum)", "P(avg) -> P(avg)"}, Unit::kIdentity},
+      {"aten::amax", DimArg::kIntList, {}, {"P(max) -> P(max)"}, Unit::kIdentity},
+      {"aten::amin", DimArg::kIntList, {}, {"P(min) -> P(min)"}, Unit::kIdentity},
+      {"aten::max", DimArg::kAll, {}, {"P(max) -> P(max)"}, Unit::kIdentity},
+      {"aten::min", DimArg::kAll, {}, {"P(min) -> P(min)"}, Unit::kIdentity},
+      {"aten::max.dim", DimArg::kInt, {}, {}, Unit::kNone},
+      {"aten::min.dim", DimArg::kInt, {}, {}, Unit::kNone},
+      {"aten::argmax", DimArg::kOptInt, {}, {}, Unit::kNone},
+      {"aten::argmin", DimArg::kOptInt, {}, {}, Unit::kNone},
+      {"aten::prod", DimArg::kAll, {"P(product)"}, {"P(product) -> P(product)"}, Unit::kIdentity},
+      {"aten::prod.dim_int", DimArg::kInt, {"P(product)"}, {"P(product) -> P(product)"}, Unit::kIdentity},
+      {"aten::var.correction", DimArg::kIntList, {}, {}, Unit::kNone},
+      {"aten::var.dim", DimArg::kIntList, {}, {}, Unit::kNone},
+      {"aten::std.correction", DimArg::kIntList, {}, {}, Unit::kNone},
+      {"aten::std.dim", DimArg::kIntList, {}, {}, Unit::kNone},
+      {"aten::logsumexp", DimArg::kIntList, {}, {}, Unit::kIdentity, {"P(max)"}},
+  };
+  return *ops;
+}
+
+const bool kRegistered = [] {
+  for (const ReductionOp& op : Ops()) {
+    StrategyRegistrar(op.overload, [&op](const OpArgs& args) { return ReductionRules(args, op); });
+  }
+  static const ReductionOp kAllDim = AllAny("aten::all.dim", DimArg::kInt, true);
+  static const ReductionOp kAll = AllAny("aten::all", DimArg::kAll, true);
+  static const ReductionOp kAnyDim = AllAny("aten::any.dim", DimArg::kInt, false);
+  static const ReductionOp kAny = AllAny("aten::any", DimArg::kAll, false);
+  for (const ReductionOp* op : {&kAllDim, &kAll, &kAnyDim, &kAny}) {
+    StrategyRegistrar(op->overload, [op](const OpArgs& args) { return ReductionRules(args, *op); });
+  }
+  StrategyRegistrar("aten::norm.ScalarOpt_dim", [](const OpArgs& args) {
+    return ReductionRules(args, NormOp("aten::norm.ScalarOpt_dim", DimArg::kIntList,
+                                       NormOrder(args, "p"), true));
+  });
+  StrategyRegistrar("aten::norm.Scalar", [](const OpArgs& args) {
+    return ReductionRules(args, NormOp("aten::norm.Scalar", DimArg::kAll, NormOrder(args, "p"), true));
+  });
+  StrategyRegistrar("aten::linalg_vector_norm", [](const OpArgs& args) {
+    return ReductionRules(args, NormOp("aten::linalg_vector_norm", DimArg::kIntList,
+                                       NormOrder(args, "ord"), false));
+  });
+  return true;
+}();
+
+}  // namespace
+}  // namespace shrt

@@ -1,1 +1,92 @@
+// Strategies for scans along one dim (cumsum, cumprod, logcumsumexp,
+// cummax, cummin).
+//
+// Shard rules: sharding any dim other than the scanned one keeps every
+// output sharded on it. Sharding the scanned dim is invalid (each rank
+// would restart the scan at its chunk), except when that dim has size 1:
+// the scan is then the identity along it (rank 0 holds the element, the
+// other ranks empty chunks), so S(dim) -> S(dim) holds too.
+//
+// Partial inputs: cumsum is linear (P(sum) -> P(sum), P(avg) -> P(avg));
+// cumprod is multiplicative (P(product) -> P(product)); both only when the
+// dtype= conversion preserves the parts (none, integer -> integer, float
+// -> narrower float). On a size-1
+// scanned dim (or a 0-d input) cumsum, cumprod and logcumsumexp are the
+// identity and keep every Partial. cummax/cummin return local indices,
+// which no Partial describes.
+#include <algorithm>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "absl/strings/string_view.h"
+#include "c10/core/ScalarType.h"
 #include "shrt/registry.h"
+#include "shrt/strategies/pointwise_rules.h"
+
+namespace shrt {
+namespace {
+
+struct ScanOp {
+  const char* overload;
+  std::vector<absl::string_view> partial_rules;
+  bool identity_on_unit;
+};
+
+absl::StatusOr<std::vector<Rule>> ScanRules(const OpArgs& args, const ScanOp& op) {
+  std::vector<Rule> rules;
+  const TensorMeta& self = args.inputs()[0];
+  const int64_t n = self.ndim();
+  std::optional<int64_t> dim_arg = args.GetInt("dim");
+  if (!dim_arg) return rules;
+  const int64_t dim = *dim_arg < 0 ? *dim_arg + std::max<int64_t>(n, 1) : *dim_arg;
+  const bool unit = n == 0 || self.sizes[dim] == 1;
+  for (int64_t d = 0; d < n; ++d) {
+    if (d == dim && !unit) continue;
+    Rule rule;
+    rule.inputs.push_back(Placement::Shard(d));
+    rule.outputs.assign(args.outputs().size(), Placement::Shard(d));
+    rules.push_back(std::move(rule));
+  }
+  const c10::ScalarType in = self.dtype;
+  const c10::ScalarType out = args.outputs()[0].dtype;
+  // Partial inputs survive no dtype conversion but integer -> integer and
+  // float -> narrower float: float parts truncate to integers, and their
+  // rounding shows in a wider float.
+  const bool narrowing = c10::isFloatingType(in) && c10::isFloatingType(out) &&
+                         c10::elementSize(out) < c10::elementSize(in);
+  if (in != out && !narrowing &&
+      !(c10::isIntegralType(in, false) && c10::isIntegralType(out, false))) {
+    return rules;
+  }
+  std::vector<absl::string_view> texts = op.partial_rules;
+  if (unit && op.identity_on_unit) {
+    texts = {"P(sum) -> P(sum)", "P(avg) -> P(avg)", "P(max) -> P(max)", "P(min) -> P(min)",
+             "P(product) -> P(product)"};
+  }
+  absl::StatusOr<std::vector<Rule>> partial = ApplicableRules(args, texts);
+  if (!partial.ok()) return partial.status();
+  rules.insert(rules.end(), partial->begin(), partial->end());
+  return rules;
+}
+
+const std::vector<ScanOp>& Ops() {
+  static const auto* ops = new std::vector<ScanOp>{
+      {"aten::cumsum", {"P(sum) -> P(sum)", "P(avg) -> P(avg)"}, true},
+      {"aten::cumprod", {"P(product) -> P(product)"}, true},
+      {"aten::logcumsumexp", {}, true},
+      {"aten::cummax", {}, false},
+      {"aten::cummin", {}, false},
+  };
+  return *ops;
+}
+
+const bool kRegistered = [] {
+  for (const ScanOp& op : Ops()) {
+    StrategyRegistrar(op.overload, [&op](const OpArgs& args) { return ScanRules(args, op); });
+  }
+  return true;
+}();
+
+}  // namespace
+}  // namespace shrt

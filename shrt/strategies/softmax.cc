@@ -1,1 +1,63 @@
+// Strategies for softmax and log_softmax, forward and backward.
+//
+// Shard rules: any dim other than the softmax dim may be sharded (every
+// input alike, the output follows). The softmax dim must not be: each rank
+// would normalise over its chunk only. On a size-1 softmax dim the op is
+// local along it (rank 0 holds the element, the others empty chunks), so
+// S(dim) holds there as well.
+//
+// Partial inputs: softmax is not linear and not monotone per element
+// (softmax(x + c) = softmax(x)), so the forward ops keep no Partial. The
+// backward ops are linear in grad_output for a fixed output:
+//   _softmax_backward_data:     output * (g - sum(g * output, dim))
+//   _log_softmax_backward_data: g - exp(output) * sum(g, dim)
+// so P(sum), R -> P(sum) and P(avg), R -> P(avg).
+#include <algorithm>
+#include <optional>
+#include <vector>
+
+#include "absl/strings/string_view.h"
 #include "shrt/registry.h"
+#include "shrt/strategies/pointwise_rules.h"
+
+namespace shrt {
+namespace {
+
+absl::StatusOr<std::vector<Rule>> SoftmaxRules(const OpArgs& args, bool backward) {
+  std::vector<Rule> rules;
+  const TensorMeta& self = args.inputs()[0];
+  const int64_t n = self.ndim();
+  std::optional<int64_t> dim_arg = args.GetInt("dim");
+  if (!dim_arg) return rules;
+  const int64_t dim = *dim_arg < 0 ? *dim_arg + std::max<int64_t>(n, 1) : *dim_arg;
+  const bool unit = n == 0 || self.sizes[dim] == 1;
+  for (int64_t d = 0; d < n; ++d) {
+    if (d == dim && !unit) continue;
+    Rule rule;
+    rule.inputs.assign(args.inputs().size(), Placement::Shard(d));
+    rule.outputs.assign(args.outputs().size(), Placement::Shard(d));
+    rules.push_back(std::move(rule));
+  }
+  if (backward) {
+    static const std::vector<absl::string_view> kLinearInGrad = {"P(sum), R -> P(sum)",
+                                                                 "P(avg), R -> P(avg)"};
+    absl::StatusOr<std::vector<Rule>> partial = ApplicableRules(args, kLinearInGrad);
+    if (!partial.ok()) return partial.status();
+    rules.insert(rules.end(), partial->begin(), partial->end());
+  }
+  return rules;
+}
+
+const bool kRegistered = [] {
+  for (const char* op : {"aten::_softmax", "aten::_log_softmax", "aten::softmax.int",
+                         "aten::log_softmax.int"}) {
+    StrategyRegistrar(op, [](const OpArgs& args) { return SoftmaxRules(args, false); });
+  }
+  for (const char* op : {"aten::_softmax_backward_data", "aten::_log_softmax_backward_data"}) {
+    StrategyRegistrar(op, [](const OpArgs& args) { return SoftmaxRules(args, true); });
+  }
+  return true;
+}();
+
+}  // namespace
+}  // namespace shrt
