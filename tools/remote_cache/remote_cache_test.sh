@@ -8,7 +8,8 @@
 #      --config=remote_readonly, must execute 0 test actions and run no
 #      action locally: every result is a remote cache hit;
 #   2. after one rule is removed from shrt/strategies/clamp.cc, exactly the
-#      tests that depend on that file run (bazel query's rdeps), nothing else.
+#      tests that depend on that file run (bazel query's rdeps), nothing else
+#      (their verdicts do not matter here).
 # Prints each step's wall time and counts; exits non-zero on any failure.
 #
 #   tools/remote_cache/remote_cache_test.sh PORT [--populate]
@@ -62,9 +63,10 @@ sed -i 's/{"P(max) -> P(max)", "P(min) -> P(min)"}/{"P(max) -> P(max)"}/' shrt/s
 git diff --quiet && { echo "FAIL: the edit did not apply"; exit 1; }
 bazel --output_base="$tmp/ob1" query "kind(test, rdeps(tests(//shrt/...), //shrt/strategies:clamp.cc))" \
   2>/dev/null | sort > "$tmp/expected"
-if ! bazel_test "$tmp/edit.log" "$tmp/ob1" --config=remote_readonly "${cache[@]}"; then
-  tail -30 "$tmp/edit.log"; fail=1
-fi
+# The removed rule becomes a missing rule that no spec explains, so
+# //op_specs:missing_explained_test fails by design: only which tests ran
+# matters here.
+bazel_test "$tmp/edit.log" "$tmp/ob1" --config=remote_readonly "${cache[@]}" || true
 ran "$tmp/edit.log" > "$tmp/ran"
 echo "  ran: $(paste -sd' ' "$tmp/ran")"
 echo "  depend on clamp.cc: $(paste -sd' ' "$tmp/expected")"
