@@ -223,7 +223,9 @@ TEST(ValidateTest, IndexRecipesStayInRange) {
   EXPECT_THAT(Rules(r, Verdict::kIncorrect), UnorderedElementsAreArray({"R, P(sum) -> P(sum)"}));
   EXPECT_THAT(Evidence(r, "R, P(sum) -> P(sum)"), HasSubstr("do not apply"));
   for (const RuleVerdict& v : r.rules) {
-    if (v.verdict != Verdict::kIncorrect) EXPECT_FALSE(v.rule.inputs[1].is_partial()) << RuleToString(v.rule);
+    if (v.verdict != Verdict::kIncorrect) {
+      EXPECT_FALSE(v.rule.inputs[1].is_partial()) << RuleToString(v.rule);
+    }
   }
 }
 

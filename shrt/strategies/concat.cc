@@ -10,49 +10,15 @@
 //     and P(op) inputs (one at least Partial) -> P(op).
 #include <vector>
 
-#include "shrt/candidates.h"
+#include "c10/core/WrapDimMinimal.h"
 #include "shrt/registry.h"
+#include "shrt/strategies/partial_algebra.h"
+#include "shrt/strategies/rule_set.h"
 
 namespace shrt {
 namespace {
 
 using P = Placement;
-
-const ReduceOp kIdempotent[] = {ReduceOp::kAvg, ReduceOp::kMax, ReduceOp::kMin};
-
-// Collects rules, dropping those whose placements never apply to their
-// tensors (Partial on bool, ...), the implicit all-R rule and duplicates.
-class RuleSet {
- public:
-  explicit RuleSet(const OpArgs& args) : args_(args) {}
-  void Add(std::vector<Placement> in, std::vector<Placement> out) {
-    Rule rule{std::move(in), std::move(out)};
-    if (rule.inputs.size() != args_.inputs().size() ||
-        rule.outputs.size() != args_.outputs().size() || IsAllReplicate(rule)) {
-      return;
-    }
-    for (size_t i = 0; i < rule.inputs.size(); ++i) {
-      const TensorMeta& m = args_.inputs()[i];
-      if (!PlacementApplies(rule.inputs[i], m.ndim(), m.dtype)) return;
-    }
-    for (size_t k = 0; k < rule.outputs.size(); ++k) {
-      const TensorMeta& m = args_.outputs()[k];
-      if (!PlacementApplies(rule.outputs[k], m.ndim(), m.dtype)) return;
-    }
-    for (const Rule& r : rules_) {
-      if (r == rule) return;
-    }
-    rules_.push_back(std::move(rule));
-  }
-  std::vector<Rule> Take() { return std::move(rules_); }
-
- private:
-  const OpArgs& args_;
-  std::vector<Rule> rules_;
-};
-
-// `dim` normalised against `ndim` (negative dims count from the end).
-int64_t NormDim(int64_t dim, int64_t ndim) { return dim < 0 ? dim + ndim : dim; }
 
 // The Partial rules of an op whose output selects elements of its inputs.
 void SelectionPartialRules(RuleSet& rules, size_t n) {
@@ -60,7 +26,7 @@ void SelectionPartialRules(RuleSet& rules, size_t n) {
     rules.Add(std::vector<Placement>(n, P::Partial(op)), {P::Partial(op)});
   }
   if (n > 8) return;  // mixes of R and P: 2^n rules
-  for (ReduceOp op : kIdempotent) {
+  for (ReduceOp op : kIdempotentReduceOps) {
     for (size_t mask = 1; mask < (size_t{1} << n); ++mask) {
       std::vector<Placement> in;
       for (size_t i = 0; i < n; ++i) in.push_back((mask >> i) & 1 ? P::Partial(op) : P::Replicate());
@@ -75,7 +41,7 @@ absl::StatusOr<std::vector<Rule>> ConcatRules(const OpArgs& args, bool stack) {
   const size_t n = args.inputs().size();
   if (n == 0 || args.outputs().empty()) return rules.Take();
   const int64_t out_ndim = args.outputs()[0].ndim();
-  const int64_t dim = NormDim(args.GetInt("dim").value_or(0), out_ndim);
+  const int64_t dim = c10::maybe_wrap_dim(args.GetInt("dim").value_or(0), out_ndim);
   const int64_t in_ndim = stack ? out_ndim - 1 : out_ndim;
   bool same_rank = true;
   for (const TensorMeta& m : args.inputs()) same_rank = same_rank && m.ndim() == in_ndim;

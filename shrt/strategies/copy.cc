@@ -21,82 +21,15 @@
 #include <vector>
 
 #include "c10/core/ScalarType.h"
-#include "shrt/candidates.h"
 #include "shrt/registry.h"
+#include "shrt/strategies/partial_algebra.h"
 #include "shrt/strategies/pointwise_rules.h"
+#include "shrt/strategies/rule_set.h"
 
 namespace shrt {
 namespace {
 
 using P = Placement;
-
-const ReduceOp kIdempotent[] = {ReduceOp::kAvg, ReduceOp::kMax, ReduceOp::kMin};
-
-// Collects rules, dropping those whose placements never apply to their
-// tensors (Partial on bool, ...), the implicit all-R rule and duplicates.
-class RuleSet {
- public:
-  explicit RuleSet(const OpArgs& args) : args_(args) {}
-  void Add(std::vector<Placement> in, std::vector<Placement> out) {
-    Rule rule{std::move(in), std::move(out)};
-    if (rule.inputs.size() != args_.inputs().size() ||
-        rule.outputs.size() != args_.outputs().size() || IsAllReplicate(rule)) {
-      return;
-    }
-    for (size_t i = 0; i < rule.inputs.size(); ++i) {
-      const TensorMeta& m = args_.inputs()[i];
-      if (!PlacementApplies(rule.inputs[i], m.ndim(), m.dtype)) return;
-    }
-    for (size_t k = 0; k < rule.outputs.size(); ++k) {
-      const TensorMeta& m = args_.outputs()[k];
-      if (!PlacementApplies(rule.outputs[k], m.ndim(), m.dtype)) return;
-    }
-    for (const Rule& r : rules_) {
-      if (r == rule) return;
-    }
-    rules_.push_back(std::move(rule));
-  }
-  std::vector<Rule> Take() { return std::move(rules_); }
-
- private:
-  const OpArgs& args_;
-  std::vector<Rule> rules_;
-};
-
-// `dim` normalised against `ndim` (negative dims count from the end).
-int64_t NormDim(int64_t dim, int64_t ndim) { return dim < 0 ? dim + ndim : dim; }
-
-// True if converting values from `from` to `to` commutes with `op` over ranks.
-bool ConversionKeeps(c10::ScalarType from, c10::ScalarType to, ReduceOp op) {
-  if (from == to) return true;
-  if (from == c10::ScalarType::Bool || to == c10::ScalarType::Bool) return false;
-  const bool ff = c10::isFloatingType(from), tf = c10::isFloatingType(to);
-  // A wider float output exposes the rounding of narrower Partial parts
-  // (parts of large magnitude sum to x only up to the input's precision),
-  // so a widening float conversion keeps the order-based reductions only.
-  if (ff && tf && c10::elementSize(to) > c10::elementSize(from)) {
-    return op == ReduceOp::kMax || op == ReduceOp::kMin;
-  }
-  if (tf) return true;
-  if (ff) return op == ReduceOp::kMax || op == ReduceOp::kMin;
-  if (c10::elementSize(to) >= c10::elementSize(from) &&
-      (c10::isSignedType(to) || !c10::isSignedType(from))) {
-    return true;
-  }
-  return op == ReduceOp::kSum || op == ReduceOp::kProduct;
-}
-
-// Whether a constant c written on every rank reduces to c under `op`.
-bool ConstantKeeps(std::optional<double> c, ReduceOp op) {
-  switch (op) {
-    case ReduceOp::kAvg:
-    case ReduceOp::kMax:
-    case ReduceOp::kMin: return true;
-    case ReduceOp::kSum: return c.has_value() && *c == 0;
-    case ReduceOp::kProduct: return c.has_value() && (*c == 0 || *c == 1);
-  }
-  return false;
-}
 
 // clone, _to_copy, to.dtype: one input, one output of the same shape.
 absl::StatusOr<std::vector<Rule>> CopyRules(const OpArgs& args) {
@@ -125,7 +58,7 @@ absl::StatusOr<std::vector<Rule>> CopyInPlaceRules(const OpArgs& args) {
       rules.Add({P::Partial(op), P::Partial(op)}, {P::Partial(op)});
     }
   }
-  for (ReduceOp op : kIdempotent) rules.Add({P::Partial(op), P::Replicate()}, {P::Partial(op)});
+  for (ReduceOp op : kIdempotentReduceOps) rules.Add({P::Partial(op), P::Replicate()}, {P::Partial(op)});
   return rules.Take();
 }
 

@@ -26,45 +26,11 @@
 #include <algorithm>
 #include <vector>
 
-#include "shrt/candidates.h"
 #include "shrt/registry.h"
+#include "shrt/strategies/rule_set.h"
 
 namespace shrt {
 namespace {
-
-// Shard dims counted from the end, normalised against the tensor's rank.
-Placement Normalised(const Placement& p, int64_t ndim) {
-  return p.is_shard() && p.dim() < 0 ? Placement::Shard(p.dim() + ndim) : p;
-}
-
-// Keeps rules whose every placement applies to its tensor (negative shard
-// dims normalised), without duplicates and without the all-R rule.
-std::vector<Rule> Applicable(const OpArgs& args, const std::vector<Rule>& given) {
-  std::vector<Rule> out;
-  for (Rule rule : given) {
-    for (size_t i = 0; i < rule.inputs.size() && i < args.inputs().size(); ++i) {
-      rule.inputs[i] = Normalised(rule.inputs[i], args.inputs()[i].ndim());
-    }
-    for (size_t i = 0; i < rule.outputs.size() && i < args.outputs().size(); ++i) {
-      rule.outputs[i] = Normalised(rule.outputs[i], args.outputs()[i].ndim());
-    }
-    if (rule.inputs.size() != args.inputs().size() ||
-        rule.outputs.size() != args.outputs().size() || IsAllReplicate(rule)) {
-      continue;
-    }
-    bool applies = true;
-    for (size_t i = 0; i < rule.inputs.size(); ++i) {
-      const TensorMeta& m = args.inputs()[i];
-      applies = applies && PlacementApplies(rule.inputs[i], m.ndim(), m.dtype);
-    }
-    for (size_t i = 0; i < rule.outputs.size(); ++i) {
-      const TensorMeta& m = args.outputs()[i];
-      applies = applies && PlacementApplies(rule.outputs[i], m.ndim(), m.dtype);
-    }
-    if (applies && std::find(out.begin(), out.end(), rule) == out.end()) out.push_back(rule);
-  }
-  return out;
-}
 
 absl::StatusOr<std::vector<Rule>> Embedding(const OpArgs& args) {
   const Placement r = Placement::Replicate();
@@ -77,7 +43,7 @@ absl::StatusOr<std::vector<Rule>> Embedding(const OpArgs& args) {
   for (ReduceOp op : kAllReduceOps) {
     rules.push_back({{Placement::Partial(op), r}, {Placement::Partial(op)}});
   }
-  return Applicable(args, rules);
+  return KeepApplicable(args, std::move(rules));
 }
 
 absl::StatusOr<std::vector<Rule>> EmbeddingDenseBackward(const OpArgs& args) {
@@ -95,7 +61,7 @@ absl::StatusOr<std::vector<Rule>> EmbeddingDenseBackward(const OpArgs& args) {
   for (ReduceOp op : {ReduceOp::kSum, ReduceOp::kAvg}) {
     rules.push_back({{Placement::Partial(op), r}, {Placement::Partial(op)}});
   }
-  return Applicable(args, rules);
+  return KeepApplicable(args, std::move(rules));
 }
 
 SHRT_REGISTER_STRATEGY("aten::embedding", Embedding);

@@ -24,88 +24,19 @@
 #include <vector>
 
 #include "c10/core/ScalarType.h"
-#include "shrt/candidates.h"
+#include "c10/core/WrapDimMinimal.h"
 #include "shrt/registry.h"
+#include "shrt/strategies/partial_algebra.h"
 #include "shrt/strategies/pointwise_rules.h"
+#include "shrt/strategies/rule_set.h"
 
 namespace shrt {
 namespace {
 
 using P = Placement;
 
-const ReduceOp kIdempotent[] = {ReduceOp::kAvg, ReduceOp::kMax, ReduceOp::kMin};
-
-// Collects rules, dropping those whose placements never apply to their
-// tensors (Partial on bool, ...), the implicit all-R rule and duplicates.
-class RuleSet {
- public:
-  explicit RuleSet(const OpArgs& args) : args_(args) {}
-  void Add(std::vector<Placement> in, std::vector<Placement> out) {
-    Rule rule{std::move(in), std::move(out)};
-    if (rule.inputs.size() != args_.inputs().size() ||
-        rule.outputs.size() != args_.outputs().size() || IsAllReplicate(rule)) {
-      return;
-    }
-    for (size_t i = 0; i < rule.inputs.size(); ++i) {
-      const TensorMeta& m = args_.inputs()[i];
-      if (!PlacementApplies(rule.inputs[i], m.ndim(), m.dtype)) return;
-    }
-    for (size_t k = 0; k < rule.outputs.size(); ++k) {
-      const TensorMeta& m = args_.outputs()[k];
-      if (!PlacementApplies(rule.outputs[k], m.ndim(), m.dtype)) return;
-    }
-    for (const Rule& r : rules_) {
-      if (r == rule) return;
-    }
-    rules_.push_back(std::move(rule));
-  }
-  std::vector<Rule> Take() { return std::move(rules_); }
-
- private:
-  const OpArgs& args_;
-  std::vector<Rule> rules_;
-};
-
-// `dim` normalised against `ndim` (negative dims count from the end).
-int64_t NormDim(int64_t dim, int64_t ndim) { return dim < 0 ? dim + ndim : dim; }
-
 // Size of `m` on dim d, or -1 when it has no such dim.
 int64_t SizeAt(const TensorMeta& m, int64_t d) { return d >= 0 && d < m.ndim() ? m.sizes[d] : -1; }
-
-// True if converting values from `from` to `to` commutes with the reduction
-// `op` over ranks: same dtype; float -> float and int -> float (monotone and
-// linear); int widening; float -> int truncates (monotone: max and min
-// only); int narrowing wraps (a ring map: sum and product only).
-bool ConversionKeeps(c10::ScalarType from, c10::ScalarType to, ReduceOp op) {
-  if (from == to) return true;
-  if (from == c10::ScalarType::Bool || to == c10::ScalarType::Bool) return false;
-  const bool ff = c10::isFloatingType(from), tf = c10::isFloatingType(to);
-  // A wider float output exposes the rounding of narrower Partial parts
-  // (parts of large magnitude sum to x only up to the input's precision),
-  // so a widening float conversion keeps the order-based reductions only.
-  if (ff && tf && c10::elementSize(to) > c10::elementSize(from)) {
-    return op == ReduceOp::kMax || op == ReduceOp::kMin;
-  }
-  if (tf) return true;
-  if (ff) return op == ReduceOp::kMax || op == ReduceOp::kMin;
-  if (c10::elementSize(to) >= c10::elementSize(from) &&
-      (c10::isSignedType(to) || !c10::isSignedType(from))) {
-    return true;
-  }
-  return op == ReduceOp::kSum || op == ReduceOp::kProduct;
-}
-
-// Whether a constant fill value c keeps P(op) when written on every rank.
-bool ConstantKeeps(std::optional<double> c, ReduceOp op) {
-  switch (op) {
-    case ReduceOp::kAvg:
-    case ReduceOp::kMax:
-    case ReduceOp::kMin: return true;
-    case ReduceOp::kSum: return c.has_value() && *c == 0;
-    case ReduceOp::kProduct: return c.has_value() && (*c == 0 || *c == 1);
-  }
-  return false;
-}
 
 // Keeps the rules whose output 0 has input 0's placement (self written in place).
 std::vector<Rule> InPlace(std::vector<Rule> rules) {
@@ -122,7 +53,7 @@ absl::StatusOr<std::vector<Rule>> GatherRules(const OpArgs& args) {
   if (args.inputs().size() != 2) return rules.Take();
   const TensorMeta& self = args.inputs()[0];
   const TensorMeta& index = args.inputs()[1];
-  const int64_t dim = NormDim(args.GetInt("dim").value_or(0), std::max<int64_t>(self.ndim(), 1));
+  const int64_t dim = c10::maybe_wrap_dim(args.GetInt("dim").value_or(0), std::max<int64_t>(self.ndim(), 1));
   if (index.ndim() > 0) rules.Add({P::Replicate(), P::Shard(dim)}, {P::Shard(dim)});
   // Index of size 1 on d: rank 0 holds all of it, the other ranks nothing.
   for (int64_t d = 0; d < index.ndim(); ++d) {
@@ -145,7 +76,7 @@ absl::StatusOr<std::vector<Rule>> IndexSelectRules(const OpArgs& args) {
   if (args.inputs().size() != 2) return rules.Take();
   const TensorMeta& self = args.inputs()[0];
   const TensorMeta& index = args.inputs()[1];
-  const int64_t dim = NormDim(args.GetInt("dim").value_or(0), std::max<int64_t>(self.ndim(), 1));
+  const int64_t dim = c10::maybe_wrap_dim(args.GetInt("dim").value_or(0), std::max<int64_t>(self.ndim(), 1));
   for (int64_t d = 0; d < self.ndim(); ++d) {
     if (d != dim) rules.Add({P::Shard(d), P::Replicate()}, {P::Shard(d)});
   }
@@ -163,7 +94,7 @@ absl::StatusOr<std::vector<Rule>> ScatterRules(const OpArgs& args, ScatterKind k
   if (args.inputs().size() != (has_src ? 3u : 2u)) return rules.Take();
   const TensorMeta& self = args.inputs()[0];
   const TensorMeta& index = args.inputs()[1];
-  const int64_t dim = NormDim(args.GetInt("dim").value_or(0), std::max<int64_t>(self.ndim(), 1));
+  const int64_t dim = c10::maybe_wrap_dim(args.GetInt("dim").value_or(0), std::max<int64_t>(self.ndim(), 1));
   auto with_src = [&](Placement s, Placement i, Placement src, Placement out) {
     if (has_src) {
       rules.Add({s, i, src}, {out});
@@ -190,7 +121,7 @@ absl::StatusOr<std::vector<Rule>> ScatterRules(const OpArgs& args, ScatterKind k
           with_src(P::Partial(op), r, P::Partial(op), P::Partial(op));
         }
       }
-      for (ReduceOp op : kIdempotent) {
+      for (ReduceOp op : kIdempotentReduceOps) {
         with_src(P::Partial(op), r, r, P::Partial(op));
         if (ConversionKeeps(sd, self.dtype, op)) with_src(r, r, P::Partial(op), P::Partial(op));
       }
@@ -226,7 +157,7 @@ absl::StatusOr<std::vector<Rule>> ScatterRules(const OpArgs& args, ScatterKind k
           with_src(P::Partial(ReduceOp::kSum), P::Shard(d), P::Shard(d), P::Partial(ReduceOp::kSum));
         }
       }
-      for (ReduceOp op : kIdempotent) with_src(P::Partial(op), r, r, P::Partial(op));
+      for (ReduceOp op : kIdempotentReduceOps) with_src(P::Partial(op), r, r, P::Partial(op));
       break;
     }
   }
@@ -241,7 +172,7 @@ absl::StatusOr<std::vector<Rule>> IndexAddRules(const OpArgs& args) {
   const TensorMeta& self = args.inputs()[0];
   const TensorMeta& index = args.inputs()[1];
   const TensorMeta& source = args.inputs()[2];
-  const int64_t dim = NormDim(args.GetInt("dim").value_or(0), std::max<int64_t>(self.ndim(), 1));
+  const int64_t dim = c10::maybe_wrap_dim(args.GetInt("dim").value_or(0), std::max<int64_t>(self.ndim(), 1));
   const P r = P::Replicate();
   if (self.ndim() == source.ndim()) {
     for (int64_t d = 0; d < self.ndim(); ++d) {
@@ -257,7 +188,7 @@ absl::StatusOr<std::vector<Rule>> IndexAddRules(const OpArgs& args) {
       rules.Add({sum, P::Shard(0), P::Shard(dim)}, {sum});
     }
   }
-  for (ReduceOp op : kIdempotent) rules.Add({P::Partial(op), r, r}, {P::Partial(op)});
+  for (ReduceOp op : kIdempotentReduceOps) rules.Add({P::Partial(op), r, r}, {P::Partial(op)});
   return rules.Take();
 }
 
@@ -274,7 +205,7 @@ absl::StatusOr<std::vector<Rule>> MaskedFillRules(const OpArgs& args, bool tenso
         rules.Add({P::Partial(op), r, P::Partial(op)}, {P::Partial(op)});
       }
     }
-    for (ReduceOp op : kIdempotent) {
+    for (ReduceOp op : kIdempotentReduceOps) {
       rules.Add({P::Partial(op), r, r}, {P::Partial(op)});
       if (ConversionKeeps(value_t, self_t, op)) rules.Add({r, r, P::Partial(op)}, {P::Partial(op)});
     }

@@ -25,40 +25,11 @@
 #include <algorithm>
 #include <vector>
 
-#include "shrt/candidates.h"
 #include "shrt/registry.h"
+#include "shrt/strategies/rule_set.h"
 
 namespace shrt {
 namespace {
-
-Placement Normalised(const Placement& p, int64_t ndim) {
-  return p.is_shard() && p.dim() < 0 ? Placement::Shard(p.dim() + ndim) : p;
-}
-
-// Keeps rules whose every placement applies to its tensor, without
-// duplicates and without the all-R rule.
-std::vector<Rule> Applicable(const OpArgs& args, const std::vector<Rule>& given) {
-  std::vector<Rule> out;
-  for (Rule rule : given) {
-    if (rule.inputs.size() != args.inputs().size() ||
-        rule.outputs.size() != args.outputs().size() || IsAllReplicate(rule)) {
-      continue;
-    }
-    bool applies = true;
-    for (size_t i = 0; i < rule.inputs.size(); ++i) {
-      const TensorMeta& m = args.inputs()[i];
-      rule.inputs[i] = Normalised(rule.inputs[i], m.ndim());
-      applies = applies && PlacementApplies(rule.inputs[i], m.ndim(), m.dtype);
-    }
-    for (size_t i = 0; i < rule.outputs.size(); ++i) {
-      const TensorMeta& m = args.outputs()[i];
-      rule.outputs[i] = Normalised(rule.outputs[i], m.ndim());
-      applies = applies && PlacementApplies(rule.outputs[i], m.ndim(), m.dtype);
-    }
-    if (applies && std::find(out.begin(), out.end(), rule) == out.end()) out.push_back(rule);
-  }
-  return out;
-}
 
 bool Present(const OpArgs& args, const char* name) {
   const ArgValue* v = args.Find(name);
@@ -119,7 +90,7 @@ absl::StatusOr<std::vector<Rule>> LayerNorm(const OpArgs& args) {
       }
     }
   }
-  return Applicable(args, rules);
+  return KeepApplicable(args, std::move(rules));
 }
 
 SHRT_REGISTER_STRATEGY("aten::native_layer_norm", LayerNorm);

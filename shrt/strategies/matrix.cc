@@ -45,8 +45,8 @@
 #include <utility>
 #include <vector>
 
-#include "shrt/candidates.h"
 #include "shrt/registry.h"
+#include "shrt/strategies/rule_set.h"
 
 namespace shrt {
 namespace {
@@ -88,29 +88,6 @@ std::vector<ProductRule> ProductRules(const ProductDims& dims) {
   return rules;
 }
 
-// Keeps rules whose every placement applies to its tensor, without
-// duplicates, and drops the all-Replicate rule.
-std::vector<Rule> Applicable(const OpArgs& args, const std::vector<Rule>& rules) {
-  std::vector<Rule> out;
-  for (const Rule& rule : rules) {
-    if (rule.inputs.size() != args.inputs().size() ||
-        rule.outputs.size() != args.outputs().size() || IsAllReplicate(rule)) {
-      continue;
-    }
-    bool applies = true;
-    for (size_t i = 0; i < rule.inputs.size(); ++i) {
-      const TensorMeta& m = args.inputs()[i];
-      applies = applies && PlacementApplies(rule.inputs[i], m.ndim(), m.dtype);
-    }
-    for (size_t i = 0; i < rule.outputs.size(); ++i) {
-      const TensorMeta& m = args.outputs()[i];
-      applies = applies && PlacementApplies(rule.outputs[i], m.ndim(), m.dtype);
-    }
-    if (applies && std::find(out.begin(), out.end(), rule) == out.end()) out.push_back(rule);
-  }
-  return out;
-}
-
 // mm, bmm, mv, dot: inputs (A, B), one output.
 std::vector<Rule> PlainProduct(const OpArgs& args, const ProductDims& dims) {
   std::vector<Rule> rules;
@@ -120,7 +97,7 @@ std::vector<Rule> PlainProduct(const OpArgs& args, const ProductDims& dims) {
     const Placement prod = Placement::Partial(ReduceOp::kProduct);
     rules.push_back({{prod, prod}, {prod}});
   }
-  return Applicable(args, rules);
+  return KeepApplicable(args, std::move(rules));
 }
 
 // addmm, addmv, baddbmm: inputs (self, A, B), one output.
@@ -177,7 +154,7 @@ std::vector<Rule> AddProduct(const OpArgs& args, const ProductDims& dims, bool i
                                }),
                 rules.end());
   }
-  return Applicable(args, rules);
+  return KeepApplicable(args, std::move(rules));
 }
 
 struct PlainOp {

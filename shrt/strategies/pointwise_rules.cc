@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "shrt/candidates.h"
 #include "shrt/registry.h"
+#include "shrt/strategies/rule_set.h"
 
 namespace shrt {
 
@@ -45,26 +45,13 @@ std::vector<Rule> PointwiseShardRules(const OpArgs& args) {
 
 absl::StatusOr<std::vector<Rule>> ApplicableRules(const OpArgs& args,
                                                   absl::Span<const absl::string_view> rules) {
-  std::vector<Rule> out;
+  RuleSet kept(args);
   for (absl::string_view text : rules) {
     absl::StatusOr<Rule> rule = ParseRule(text);
     if (!rule.ok()) return rule.status();
-    if (rule->inputs.size() != args.inputs().size() ||
-        rule->outputs.size() != args.outputs().size()) {
-      continue;
-    }
-    bool applies = true;
-    for (size_t i = 0; i < rule->inputs.size(); ++i) {
-      const TensorMeta& m = args.inputs()[i];
-      applies = applies && PlacementApplies(rule->inputs[i], m.ndim(), m.dtype);
-    }
-    for (size_t k = 0; k < rule->outputs.size(); ++k) {
-      const TensorMeta& m = args.outputs()[k];
-      applies = applies && PlacementApplies(rule->outputs[k], m.ndim(), m.dtype);
-    }
-    if (applies) out.push_back(*std::move(rule));
+    kept.Add(std::move(rule->inputs), std::move(rule->outputs));
   }
-  return out;
+  return kept.Take();
 }
 
 absl::StatusOr<std::vector<Rule>> PointwiseRules(const OpArgs& args,

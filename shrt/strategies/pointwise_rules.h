@@ -24,9 +24,9 @@ namespace shrt {
 // The shard rules described above, for output 0 of `args`.
 std::vector<Rule> PointwiseShardRules(const OpArgs& args);
 
-// Parses each text of `rules` ("P(sum), R -> P(sum)") and keeps those whose
-// arity matches `args` and whose every placement applies to its tensor
-// (candidates.h: no Partial on bool, ...).
+// Parses each text of `rules` ("P(sum), R -> P(sum)") and keeps those a
+// RuleSet keeps (rule_set.h): arity matching `args`, every placement
+// applicable to its tensor (no Partial on bool, ...), no duplicates.
 // Errors: InvalidArgument for text that does not parse.
 absl::StatusOr<std::vector<Rule>> ApplicableRules(const OpArgs& args,
                                                   absl::Span<const absl::string_view> rules);

@@ -52,6 +52,7 @@
 
 #include "absl/strings/string_view.h"
 #include "c10/core/ScalarType.h"
+#include "c10/core/WrapDimMinimal.h"
 #include "shrt/registry.h"
 #include "shrt/strategies/pointwise_rules.h"
 
@@ -94,8 +95,6 @@ struct ReductionOp {
   bool zero_one = false;
 };
 
-bool IsFloat(c10::ScalarType t) { return c10::isFloatingType(t); }
-
 // True when a Partial input stays a Partial of the same values through the
 // op's dtype conversion: none, integer -> integer, or float -> narrower
 // float. Casting float parts to an integer truncates each part; casting them
@@ -123,7 +122,7 @@ std::optional<std::set<int64_t>> ReducedDims(const OpArgs& args, DimArg kind) {
     for (int64_t d = 0; d < n; ++d) dims.insert(d);
     return dims;
   }
-  for (int64_t d : *list) dims.insert(d < 0 ? d + n : d);
+  for (int64_t d : *list) dims.insert(c10::maybe_wrap_dim(d, n));
   return dims;
 }
 

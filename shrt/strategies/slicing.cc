@@ -14,49 +14,15 @@
 #include <limits>
 #include <vector>
 
-#include "shrt/candidates.h"
+#include "c10/core/WrapDimMinimal.h"
 #include "shrt/registry.h"
+#include "shrt/strategies/partial_algebra.h"
+#include "shrt/strategies/rule_set.h"
 
 namespace shrt {
 namespace {
 
 using P = Placement;
-
-const ReduceOp kIdempotent[] = {ReduceOp::kAvg, ReduceOp::kMax, ReduceOp::kMin};
-
-// Collects rules, dropping those whose placements never apply to their
-// tensors (Partial on bool, ...), the implicit all-R rule and duplicates.
-class RuleSet {
- public:
-  explicit RuleSet(const OpArgs& args) : args_(args) {}
-  void Add(std::vector<Placement> in, std::vector<Placement> out) {
-    Rule rule{std::move(in), std::move(out)};
-    if (rule.inputs.size() != args_.inputs().size() ||
-        rule.outputs.size() != args_.outputs().size() || IsAllReplicate(rule)) {
-      return;
-    }
-    for (size_t i = 0; i < rule.inputs.size(); ++i) {
-      const TensorMeta& m = args_.inputs()[i];
-      if (!PlacementApplies(rule.inputs[i], m.ndim(), m.dtype)) return;
-    }
-    for (size_t k = 0; k < rule.outputs.size(); ++k) {
-      const TensorMeta& m = args_.outputs()[k];
-      if (!PlacementApplies(rule.outputs[k], m.ndim(), m.dtype)) return;
-    }
-    for (const Rule& r : rules_) {
-      if (r == rule) return;
-    }
-    rules_.push_back(std::move(rule));
-  }
-  std::vector<Rule> Take() { return std::move(rules_); }
-
- private:
-  const OpArgs& args_;
-  std::vector<Rule> rules_;
-};
-
-// `dim` normalised against `ndim` (negative dims count from the end).
-int64_t NormDim(int64_t dim, int64_t ndim) { return dim < 0 ? dim + ndim : dim; }
 
 // True if slice(dim, start, end, step) of a dim of size n is the whole dim.
 bool WholeSlice(const OpArgs& args, int64_t n) {
@@ -73,7 +39,7 @@ absl::StatusOr<std::vector<Rule>> SliceRules(const OpArgs& args, bool drops_dim,
   RuleSet rules(args);
   if (args.inputs().size() != 1) return rules.Take();
   const TensorMeta& self = args.inputs()[0];
-  const int64_t dim = NormDim(args.GetInt("dim").value_or(0), self.ndim());
+  const int64_t dim = c10::maybe_wrap_dim(args.GetInt("dim").value_or(0), self.ndim());
   for (int64_t d = 0; d < self.ndim(); ++d) {
     if (d == dim) continue;
     rules.Add({P::Shard(d)}, {P::Shard(drops_dim && d > dim ? d - 1 : d)});
@@ -91,14 +57,14 @@ absl::StatusOr<std::vector<Rule>> SliceScatterRules(const OpArgs& args) {
   if (args.inputs().size() != 2) return rules.Take();
   const TensorMeta& self = args.inputs()[0];
   const TensorMeta& src = args.inputs()[1];
-  const int64_t dim = NormDim(args.GetInt("dim").value_or(0), self.ndim());
+  const int64_t dim = c10::maybe_wrap_dim(args.GetInt("dim").value_or(0), self.ndim());
   if (self.ndim() == src.ndim()) {
     for (int64_t d = 0; d < self.ndim(); ++d) {
       if (d != dim) rules.Add({P::Shard(d), P::Shard(d)}, {P::Shard(d)});
     }
   }
   for (ReduceOp op : kAllReduceOps) rules.Add({P::Partial(op), P::Partial(op)}, {P::Partial(op)});
-  for (ReduceOp op : kIdempotent) {
+  for (ReduceOp op : kIdempotentReduceOps) {
     rules.Add({P::Partial(op), P::Replicate()}, {P::Partial(op)});
     rules.Add({P::Replicate(), P::Partial(op)}, {P::Partial(op)});
   }

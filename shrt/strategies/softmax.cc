@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "absl/strings/string_view.h"
+#include "c10/core/WrapDimMinimal.h"
 #include "shrt/registry.h"
 #include "shrt/strategies/pointwise_rules.h"
 
@@ -29,7 +30,7 @@ absl::StatusOr<std::vector<Rule>> SoftmaxRules(const OpArgs& args, bool backward
   const int64_t n = self.ndim();
   std::optional<int64_t> dim_arg = args.GetInt("dim");
   if (!dim_arg) return rules;
-  const int64_t dim = *dim_arg < 0 ? *dim_arg + std::max<int64_t>(n, 1) : *dim_arg;
+  const int64_t dim = c10::maybe_wrap_dim(*dim_arg, n);
   const bool unit = n == 0 || self.sizes[dim] == 1;
   for (int64_t d = 0; d < n; ++d) {
     if (d == dim && !unit) continue;

@@ -16,47 +16,14 @@
 //     every reduction.
 #include <vector>
 
-#include "shrt/candidates.h"
+#include "c10/core/WrapDimMinimal.h"
 #include "shrt/registry.h"
+#include "shrt/strategies/rule_set.h"
 
 namespace shrt {
 namespace {
 
 using P = Placement;
-
-// Collects rules, dropping those whose placements never apply to their
-// tensors (Partial on bool, ...), the implicit all-R rule and duplicates.
-class RuleSet {
- public:
-  explicit RuleSet(const OpArgs& args) : args_(args) {}
-  void Add(std::vector<Placement> in, std::vector<Placement> out) {
-    Rule rule{std::move(in), std::move(out)};
-    if (rule.inputs.size() != args_.inputs().size() ||
-        rule.outputs.size() != args_.outputs().size() || rule.outputs.empty() ||
-        IsAllReplicate(rule)) {
-      return;
-    }
-    for (size_t i = 0; i < rule.inputs.size(); ++i) {
-      const TensorMeta& m = args_.inputs()[i];
-      if (!PlacementApplies(rule.inputs[i], m.ndim(), m.dtype)) return;
-    }
-    for (size_t k = 0; k < rule.outputs.size(); ++k) {
-      const TensorMeta& m = args_.outputs()[k];
-      if (!PlacementApplies(rule.outputs[k], m.ndim(), m.dtype)) return;
-    }
-    for (const Rule& r : rules_) {
-      if (r == rule) return;
-    }
-    rules_.push_back(std::move(rule));
-  }
-  std::vector<Rule> Take() { return std::move(rules_); }
-
- private:
-  const OpArgs& args_;
-  std::vector<Rule> rules_;
-};
-
-int64_t NormDim(int64_t dim, int64_t ndim) { return dim < 0 ? dim + ndim : dim; }
 
 // removes_dim: unbind. whole: whether the op returns its input as one piece
 // whatever the length of the split dim.
@@ -65,7 +32,7 @@ std::vector<Rule> SplitRules(const OpArgs& args, bool removes_dim, bool whole) {
   if (args.inputs().empty()) return rules.Take();
   const size_t pieces = args.outputs().size();
   const int64_t n = args.inputs()[0].ndim();
-  const int64_t dim = NormDim(args.GetInt("dim").value_or(0), n);
+  const int64_t dim = c10::maybe_wrap_dim(args.GetInt("dim").value_or(0), n);
   for (int64_t d = 0; d < n; ++d) {
     if (d == dim && !whole) continue;
     const int64_t od = removes_dim && d > dim ? d - 1 : d;
@@ -79,7 +46,7 @@ std::vector<Rule> SplitRules(const OpArgs& args, bool removes_dim, bool whole) {
 
 int64_t DimSize(const OpArgs& args) {
   const TensorMeta& m = args.inputs()[0];
-  return m.sizes[NormDim(args.GetInt("dim").value_or(0), m.ndim())];
+  return m.sizes[c10::maybe_wrap_dim(args.GetInt("dim").value_or(0), m.ndim())];
 }
 
 Strategy SplitBySize() {

@@ -35,55 +35,23 @@
 #include <algorithm>
 #include <vector>
 
-#include "shrt/candidates.h"
+#include "c10/core/WrapDimMinimal.h"
 #include "shrt/registry.h"
+#include "shrt/strategies/rule_set.h"
 
 namespace shrt {
 namespace {
 
 using P = Placement;
 
-// Collects rules, dropping those whose placements never apply to their
-// tensors (Partial on bool, ...), the implicit all-R rule and duplicates.
-class RuleSet {
- public:
-  explicit RuleSet(const OpArgs& args) : args_(args) {}
-  void Add(std::vector<Placement> in, std::vector<Placement> out) {
-    Rule rule{std::move(in), std::move(out)};
-    if (rule.inputs.size() != args_.inputs().size() ||
-        rule.outputs.size() != args_.outputs().size() || IsAllReplicate(rule)) {
-      return;
-    }
-    for (size_t i = 0; i < rule.inputs.size(); ++i) {
-      const TensorMeta& m = args_.inputs()[i];
-      if (!PlacementApplies(rule.inputs[i], m.ndim(), m.dtype)) return;
-    }
-    for (size_t k = 0; k < rule.outputs.size(); ++k) {
-      const TensorMeta& m = args_.outputs()[k];
-      if (!PlacementApplies(rule.outputs[k], m.ndim(), m.dtype)) return;
-    }
-    for (const Rule& r : rules_) {
-      if (r == rule) return;
-    }
-    rules_.push_back(std::move(rule));
-  }
-  // S(in_dim) -> S(out_dim).
-  void AddShard(int64_t in_dim, int64_t out_dim) { Add({P::Shard(in_dim)}, {P::Shard(out_dim)}); }
-  // P(op) -> P(op) for every reduce op.
-  void AddPartials() {
-    for (ReduceOp op : kAllReduceOps) Add({P::Partial(op)}, {P::Partial(op)});
-  }
-  std::vector<Rule> Take() { return std::move(rules_); }
+// S(in_dim) -> S(out_dim).
+void AddShard(RuleSet& rules, int64_t in_dim, int64_t out_dim) {
+  rules.Add({P::Shard(in_dim)}, {P::Shard(out_dim)});
+}
 
- private:
-  const OpArgs& args_;
-  std::vector<Rule> rules_;
-};
-
-// `dim` normalised against `ndim` (negative dims count from the end); a
-// 0-d tensor accepts dims as if it had one dim.
-int64_t NormDim(int64_t dim, int64_t ndim) {
-  return dim < 0 ? dim + std::max<int64_t>(ndim, 1) : dim;
+// P(op) -> P(op) for every reduce op.
+void AddPartials(RuleSet& rules) {
+  for (ReduceOp op : kAllReduceOps) rules.Add({P::Partial(op)}, {P::Partial(op)});
 }
 
 int64_t InNdim(const OpArgs& args) { return args.inputs().empty() ? 0 : args.inputs()[0].ndim(); }
@@ -92,8 +60,8 @@ const std::vector<int64_t>& InSizes(const OpArgs& args) { return args.inputs()[0
 // Rules of a permutation view: output dim i is input dim order[i].
 std::vector<Rule> PermutationRules(const OpArgs& args, const std::vector<int64_t>& order) {
   RuleSet rules(args);
-  for (size_t i = 0; i < order.size(); ++i) rules.AddShard(order[i], static_cast<int64_t>(i));
-  rules.AddPartials();
+  for (size_t i = 0; i < order.size(); ++i) AddShard(rules, order[i], static_cast<int64_t>(i));
+  AddPartials(rules);
   return rules.Take();
 }
 
@@ -112,8 +80,8 @@ std::vector<int64_t> SwapOrder(int64_t n, int64_t a, int64_t b) {
 
 std::vector<Rule> SwapRules(const OpArgs& args, const char* a_name, const char* b_name) {
   const int64_t n = InNdim(args);
-  const int64_t a = NormDim(args.GetInt(a_name).value_or(0), n);
-  const int64_t b = NormDim(args.GetInt(b_name).value_or(0), n);
+  const int64_t a = c10::maybe_wrap_dim(args.GetInt(a_name).value_or(0), n);
+  const int64_t b = c10::maybe_wrap_dim(args.GetInt(b_name).value_or(0), n);
   return PermutationRules(args, SwapOrder(n, a, b));
 }
 
@@ -132,7 +100,7 @@ std::vector<Rule> MatrixTransposeRules(const OpArgs& args) {
 std::vector<Rule> PermuteRules(const OpArgs& args) {
   const int64_t n = InNdim(args);
   std::vector<int64_t> order = args.GetIntList("dims").value_or(std::vector<int64_t>{});
-  for (int64_t& d : order) d = NormDim(d, n);
+  for (int64_t& d : order) d = c10::maybe_wrap_dim(d, n);
   return PermutationRules(args, order);
 }
 
@@ -146,7 +114,7 @@ std::vector<Rule> MovedimRules(const OpArgs& args) {
   std::vector<int64_t> order(n, -1);
   std::vector<bool> used(n, false);
   for (size_t i = 0; i < src.size(); ++i) {
-    const int64_t s = NormDim(src[i], n), d = NormDim(dst[i], n);
+    const int64_t s = c10::maybe_wrap_dim(src[i], n), d = c10::maybe_wrap_dim(dst[i], n);
     if (s < 0 || s >= n || d < 0 || d >= n) return {};
     order[d] = s;
     used[s] = true;
@@ -163,9 +131,9 @@ std::vector<Rule> MovedimRules(const OpArgs& args) {
 std::vector<Rule> UnsqueezeRules(const OpArgs& args) {
   RuleSet rules(args);
   const int64_t n = InNdim(args);
-  const int64_t dim = NormDim(args.GetInt("dim").value_or(0), n + 1);
-  for (int64_t d = 0; d < n; ++d) rules.AddShard(d, d + (d >= dim ? 1 : 0));
-  rules.AddPartials();
+  const int64_t dim = c10::maybe_wrap_dim(args.GetInt("dim").value_or(0), n + 1);
+  for (int64_t d = 0; d < n; ++d) AddShard(rules, d, d + (d >= dim ? 1 : 0));
+  AddPartials(rules);
   return rules.Take();
 }
 
@@ -173,20 +141,20 @@ std::vector<Rule> SqueezeDimRules(const OpArgs& args) {
   RuleSet rules(args);
   const int64_t n = InNdim(args);
   if (n > 0) {
-    const int64_t dim = NormDim(args.GetInt("dim").value_or(0), n);
+    const int64_t dim = c10::maybe_wrap_dim(args.GetInt("dim").value_or(0), n);
     const bool removed = InSizes(args)[dim] == 1;
     for (int64_t d = 0; d < n; ++d) {
       if (d == dim) continue;
-      rules.AddShard(d, removed && d > dim ? d - 1 : d);
+      AddShard(rules, d, removed && d > dim ? d - 1 : d);
     }
   }
-  rules.AddPartials();
+  AddPartials(rules);
   return rules.Take();
 }
 
 std::vector<Rule> PartialsOnly(const OpArgs& args) {
   RuleSet rules(args);
-  rules.AddPartials();
+  AddPartials(rules);
   return rules.Take();
 }
 
@@ -194,24 +162,24 @@ std::vector<Rule> FlattenRules(const OpArgs& args) {
   RuleSet rules(args);
   const int64_t n = InNdim(args);
   if (n > 0) {
-    const int64_t start = NormDim(args.GetInt("start_dim").value_or(0), n);
-    const int64_t end = NormDim(args.GetInt("end_dim").value_or(-1), n);
+    const int64_t start = c10::maybe_wrap_dim(args.GetInt("start_dim").value_or(0), n);
+    const int64_t end = c10::maybe_wrap_dim(args.GetInt("end_dim").value_or(-1), n);
     const std::vector<int64_t>& sizes = InSizes(args);
     if (start <= end) {
       for (int64_t d = 0; d < n; ++d) {
         if (d < start) {
-          rules.AddShard(d, d);
+          AddShard(rules, d, d);
         } else if (d > end) {
-          rules.AddShard(d, d - (end - start));
+          AddShard(rules, d, d - (end - start));
         } else {
           bool others_one = true;
           for (int64_t k = start; k <= end; ++k) others_one = others_one && (k == d || sizes[k] == 1);
-          if (others_one) rules.AddShard(d, start);
+          if (others_one) AddShard(rules, d, start);
         }
       }
     }
   }
-  rules.AddPartials();
+  AddPartials(rules);
   return rules.Take();
 }
 
@@ -220,13 +188,13 @@ std::vector<Rule> UnflattenRules(const OpArgs& args) {
   const int64_t n = InNdim(args);
   const std::vector<int64_t> split = args.GetIntList("sizes").value_or(std::vector<int64_t>{});
   if (n > 0 && !split.empty()) {
-    const int64_t dim = NormDim(args.GetInt("dim").value_or(0), n);
+    const int64_t dim = c10::maybe_wrap_dim(args.GetInt("dim").value_or(0), n);
     const int64_t extra = static_cast<int64_t>(split.size()) - 1;
     for (int64_t d = 0; d < n; ++d) {
       if (d < dim) {
-        rules.AddShard(d, d);
+        AddShard(rules, d, d);
       } else if (d > dim) {
-        rules.AddShard(d, d + extra);
+        AddShard(rules, d, d + extra);
       } else {
         // One -1 and every other size 1: the local call infers the chunk
         // length, and the output dim at the -1 is the input dim relabelled.
@@ -235,24 +203,24 @@ std::vector<Rule> UnflattenRules(const OpArgs& args) {
           if (split[j] == -1) inferred = static_cast<int64_t>(j);
           if (split[j] == 1) ++ones;
         }
-        if (inferred >= 0 && ones == extra) rules.AddShard(dim, dim + inferred);
+        if (inferred >= 0 && ones == extra) AddShard(rules, dim, dim + inferred);
       }
     }
   }
-  rules.AddPartials();
+  AddPartials(rules);
   return rules.Take();
 }
 
 std::vector<Rule> DiagonalRules(const OpArgs& args) {
   RuleSet rules(args);
   const int64_t n = InNdim(args);
-  const int64_t d1 = NormDim(args.GetInt("dim1").value_or(0), n);
-  const int64_t d2 = NormDim(args.GetInt("dim2").value_or(1), n);
+  const int64_t d1 = c10::maybe_wrap_dim(args.GetInt("dim1").value_or(0), n);
+  const int64_t d2 = c10::maybe_wrap_dim(args.GetInt("dim2").value_or(1), n);
   for (int64_t d = 0; d < n; ++d) {
     if (d == d1 || d == d2) continue;
-    rules.AddShard(d, d - (d > d1 ? 1 : 0) - (d > d2 ? 1 : 0));
+    AddShard(rules, d, d - (d > d1 ? 1 : 0) - (d > d2 ? 1 : 0));
   }
-  rules.AddPartials();
+  AddPartials(rules);
   return rules.Take();
 }
 
