@@ -35,6 +35,19 @@ bazel_test() {
   return $status
 }
 executed() { grep -E '^Executed [0-9]+ out of|^INFO: Executed' "$1" | tail -1 | sed -E 's/.*Executed ([0-9]+) out of.*/\1/'; }
+# The spawns of a --execution_log_json_file (a stream of JSON objects) that
+# were not remote cache hits: mnemonic and progress message.
+local_spawns() {
+  python3 - "$1" <<'PY'
+import json, sys
+text, decoder, pos = open(sys.argv[1]).read(), json.JSONDecoder(), 0
+while pos < len(text.rstrip()):
+    spawn, pos = decoder.raw_decode(text, pos)
+    while pos < len(text) and text[pos].isspace(): pos += 1
+    if not spawn.get("remoteCacheHit"):
+        print("  ", spawn.get("mnemonic", "?"), spawn.get("progressMessage", ""))
+PY
+}
 # Tests that ran (not cached) in LOG.
 ran() { grep -E '^//[^ ]+ +(PASSED|FAILED)' "$1" | awk '{print $1}' | sort; }
 
@@ -46,7 +59,8 @@ fi
 
 echo "step 1: fresh clone, new output base, read-only remote cache"
 git clone -q "$repo" "$tmp/b" && cd "$tmp/b" || exit 1
-if ! bazel_test "$tmp/fresh.log" "$tmp/ob1" --config=remote_readonly "${cache[@]}"; then
+if ! bazel_test "$tmp/fresh.log" "$tmp/ob1" --config=remote_readonly "${cache[@]}" \
+    --execution_log_json_file="$tmp/fresh.exec.json"; then
   tail -30 "$tmp/fresh.log"; fail=1
 fi
 n="$(executed "$tmp/fresh.log")"
@@ -55,7 +69,7 @@ if [[ "$n" != 0 ]]; then
 fi
 # Every spawned action must be a remote cache hit (no sandboxed or local run).
 if grep -E '^INFO: [0-9]+ processes' "$tmp/fresh.log" | tail -1 | grep -qE 'sandbox|local|worker'; then
-  echo "FAIL: actions ran locally instead of hitting the cache"; fail=1
+  echo "FAIL: actions ran locally instead of hitting the cache:"; local_spawns "$tmp/fresh.exec.json"; fail=1
 fi
 
 echo "step 2: one rule removed from shrt/strategies/clamp.cc"
