@@ -23,7 +23,6 @@
 //     indices tensor (a rank only counts its own share);
 //   - grad_output sharded on the embedding dim: S(-1), R -> S(1);
 //   - linear in grad_output: P(sum), R -> P(sum), P(avg), R -> P(avg).
-#include <algorithm>
 #include <vector>
 
 #include "shrt/registry.h"

@@ -53,7 +53,7 @@ absl::StatusOr<std::vector<Rule>> GatherRules(const OpArgs& args) {
   if (args.inputs().size() != 2) return rules.Take();
   const TensorMeta& self = args.inputs()[0];
   const TensorMeta& index = args.inputs()[1];
-  const int64_t dim = c10::maybe_wrap_dim(args.GetInt("dim").value_or(0), std::max<int64_t>(self.ndim(), 1));
+  const int64_t dim = c10::maybe_wrap_dim(args.GetInt("dim").value_or(0), self.ndim());
   if (index.ndim() > 0) rules.Add({P::Replicate(), P::Shard(dim)}, {P::Shard(dim)});
   // Index of size 1 on d: rank 0 holds all of it, the other ranks nothing.
   for (int64_t d = 0; d < index.ndim(); ++d) {
@@ -76,7 +76,7 @@ absl::StatusOr<std::vector<Rule>> IndexSelectRules(const OpArgs& args) {
   if (args.inputs().size() != 2) return rules.Take();
   const TensorMeta& self = args.inputs()[0];
   const TensorMeta& index = args.inputs()[1];
-  const int64_t dim = c10::maybe_wrap_dim(args.GetInt("dim").value_or(0), std::max<int64_t>(self.ndim(), 1));
+  const int64_t dim = c10::maybe_wrap_dim(args.GetInt("dim").value_or(0), self.ndim());
   for (int64_t d = 0; d < self.ndim(); ++d) {
     if (d != dim) rules.Add({P::Shard(d), P::Replicate()}, {P::Shard(d)});
   }
@@ -94,7 +94,7 @@ absl::StatusOr<std::vector<Rule>> ScatterRules(const OpArgs& args, ScatterKind k
   if (args.inputs().size() != (has_src ? 3u : 2u)) return rules.Take();
   const TensorMeta& self = args.inputs()[0];
   const TensorMeta& index = args.inputs()[1];
-  const int64_t dim = c10::maybe_wrap_dim(args.GetInt("dim").value_or(0), std::max<int64_t>(self.ndim(), 1));
+  const int64_t dim = c10::maybe_wrap_dim(args.GetInt("dim").value_or(0), self.ndim());
   auto with_src = [&](Placement s, Placement i, Placement src, Placement out) {
     if (has_src) {
       rules.Add({s, i, src}, {out});
@@ -172,7 +172,7 @@ absl::StatusOr<std::vector<Rule>> IndexAddRules(const OpArgs& args) {
   const TensorMeta& self = args.inputs()[0];
   const TensorMeta& index = args.inputs()[1];
   const TensorMeta& source = args.inputs()[2];
-  const int64_t dim = c10::maybe_wrap_dim(args.GetInt("dim").value_or(0), std::max<int64_t>(self.ndim(), 1));
+  const int64_t dim = c10::maybe_wrap_dim(args.GetInt("dim").value_or(0), self.ndim());
   const P r = P::Replicate();
   if (self.ndim() == source.ndim()) {
     for (int64_t d = 0; d < self.ndim(); ++d) {

@@ -22,7 +22,6 @@
 // aten::native_layer_norm_backward has no strategy here: its required
 // `bool[3] output_mask` argument cannot be written in a spec (spec.proto has
 // no bool list), so it could not be tested.
-#include <algorithm>
 #include <vector>
 
 #include "shrt/registry.h"

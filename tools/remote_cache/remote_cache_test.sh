@@ -39,11 +39,12 @@ executed() { grep -E '^Executed [0-9]+ out of|^INFO: Executed' "$1" | tail -1 | 
 # were not remote cache hits: mnemonic and progress message.
 local_spawns() {
   python3 - "$1" <<'PY'
-import json, sys
-text, decoder, pos = open(sys.argv[1]).read(), json.JSONDecoder(), 0
-while pos < len(text.rstrip()):
+import json, re, sys
+text, decoder, pos = open(sys.argv[1]).read().strip(), json.JSONDecoder(), 0
+space = re.compile(r"\s*")
+while pos < len(text):
     spawn, pos = decoder.raw_decode(text, pos)
-    while pos < len(text) and text[pos].isspace(): pos += 1
+    pos = space.match(text, pos).end()
     if not spawn.get("remoteCacheHit"):
         print("  ", spawn.get("mnemonic", "?"), spawn.get("progressMessage", ""))
 PY
