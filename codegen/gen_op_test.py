@@ -1,10 +1,15 @@
-"""Generates the GoogleTest source of one overload's test from its spec.
+"""Generates the test sources of one op group's overloads from its spec.
 
-Usage: gen_op_test.py --spec=SPEC --recipes RECIPE... --xfails=XFAILS --cli=LABEL --out=OUT.cc
+Usage: gen_op_test.py --spec=SPEC [--samples_from=SPEC] --recipes RECIPE...
+           --xfails=XFAILS --cli=LABEL [--overloads OP...] --outs OUT.cc...
 
-The source embeds the spec, the recipes it uses and the overload's xfail
-entries, so a test re-runs only when one of those changes. Errors name the
-spec file (and line, for syntax errors) and exit with status 1.
+Writes one data-only C++ source per overload (shrt/op_test_data.h): it
+embeds the spec, the spec its samples come from, the recipes they use and
+that overload's xfail entries, so a test re-runs only when one of those
+changes. Which overloads form the group comes from the dispatcher
+(op_specs/groups.bzl, written by `shrt groups`); the test itself checks that
+its overload belongs to the group. Errors name the spec file (and line, for
+syntax errors) and exit with status 1.
 """
 
 import argparse
@@ -39,65 +44,96 @@ def parse(path, message):
     return text
 
 
-def recipes_used(spec):
-    names = {spec.recipe or _DEFAULT_RECIPE}
-    for sample in spec.sample:
-        for arg in sample.arg:
-            for t in [arg.tensor] if arg.HasField("tensor") else list(arg.tensors.tensor):
-                if t.recipe:
-                    names.add(t.recipe)
+def recipes_used(*specs):
+    names = set()
+    for spec in specs:
+        names.add(spec.recipe or _DEFAULT_RECIPE)
+        for sample in spec.sample:
+            for arg in sample.arg:
+                for t in [arg.tensor] if arg.HasField("tensor") else list(arg.tensors.tensor):
+                    if t.recipe:
+                        names.add(t.recipe)
     return sorted(names)
 
 
-def generate(spec_path, recipe_paths, xfails_path, cli="//tools:shrt"):
+def generate(spec_path, recipe_paths, xfails_path, overloads=None, cli="//tools:shrt",
+             samples_from_path=None):
+    """Returns {overload: source} for the given overloads of the spec's group
+    (the spec's own op when None)."""
     spec = spec_pb2.OpSpec()
     spec_text = parse(spec_path, spec)
-    target = target_name(spec.op)
-    if pathlib.Path(spec_path).name != f"{target}.textproto":
+    overloads = overloads or [spec.op]
+    group_target = target_name(spec.op)
+    if pathlib.Path(spec_path).name != f"{group_target}.textproto":
         raise SpecError(f"{spec_path}: field 'op': a spec of {spec.op} must be named "
-                        f"{target}.textproto (codegen/naming.py)")
+                        f"{group_target}.textproto (codegen/naming.py)")
+    if target_name(spec.op) not in {target_name(o) for o in overloads}:
+        raise SpecError(f"{spec_path}: field 'op': {spec.op} is not among the group's overloads "
+                        f"{', '.join(overloads)} (op_specs/groups.bzl is stale: run "
+                        "`bazel run //tools:shrt -- groups --write`)")
+    source = spec_pb2.OpSpec()
+    source_text = ""
+    if spec.samples_from:
+        if not samples_from_path:
+            raise SpecError(f"{spec_path}: field 'samples_from': no spec of {spec.samples_from} given")
+        source_text = parse(samples_from_path, source)
+        if source.op != spec.samples_from:
+            raise SpecError(f"{spec_path}: field 'samples_from': {samples_from_path} is the spec of "
+                            f"{source.op}, not {spec.samples_from}")
     by_name = {pathlib.Path(p).stem: p for p in recipe_paths}
     recipes = []
-    for name in recipes_used(spec):
+    for name in recipes_used(spec, source):
         if name not in by_name:
             raise SpecError(f"{spec_path}: unknown recipe '{name}' (known: {', '.join(sorted(by_name))})")
         recipes.append({"path": by_name[name], "text": parse(by_name[name], recipe_pb2.Recipe())})
     xfails = xfail_pb2.XfailList()
     parse(xfails_path, xfails)
-    mine = xfail_pb2.XfailList(
-        xfail=[x for x in xfails.xfail if target_name(x.op) == target])
     template = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(_TEMPLATE_DIR)),
         undefined=jinja2.StrictUndefined,
         keep_trailing_newline=True,
     ).get_template("op_test.cc.jinja2")
-    return template.render(
-        spec_path=spec_path,
-        op=spec.op,
-        target=target,
-        spec_text=spec_text,
-        recipes=recipes,
-        xfails_path=xfails_path,
-        xfails_text=text_format.MessageToString(mine),
-        samples=[s.name for s in spec.sample],
-        cli=cli,
-    )
+    sources = {}
+    for op in overloads:
+        target = target_name(op)
+        mine = xfail_pb2.XfailList(xfail=[x for x in xfails.xfail if target_name(x.op) == target])
+        sources[op] = template.render(
+            spec_path=spec_path,
+            op=op,
+            target=target,
+            spec_text=spec_text,
+            samples_from_path=samples_from_path or "",
+            samples_from_text=source_text,
+            recipes=recipes,
+            num_recipes=len(recipes),
+            xfails_path=xfails_path,
+            xfails_text=text_format.MessageToString(mine),
+            cli=cli,
+        )
+    return sources
 
 
 def main(argv):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--spec", required=True)
+    parser.add_argument("--samples_from", default="")
     parser.add_argument("--recipes", nargs="*", default=[])
     parser.add_argument("--xfails", required=True)
     parser.add_argument("--cli", default="//tools:shrt")
-    parser.add_argument("--out", required=True)
+    parser.add_argument("--overloads", nargs="+", default=[])
+    parser.add_argument("--outs", nargs="+", required=True)
     args = parser.parse_args(argv)
+    if len(args.overloads or [None]) != len(args.outs):
+        print("gen_op_test: --overloads and --outs differ in length", file=sys.stderr)
+        return 1
     try:
-        source = generate(args.spec, args.recipes, args.xfails, args.cli)
+        sources = generate(args.spec, args.recipes, args.xfails, args.overloads, args.cli,
+                           args.samples_from or None)
     except SpecError as e:
         print(f"gen_op_test: {e}", file=sys.stderr)
         return 1
-    pathlib.Path(args.out).write_text(source)
+    for source, out in zip(sources.values(), args.outs):
+        pathlib.Path(out).write_text(source)
     return 0
 
 

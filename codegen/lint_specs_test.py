@@ -1,5 +1,7 @@
-"""Every spec file is named by the naming function, and no two specs map to
-one test target (over op_specs/ and the example specs in testing/)."""
+"""Every spec file is named by the naming function, no two specs map to one
+test target (over op_specs/ and the example specs in testing/), and the
+target names in op_specs/groups.bzl (written by the C++ `shrt groups`,
+shrt/overload_name.h TestTargetName) are the naming function's."""
 
 import pathlib
 import unittest
@@ -40,6 +42,16 @@ class LintSpecsTest(unittest.TestCase):
             key = (str(package), target_name(spec.op))
             self.assertNotIn(key, seen, f"{path} and {seen.get(key)} map to one target {key[1]}")
             seen[key] = path
+
+
+    def test_manifest_targets_follow_the_naming_function(self):
+        manifest = {}
+        exec(pathlib.Path("op_specs/groups.bzl").read_text(), manifest)  # a dict literal
+        groups = manifest["OP_GROUPS"]
+        self.assertGreater(len(groups), 30)
+        for path, group in groups.items():
+            self.assertEqual(group["targets"], [target_name(o) for o in group["overloads"]], path)
+            self.assertEqual(pathlib.Path(path).name, f"{group['targets'][0]}.textproto", path)
 
 
 if __name__ == "__main__":

@@ -1,6 +1,6 @@
-"""The Starlark macro that turns op specs into one Bazel test per overload."""
+"""The Starlark macro that turns op-group specs into one Bazel test per overload."""
 
-load("@rules_cc//cc:defs.bzl", "cc_test")
+load("@rules_cc//cc:defs.bzl", "cc_library", "cc_test")
 
 def _stem(spec):
     """The file stem of a spec given as a path or a label."""
@@ -10,29 +10,39 @@ def shrt_op_tests(
         name,
         specs,
         strategy,
+        groups = {},
         recipes = "//op_specs:recipes",
         xfails = "//op_specs:xfails.textproto",
         cli = "//tools:shrt",
         tags = []):
-    """Creates one cc_test per op spec, and a test_suite over them.
+    """Creates one cc_test per overload of each op-group spec, and a test_suite.
 
-    For a spec `fam/aten_mul_Tensor.textproto` (file stem = the overload's
-    target name, codegen/naming.py) this creates:
-      `aten_mul_Tensor_src`: a genrule running //codegen:gen_op_test, which
-        writes `aten_mul_Tensor_test.cc` embedding the spec, the recipes it
-        uses and the overload's xfail entries;
-      `aten_mul_Tensor`: the cc_test (size small) linking //shrt:op_test and
-        `strategy` only, so it re-runs only when its own spec, recipes,
-        xfails or strategy library change.
+    For a spec `fam/aten_add_Tensor.textproto` whose group (from `groups`)
+    is aten::add.Tensor, aten::add_.Tensor and aten::add.out, this creates:
+      `aten_add_Tensor_src`: a genrule running //codegen:gen_op_test once,
+        which writes `aten_add_Tensor_test.cc`, `aten_add__Tensor_test.cc`
+        and `aten_add_out_test.cc`, data-only sources (shrt/op_test_data.h)
+        embedding the spec, its samples_from spec, the recipes they use and
+        each overload's xfail entries;
+      `aten_add_Tensor`, `aten_add__Tensor`, `aten_add_out`: the cc_tests
+        (size small), each linking its data (`<target>_data`, a library
+        compiled against shrt/op_test_data.h alone), //shrt:op_test_main
+        and `strategy` only,
+        so a test re-runs only when its own spec, recipes, xfails or
+        strategy library change (Bazel prunes unchanged generated sources).
     and `name`: a test_suite of every cc_test created.
 
-    Two specs with one stem in a package fail the load with both paths.
+    Two overloads with one target name fail the load with both specs.
 
     Args:
       name: name of the test_suite.
       specs: spec files (labels or globs of the calling package).
       strategy: the cc_library (alwayslink) registering these overloads'
         strategies, and any custom operator they need.
+      groups: {spec path: {"overloads": [overload, ...], "targets":
+        [target name, ...], "samples_from": spec path or ""}}, as
+        `shrt groups --write` writes it (op_specs/groups.bzl); a spec
+        missing from it is a group of the one overload its file names.
       recipes: filegroup of recipe files.
       xfails: the xfails file.
       cli: the `shrt` binary (label) that failure messages tell users to
@@ -42,29 +52,54 @@ def shrt_op_tests(
     tests = []
     seen = {}
     for spec in specs:
-        target = _stem(spec)
-        if target in seen:
-            fail("specs %s and %s both map to test target '%s'" % (seen[target], spec, target))
-        seen[target] = spec
+        group = groups.get(spec, None)
+        if group == None:
+            targets = [_stem(spec)]
+            samples_from = ""
+        else:
+            overloads = group["overloads"]
+            targets = group["targets"]
+            samples_from = group["samples_from"]
+        for target in targets:
+            if target in seen:
+                fail("specs %s and %s both map to test target '%s'" % (seen[target], spec, target))
+            seen[target] = spec
+        srcs = [spec, recipes, xfails] + ([samples_from] if samples_from else [])
+        cmd = ("$(location //codegen:gen_op_test) --spec=$(location %s) " +
+               "--recipes $(locations %s) --xfails=$(location %s) --cli=%s") % (spec, recipes, xfails, cli)
+        if samples_from:
+            cmd += " --samples_from=$(location %s)" % samples_from
+        if group != None:
+            cmd += " --overloads " + " ".join(overloads)
+        cmd += " --outs $(OUTS)"
         native.genrule(
-            name = target + "_src",
-            srcs = [spec, recipes, xfails],
-            outs = [target + "_test.cc"],
-            cmd = ("$(location //codegen:gen_op_test) --spec=$(location %s) " +
-                   "--recipes $(locations %s) --xfails=$(location %s) --cli=%s --out=$@") %
-                  (spec, recipes, xfails, cli),
+            name = _stem(spec) + "_src",
+            srcs = srcs,
+            outs = [t + "_test.cc" for t in targets],
+            cmd = cmd,
             tools = ["//codegen:gen_op_test"],
         )
-        cc_test(
-            name = target,
-            size = "small",
-            srcs = [target + "_test.cc"],
-            deps = [
-                "//shrt:op_test",
-                strategy,
-                "@com_google_googletest//:gtest_main",
-            ],
-            tags = tags,
-        )
-        tests.append(target)
+        for target in targets:
+            # The data-only source compiles against op_test_data.h alone, so
+            # its sandbox holds one header, not libtorch's thousands.
+            cc_library(
+                name = target + "_data",
+                testonly = True,
+                srcs = [target + "_test.cc"],
+                deps = ["//shrt:op_test_data"],
+                alwayslink = True,
+                linkstatic = True,
+                tags = tags,
+            )
+            cc_test(
+                name = target,
+                size = "small",
+                deps = [
+                    ":" + target + "_data",
+                    "//shrt:op_test_main",
+                    strategy,
+                ],
+                tags = tags,
+            )
+            tests.append(target)
     native.test_suite(name = name, tests = tests, tags = tags)

@@ -1,10 +1,13 @@
 // Lint of the spec tree: every spec, recipe and xfail parses and names a
 // dispatcher overload; every registered strategy has a spec or a reasoned
-// exemption; no exemption is stale. (Target naming and collisions are
+// exemption (an `exclude` of its group's spec, or exemptions.textproto); no
+// exemption is stale; op_specs/groups.bzl is what the dispatcher says the
+// specs' groups are. (Target naming and collisions are
 // checked by //codegen:lint_specs_test with the naming function itself.)
 #include <set>
 
 #include "gtest/gtest.h"
+#include "shrt/group_manifest.h"
 #include "shrt/overload_name.h"
 #include "shrt/registry.h"
 #include "shrt/spec_loader.h"
@@ -26,8 +29,11 @@ TEST(LintTest, EveryStrategyHasASpecOrAReasonedExemption) {
   ASSERT_TRUE(StrategyRegistry::Global().Check().ok()) << StrategyRegistry::Global().Check();
   absl::StatusOr<std::vector<LoadedSpec>> specs = LoadSpecTree("op_specs", "op_specs/recipes");
   ASSERT_TRUE(specs.ok()) << specs.status();
-  std::set<std::string> specced;
-  for (const LoadedSpec& s : *specs) specced.insert(OverloadToString(s.op()));
+  std::set<std::string> specced, excluded;
+  for (const LoadedSpec& s : *specs) {
+    specced.insert(OverloadToString(s.op()));
+    for (const ExcludedVariant& x : s.proto().exclude()) excluded.insert(x.op());
+  }
 
   const std::string path = "op_specs/exemptions.textproto";
   absl::StatusOr<std::string> text = ReadFile(path);
@@ -50,9 +56,19 @@ TEST(LintTest, EveryStrategyHasASpecOrAReasonedExemption) {
   }
   for (const c10::OperatorName& op : StrategyRegistry::Global().Overloads()) {
     const std::string name = OverloadToString(op);
-    EXPECT_TRUE(specced.count(name) || exempt.count(name))
-        << name << " has a strategy but no spec in op_specs/ and no exemption in " << path;
+    EXPECT_TRUE(specced.count(name) || exempt.count(name) || excluded.count(name))
+        << name << " has a strategy but no spec in op_specs/, no `exclude` in its group's spec "
+        << "and no exemption in " << path;
   }
+}
+
+TEST(LintTest, GroupsManifestIsCurrent) {
+  absl::StatusOr<std::vector<LoadedSpec>> specs = LoadSpecTree("op_specs", "op_specs/recipes");
+  ASSERT_TRUE(specs.ok()) << specs.status();
+  absl::StatusOr<std::string> manifest = ReadFile("op_specs/groups.bzl");
+  ASSERT_TRUE(manifest.ok()) << manifest.status();
+  EXPECT_EQ(*manifest, GroupManifest(*specs, "op_specs"))
+      << "op_specs/groups.bzl is stale: run `" << kGroupsCommand << "`";
 }
 
 }  // namespace

@@ -1,10 +1,28 @@
 // The runtime of the generated per-overload tests (codegen/op_test.bzl).
 //
-// A generated test source embeds its spec, the recipes the spec uses and
-// the overload's xfail entries in an OpTestConfig, and defines one gtest
-// per sample plus `xfails` and `missing_rules`, each calling one function
-// below. Everything heavy lives here, compiled once; this header includes
-// no ATen, so generated sources compile in about a second.
+// A generated test source is data only (op_test_data.h). This library holds
+// main(): it loads the embedded spec for the overload kOpTestData.op, then
+// registers and runs, as gtests of the suite kOpTestData.target:
+//   <sample>       one per sample of the spec (every sweep expansion and
+//                  world size): fails with one line per incorrect rule not
+//                  covered by an unexpired xfail (the rule, world size,
+//                  sample, generator, rank, largest |difference| or error,
+//                  and the command that reproduces it), on a spec error
+//                  (file, line, field) or on a strategy that breaks its
+//                  contract; prints the samples an in-place or out= variant
+//                  rejects (not applicable to it) and the c10 warnings;
+//   xfails         the strict xfail check over all samples and world sizes:
+//                  fails on an expired entry or one whose rule is no longer
+//                  incorrect; warns on entries older than 90 days;
+//   missing_rules  the strict check of the spec's `missing` explanations
+//                  (spec.proto MissingRule), per world size: fails on a
+//                  missing rule with no entry for this overload and world
+//                  size, on an entry whose rule is missing at none of the
+//                  tested world sizes it applies to (stale), on every
+//                  missing rule when the spec sets require_complete, and
+//                  when the overload rejects every sample.
+// Everything heavy lives here, compiled once; a generated source compiles in
+// a few tens of milliseconds.
 //
 // World sizes: the spec's `world_sizes` ([4] when empty), or the
 // comma-separated list in the environment variable SHRT_WORLD_SIZES
@@ -14,41 +32,14 @@
 #ifndef SHRT_OP_TEST_H_
 #define SHRT_OP_TEST_H_
 
-#include <string>
-#include <vector>
+#include "shrt/op_test_data.h"
 
 namespace shrt {
 
-// A file embedded in a generated test: its workspace path and content.
-struct EmbeddedFile {
-  std::string path;
-  std::string text;
-};
-
-struct OpTestConfig {
-  std::string op;                     // e.g. "aten::mul.Tensor"
-  EmbeddedFile spec;                  // spec.proto text
-  std::vector<EmbeddedFile> recipes;  // the recipes the spec uses
-  EmbeddedFile xfails;                // xfail.proto text, this op's entries only
-  std::string cli;                    // CLI label for repro commands, e.g. "//tools:shrt"
-};
-
-// Validates sample `sample` (every sweep expansion, every world size)
-// against the overload's registered strategy. Fails with one line per
-// incorrect rule not covered by an unexpired xfail: the rule, world size,
-// sample, generator, rank, largest |difference| or error, and the command
-// that reproduces it; also fails on a spec error (file, line, field) or a
-// strategy that breaks its contract.
-void RunSampleTest(const OpTestConfig& config, const std::string& sample);
-
-// The strict xfail check over all samples and world sizes: fails on an
-// expired entry or one whose rule is no longer incorrect; warns on entries
-// older than 90 days.
-void RunXfailTest(const OpTestConfig& config);
-
-// Prints every missing rule (valid but not claimed) over all samples and
-// world sizes; fails on them when the spec sets require_complete.
-void RunMissingTest(const OpTestConfig& config);
+// Registers the gtests above for `data` and runs them with gtest's flags
+// from argv; returns RUN_ALL_TESTS()'s status. main() calls it with
+// kOpTestData.
+int RunOpTests(const OpTestData& data, int argc, char** argv);
 
 }  // namespace shrt
 

@@ -1,5 +1,7 @@
 #include "shrt/overload_name.h"
 
+#include "absl/strings/str_replace.h"
+
 #include "absl/status/status.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
@@ -28,6 +30,10 @@ absl::StatusOr<c10::OperatorName> ParseOverloadName(absl::string_view text) {
 std::string OverloadToString(const c10::OperatorName& name) {
   if (name.overload_name.empty()) return name.name;
   return absl::StrCat(name.name, ".", name.overload_name);
+}
+
+std::string TestTargetName(const c10::OperatorName& name) {
+  return absl::StrReplaceAll(OverloadToString(name), {{"::", "_"}, {".", "_"}});
 }
 
 }  // namespace shrt

@@ -21,6 +21,13 @@ absl::StatusOr<c10::OperatorName> ParseOverloadName(absl::string_view text);
 // The canonical text: "aten::add.Tensor", "aten::relu" (no ".default").
 std::string OverloadToString(const c10::OperatorName& name);
 
+// The overload's generated test target and spec file stem: the canonical
+// text with "::" and "." turned into "_" ("aten::add_.Tensor" ->
+// "aten_add__Tensor"). codegen/naming.py states the same rule for the
+// Python tools; //codegen:lint_specs_test checks they agree on every
+// overload of op_specs/groups.bzl.
+std::string TestTargetName(const c10::OperatorName& name);
+
 }  // namespace shrt
 
 #endif  // SHRT_OVERLOAD_NAME_H_

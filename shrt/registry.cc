@@ -1,10 +1,12 @@
 #include "shrt/registry.h"
 
+#include <algorithm>
 #include <tuple>
 
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "shrt/op_group.h"
 #include "shrt/op_lookup.h"
 #include "shrt/overload_name.h"
 
@@ -63,33 +65,65 @@ absl::Status StrategyRegistry::Check() const {
   for (const absl::Status& s : deferred_errors_) problems.emplace_back(s.message());
   for (const auto& [name, strategy] : strategies_) {
     absl::Status s = CheckOverloadExists(name);
-    if (!s.ok()) problems.emplace_back(s.message());
+    if (!s.ok()) {
+      problems.emplace_back(s.message());
+      continue;
+    }
+    absl::StatusOr<std::optional<c10::OperatorName>> functional = FunctionalOf(name);
+    if (!functional.ok()) {
+      problems.emplace_back(functional.status().message());
+    } else if (functional->has_value() && strategies_.count(**functional) > 0) {
+      problems.push_back(absl::StrCat("'", OverloadToString(name), "' is a variant of '",
+                                      OverloadToString(**functional),
+                                      "', whose strategy it derives: register only the functional"));
+    }
   }
   if (problems.empty()) return absl::OkStatus();
   return absl::NotFoundError(
       absl::StrCat("strategy registry: ", absl::StrJoin(problems, "; ")));
 }
 
+const Strategy* StrategyRegistry::Find(const c10::OperatorName& name, bool* inplace) const {
+  *inplace = false;
+  if (auto it = strategies_.find(name); it != strategies_.end()) return &it->second;
+  absl::StatusOr<std::optional<c10::OperatorName>> functional = FunctionalOf(name);
+  if (!functional.ok() || !functional->has_value()) return nullptr;
+  auto it = strategies_.find(**functional);
+  if (it == strategies_.end()) return nullptr;
+  *inplace = *KindOf(name) == VariantKind::kInPlace;
+  return &it->second;
+}
+
 bool StrategyRegistry::Contains(const c10::OperatorName& name) const {
-  return strategies_.count(name) > 0;
+  bool inplace = false;
+  return Find(name, &inplace) != nullptr;
 }
 
 std::vector<c10::OperatorName> StrategyRegistry::Overloads() const {
+  std::map<c10::OperatorName, bool, bool (*)(const c10::OperatorName&, const c10::OperatorName&)>
+      all{&NameLess};
+  for (const auto& [name, strategy] : strategies_) {
+    all.emplace(name, true);
+    absl::StatusOr<OpGroup> group = FindOpGroup(name);
+    if (!group.ok()) continue;
+    for (const c10::OperatorName& variant : group->Overloads()) all.emplace(variant, true);
+  }
   std::vector<c10::OperatorName> out;
-  for (const auto& [name, strategy] : strategies_) out.push_back(name);
+  for (const auto& [name, unused] : all) out.push_back(name);
   return out;
 }
 
 absl::StatusOr<std::vector<Rule>> StrategyRegistry::Query(const c10::OperatorName& name,
                                                           const OpArgs& args) const {
-  auto it = strategies_.find(name);
-  if (it == strategies_.end()) {
+  bool inplace = false;
+  const Strategy* strategy = Find(name, &inplace);
+  if (strategy == nullptr) {
     return absl::NotFoundError(
         absl::StrCat("no strategy is registered for '", OverloadToString(name), "'"));
   }
   absl::StatusOr<std::vector<Rule>> result;
   try {
-    result = it->second(args);
+    result = (*strategy)(args);
   } catch (const std::exception& e) {
     // A strategy that throws (e.g. a c10::Error from a helper) is a broken
     // strategy, reported like any other, never a crash.
@@ -115,6 +149,15 @@ absl::StatusOr<std::vector<Rule>> StrategyRegistry::Query(const c10::OperatorNam
     }
     if (IsAllReplicate(rule)) return broken("is the implicit all-Replicate rule");
     if (!seen.insert(rule).second) return broken("is listed twice");
+  }
+  if (inplace) {
+    // The derived in-place strategy (header comment), on normalised dims.
+    rules.erase(std::remove_if(rules.begin(), rules.end(),
+                               [](const Rule& r) {
+                                 return r.inputs.empty() || r.outputs.empty() ||
+                                        r.outputs[0] != r.inputs[0];
+                               }),
+                rules.end());
   }
   return rules;
 }

@@ -8,6 +8,18 @@
 // our registrars run, registration only records the entry; Check() later
 // validates every entry against the c10 dispatcher.
 //
+// Strategies are registered for functional overloads (or for overloads of a
+// group of one, op_group.h); the in-place and out= variants of a functional
+// overload with a strategy get theirs derived from it, in one place, as
+// DTensor derives them (torch/distributed/tensor/_ops/utils.py,
+// expand_to_full_mesh_op_strategy):
+//   in-place (aten::add_.Tensor): the functional's rules whose output 0
+//     keeps input 0's (self's) placement: self cannot be redistributed,
+//     and the result is self;
+//   out= (aten::add.out): the functional's rules unchanged; the out=
+//     tensors take the outputs' placements (they are not rule inputs).
+// Registering a strategy for such a variant is a contract error (Check()).
+//
 // Tests build their own StrategyRegistry (e.g. for deliberately wrong
 // strategies) instead of touching Global().
 //
@@ -41,21 +53,24 @@ class StrategyRegistry {
   absl::Status Add(absl::string_view overload, Strategy strategy);
 
   // Validates every entry against the c10 dispatcher: the overload must
-  // exist with a schema. Errors: NotFound naming every unknown overload (with
-  // close matches), plus any error a static registrar recorded.
+  // exist with a schema and must not be the in-place or out= variant of a
+  // functional overload that has a strategy here (its strategy is derived).
+  // Errors: NotFound naming every unknown overload (with close matches) and
+  // every such variant, plus any error a static registrar recorded.
   absl::Status Check() const;
 
-  // True if `name` has a strategy here.
+  // True if `name` has a strategy here, registered or derived.
   bool Contains(const c10::OperatorName& name) const;
 
-  // Every overload with a strategy, sorted by name.
+  // Every overload with a strategy, registered or derived, sorted by name.
   std::vector<c10::OperatorName> Overloads() const;
 
-  // Runs the overload's strategy on `args` and returns its rules with shard
-  // placeholders normalised (0 <= dim < ndim), in the strategy's order.
-  // Errors: NotFound if the overload has no strategy; FailedPrecondition if
-  // the strategy failed or broke the contract of strategy.h (the message
-  // names the rule and what is wrong).
+  // Runs the overload's strategy (registered, or derived from its
+  // functional overload's as above) on `args` and returns its rules with
+  // shard placeholders normalised (0 <= dim < ndim), in the strategy's
+  // order. Errors: NotFound if the overload has no strategy;
+  // FailedPrecondition if the strategy failed or broke the contract of
+  // strategy.h (the message names the rule and what is wrong).
   absl::StatusOr<std::vector<Rule>> Query(const c10::OperatorName& name,
                                           const OpArgs& args) const;
 
@@ -68,6 +83,10 @@ class StrategyRegistry {
                                                  const c10::OperatorName&)>
       strategies_{&NameLess};
   std::vector<absl::Status> deferred_errors_;
+
+  // The registered strategy of `name`, or of the functional overload it is
+  // a variant of (with `*inplace` telling which), or nullptr.
+  const Strategy* Find(const c10::OperatorName& name, bool* inplace) const;
 
   static bool NameLess(const c10::OperatorName& a, const c10::OperatorName& b);
 };

@@ -111,5 +111,45 @@ TEST(RegistryTest, QueryWithoutStrategyIsNotFound) {
             absl::StatusCode::kNotFound);
 }
 
+TEST(RegistryTest, InPlaceAndOutVariantsDeriveFromTheFunctional) {
+  StrategyRegistry registry;
+  ASSERT_TRUE(registry
+                  .Add("aten::add.Tensor", Returning({"S(0), S(0) -> S(0)", "R, S(-1) -> S(1)",
+                                                      "S(1), S(1) -> S(1)", "P(sum), P(sum) -> P(sum)",
+                                                      "R, P(sum) -> P(sum)"}))
+                  .ok());
+  ASSERT_TRUE(registry.Check().ok()) << registry.Check();
+  const c10::OperatorName inplace("aten::add_", "Tensor"), out("aten::add", "out");
+  EXPECT_TRUE(registry.Contains(inplace));
+  EXPECT_TRUE(registry.Contains(out));
+  EXPECT_THAT(registry.Overloads(),
+              ::testing::ElementsAre(c10::OperatorName("aten::add", "Tensor"), out, inplace));
+  auto texts = [&](const c10::OperatorName& name) {
+    std::vector<std::string> t;
+    absl::StatusOr<std::vector<Rule>> rules = registry.Query(name, TwoInputs());
+    EXPECT_TRUE(rules.ok()) << rules.status();
+    for (const Rule& r : rules.value_or(std::vector<Rule>{})) t.push_back(RuleToString(r));
+    return t;
+  };
+  // In place: self's placement is the output's (after normalising S(-1)).
+  EXPECT_THAT(texts(inplace), ::testing::ElementsAre("S(0), S(0) -> S(0)", "S(1), S(1) -> S(1)",
+                                                     "P(sum), P(sum) -> P(sum)"));
+  // out=: unchanged.
+  EXPECT_THAT(texts(out), ::testing::SizeIs(5));
+}
+
+TEST(RegistryTest, RegisteringADerivedVariantIsAContractError) {
+  StrategyRegistry registry;
+  ASSERT_TRUE(registry.Add("aten::mul.Tensor", Returning({})).ok());
+  ASSERT_TRUE(registry.Add("aten::mul_.Tensor", Returning({})).ok());
+  EXPECT_THAT(std::string(registry.Check().message()),
+              HasSubstr("'aten::mul_.Tensor' is a variant of 'aten::mul.Tensor'"));
+  // A variant whose functional has no strategy registers on its own.
+  StrategyRegistry alone;
+  ASSERT_TRUE(alone.Add("aten::div_.Tensor", Returning({})).ok());
+  EXPECT_TRUE(alone.Check().ok());
+  EXPECT_FALSE(alone.Contains(c10::OperatorName("aten::div", "Tensor")));
+}
+
 }  // namespace
 }  // namespace shrt

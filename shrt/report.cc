@@ -77,6 +77,11 @@ std::string TextReport(const std::vector<OpReport>& ops, int world_size, double 
     absl::StrAppendFormat(&out, "  %d combination checks in %.2f s\n", op.combination_checks,
                           op.seconds);
     if (!op.error.empty()) absl::StrAppend(&out, "  ERROR: ", op.error, "\n");
+    for (const std::string& note : op.notes) absl::StrAppend(&out, "  note: ", note, "\n");
+    if (op.warning_count > 0) {
+      absl::StrAppend(&out, "  c10 warnings: ", op.warning_count, "; first: ", op.first_warning,
+                      "\n");
+    }
     for (Verdict v : {Verdict::kIncorrect, Verdict::kMissing, Verdict::kCorrect,
                       Verdict::kUnverified}) {
       const int n = CountOf(op, v);
@@ -134,6 +139,9 @@ std::string JsonReport(const std::vector<OpReport>& ops, int world_size, double 
     v->set_combination_checks(op.combination_checks);
     v->set_seconds(op.seconds);
     v->set_error(op.error);
+    for (const std::string& note : op.notes) v->add_notes(note);
+    v->set_warning_count(static_cast<int32_t>(op.warning_count));
+    v->set_first_warning(op.first_warning);
     const bool table = !op.declarations.empty();
     for (const Entry& e : Entries(op)) {
       switch (e.verdict) {

@@ -1,5 +1,7 @@
 #include "shrt/sample.h"
 
+#include <algorithm>
+
 #include "ATen/core/ivalue.h"
 #include "ATen/core/jit_type.h"
 #include "ATen/ops/empty.h"
@@ -227,6 +229,7 @@ absl::StatusOr<BoundSample> BoundSample::Bind(const LoadedSpec& spec, int s, con
   for (int a = 0; a < sample.arg_size(); ++a) {
     const std::string& name = sample.arg(a).name();
     auto idx = schema.argumentIndexWithName(name);
+    if (!idx.has_value() && spec.IgnoresArgument(name)) continue;  // the out= variant's
     if (!idx.has_value()) {
       std::vector<std::string> names;
       for (const c10::Argument& arg : schema.arguments()) names.push_back(arg.name());
@@ -363,10 +366,9 @@ absl::StatusOr<BoundSample> BoundSample::Bind(const LoadedSpec& spec, int s, con
     }
     b.local_shape_index_ = static_cast<int>(*idx);
   }
-  for (auto& [index, dtype] : b.out_args_) {
-    if (dtype == c10::ScalarType::Undefined) {
-      dtype = b.inputs_.empty() ? c10::ScalarType::Float : b.inputs_.front().dtype;
-    }
+  if (spec.group().out.has_value() && spec.op() == *spec.group().out) {
+    b.functional_ = c10::Dispatcher::singleton().findSchemaOrThrow(
+        spec.group().functional.name.c_str(), spec.group().functional.overload_name.c_str());
   }
   return b;
 }
@@ -401,10 +403,54 @@ std::vector<c10::IValue> BoundSample::Stack(const std::vector<at::Tensor>& input
       stack[i] = c10::List<at::Tensor>(lists[i]);
     }
   }
-  for (const auto& [index, dtype] : out_args_) {
-    stack[index] = at::empty({0}, at::TensorOptions().dtype(dtype));
+  if (!out_args_.empty()) {
+    const std::vector<c10::ScalarType>& dtypes = OutDtypes(stack);
+    for (size_t k = 0; k < out_args_.size(); ++k) {
+      stack[out_args_[k].first] = at::empty({0}, at::TensorOptions().dtype(dtypes[k]));
+    }
   }
   return stack;
+}
+
+const std::vector<c10::ScalarType>& BoundSample::OutDtypes(
+    const std::vector<c10::IValue>& stack) const {
+  if (!out_dtypes_.empty()) return out_dtypes_;
+  std::vector<c10::ScalarType> from_functional;
+  const bool open = std::any_of(out_args_.begin(), out_args_.end(), [](const auto& o) {
+    return o.second == c10::ScalarType::Undefined;
+  });
+  if (open && functional_.has_value()) {
+    // The functional overload takes the same arguments minus the out= ones
+    // (op_group.h); an error leaves the fallback below to the real call.
+    std::vector<c10::IValue> call;
+    for (size_t i = 0; i < stack.size(); ++i) {
+      bool is_out = false;
+      for (const auto& o : out_args_) is_out = is_out || o.first == static_cast<int>(i);
+      if (!is_out) call.push_back(stack[i]);
+    }
+    try {
+      functional_->callBoxed(&call);
+      for (const c10::IValue& v : call) {
+        if (v.isTensor()) from_functional.push_back(v.toTensor().scalar_type());
+        if (v.isTuple()) {
+          for (const c10::IValue& e : v.toTupleRef().elements()) {
+            if (e.isTensor()) from_functional.push_back(e.toTensor().scalar_type());
+          }
+        }
+      }
+    } catch (const std::exception&) {
+      from_functional.clear();
+    }
+  }
+  for (size_t k = 0; k < out_args_.size(); ++k) {
+    c10::ScalarType dtype = out_args_[k].second;
+    if (dtype == c10::ScalarType::Undefined && k < from_functional.size()) dtype = from_functional[k];
+    if (dtype == c10::ScalarType::Undefined) {
+      dtype = inputs_.empty() ? c10::ScalarType::Float : inputs_.front().dtype;
+    }
+    out_dtypes_.push_back(dtype);
+  }
+  return out_dtypes_;
 }
 
 absl::StatusOr<std::vector<at::Tensor>> BoundSample::Call(

@@ -87,6 +87,10 @@ class BoundSample {
   static absl::StatusOr<BoundSample> Bind(const LoadedSpec& spec, int s, const Sample& sample,
                                           const std::vector<std::string>& where,
                                           std::string name);
+  // The dtype of each out= argument for a call on `stack` (out= holes
+  // unset): the sample's, else functional_'s output dtype, else the first
+  // input's.
+  const std::vector<c10::ScalarType>& OutDtypes(const std::vector<c10::IValue>& stack) const;
   // Calls the overload on `stack` (from Stack()); see Call().
   absl::StatusOr<std::vector<at::Tensor>> CallStack(std::vector<c10::IValue> stack) const;
   struct Slot {
@@ -98,7 +102,14 @@ class BoundSample {
   std::vector<c10::IValue> args_;                 // schema order; tensors are holes
   std::vector<int> list_sizes_;                   // per arg: Tensor[] length, or -1
   std::vector<Slot> slots_;                       // per input, where it goes
-  std::vector<std::pair<int, c10::ScalarType>> out_args_;  // out= arguments
+  // out= arguments: schema index and dtype (Undefined: as functional_'s
+  // output, see OutDtypes()).
+  std::vector<std::pair<int, c10::ScalarType>> out_args_;
+  // For the out= variant of an op group: its functional overload, whose
+  // outputs' dtypes the out= tensors take when the sample names none (the
+  // dtype out= must have to be written without a cast), resolved once.
+  std::optional<c10::OperatorHandle> functional_;
+  mutable std::vector<c10::ScalarType> out_dtypes_;
   std::vector<OpArg> strategy_args_;              // non-out args, tensors as metas
   std::vector<InputSpec> inputs_;
   std::vector<int> output_aliases_;

@@ -2,14 +2,19 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <map>
 
 #include "absl/container/flat_hash_set.h"
 #include "absl/status/status.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "absl/strings/match.h"
+#include "ATen/core/dispatch/Dispatcher.h"
 #include "shrt/mesh.h"
 #include "shrt/op_lookup.h"
 #include "shrt/overload_name.h"
+#include "shrt/placement.h"
 
 namespace shrt {
 namespace {
@@ -35,26 +40,130 @@ std::vector<int> LoadedSpec::world_sizes() const {
   return {proto_.world_sizes().begin(), proto_.world_sizes().end()};
 }
 
+std::vector<c10::OperatorName> LoadedSpec::overloads() const {
+  std::vector<c10::OperatorName> out;
+  for (const c10::OperatorName& name : group_.Overloads()) {
+    const std::string text = OverloadToString(name);
+    bool excluded = false;
+    for (const ExcludedVariant& e : proto_.exclude()) excluded = excluded || e.op() == text;
+    if (!excluded) out.push_back(name);
+  }
+  return out;
+}
+
+absl::StatusOr<LoadedSpec> LoadedSpec::ForOverload(const c10::OperatorName& name) const {
+  for (const c10::OperatorName& o : overloads()) {
+    if (o == name) {
+      LoadedSpec copy = *this;
+      copy.op_ = name;
+      return copy;
+    }
+  }
+  return absl::NotFoundError(absl::StrCat(path(), ": ", OverloadToString(name),
+                                          " is not a checked overload of the group of ",
+                                          OverloadToString(group_.functional)));
+}
+
+bool LoadedSpec::IgnoresArgument(absl::string_view name) const {
+  if (group_.out.has_value() && op_ == *group_.out) return false;
+  return std::find(out_arg_names_.begin(), out_arg_names_.end(), name) != out_arg_names_.end();
+}
+
+std::string LoadedSpec::WhereInSample(
+    int s, std::initializer_list<std::pair<absl::string_view, int>> rest) const {
+  const int n = source_ == nullptr ? 0 : source_->proto().sample_size();
+  const bool theirs = s < n;
+  std::vector<std::pair<absl::string_view, int>> nested = {{"sample", theirs ? s : s - n}};
+  nested.insert(nested.end(), rest.begin(), rest.end());
+  // TextLocations::Where takes an initializer_list: at most two levels here.
+  const TextLocations& where = theirs ? source_->locations_ : locations_;
+  const OpSpec& root = theirs ? source_->proto_ : proto_;
+  if (nested.size() == 1) return where.Where({nested[0]}, root);
+  return where.Where({nested[0], nested[1]}, root);
+}
+
+std::string LoadedSpec::WhereMissing(int m) const {
+  return locations_.Where({{"missing", m}}, proto_);
+}
+
 std::string LoadedSpec::WhereOp() const { return locations_.Where({{"op", -1}}, proto_); }
 
 std::string LoadedSpec::WhereLocalShapeArg() const {
   return locations_.Where({{"local_shape_arg", -1}}, proto_);
 }
 
-std::string LoadedSpec::WhereSample(int s) const {
-  return locations_.Where({{"sample", s}}, proto_);
-}
+std::string LoadedSpec::WhereSample(int s) const { return WhereInSample(s, {}); }
 
-std::string LoadedSpec::WhereArg(int s, int a) const {
-  return locations_.Where({{"sample", s}, {"arg", a}}, proto_);
-}
+std::string LoadedSpec::WhereArg(int s, int a) const { return WhereInSample(s, {{"arg", a}}); }
 
-std::string LoadedSpec::WhereSweep(int s, int w) const {
-  return locations_.Where({{"sample", s}, {"sweep", w}}, proto_);
+std::string LoadedSpec::WhereSweep(int s, int w) const { return WhereInSample(s, {{"sweep", w}}); }
+
+absl::Status LoadedSpec::CheckGroupFields() {
+  absl::StatusOr<OpGroup> group = FindOpGroup(op_);
+  if (!group.ok()) {
+    return absl::Status(group.status().code(),
+                        absl::StrCat(WhereOp(), ": field 'op': ", group.status().message()));
+  }
+  group_ = *std::move(group);
+  if (group_.out.has_value()) {
+    for (const c10::Argument& a :
+         c10::Dispatcher::singleton().findSchema(*group_.out)->schema().arguments()) {
+      if (a.is_out()) out_arg_names_.push_back(a.name());
+    }
+  }
+  std::vector<std::string> variants;
+  for (const c10::OperatorName& o : group_.Overloads()) variants.push_back(OverloadToString(o));
+  const std::string members = absl::StrJoin(variants, ", ");
+  absl::flat_hash_set<std::string> excluded;
+  for (int e = 0; e < proto_.exclude_size(); ++e) {
+    const ExcludedVariant& x = proto_.exclude(e);
+    const std::string where = locations_.Where({{"exclude", e}}, proto_);
+    const std::string field = absl::StrCat("exclude[", e, "]");
+    absl::StatusOr<c10::OperatorName> name = ParseOverloadName(x.op());
+    if (!name.ok()) return FieldError(where, field + ".op", name.status().message());
+    const std::string text = OverloadToString(*name);
+    if (text == variants[0] ||
+        std::find(variants.begin(), variants.end(), text) == variants.end()) {
+      return FieldError(where, field + ".op",
+                        absl::StrCat("'", x.op(), "' is not an in-place or out= variant of ",
+                                     variants[0], " (its group: ", members, ")"));
+    }
+    if (!excluded.insert(text).second) return FieldError(where, field + ".op", "is excluded twice");
+    if (x.reason().empty()) return FieldError(where, field + ".reason", "is required");
+  }
+  absl::flat_hash_set<std::string> rules;
+  for (int m = 0; m < proto_.missing_size(); ++m) {
+    const MissingRule& x = proto_.missing(m);
+    const std::string field = absl::StrCat("missing[", m, "]");
+    absl::StatusOr<Rule> rule = ParseRule(x.rule());
+    if (!rule.ok()) return FieldError(WhereMissing(m), field + ".rule", rule.status().message());
+    if (!rules.insert(RuleToString(*rule)).second) {
+      return FieldError(WhereMissing(m), field + ".rule",
+                        absl::StrCat("'", x.rule(), "' is explained twice"));
+    }
+    if (x.reason().empty()) return FieldError(WhereMissing(m), field + ".reason", "is required");
+    for (const std::string& op : x.op()) {
+      absl::StatusOr<c10::OperatorName> name = ParseOverloadName(op);
+      const std::string text = name.ok() ? OverloadToString(*name) : op;
+      if (std::find(variants.begin(), variants.end(), text) == variants.end() ||
+          excluded.contains(text)) {
+        return FieldError(WhereMissing(m), field + ".op",
+                          absl::StrCat("'", op, "' is not a checked overload of this group (",
+                                       members, ")"));
+      }
+    }
+    for (int w : x.world_sizes()) {
+      if (absl::StatusOr<Mesh> mesh = Mesh::Create(w); !mesh.ok()) {
+        return FieldError(WhereMissing(m), field + ".world_sizes", mesh.status().message());
+      }
+    }
+  }
+  return absl::OkStatus();
 }
 
 absl::StatusOr<LoadedSpec> LoadedSpec::FromText(absl::string_view text, const std::string& path,
-                                                std::shared_ptr<const RecipeSet> recipes) {
+                                                std::shared_ptr<const RecipeSet> recipes,
+                                                const LoadedSpec* samples_from) {
   OpSpec proto;
   absl::StatusOr<TextLocations> locations = ParseTextProto(text, path, &proto);
   if (!locations.ok()) return locations.status();
@@ -66,6 +175,26 @@ absl::StatusOr<LoadedSpec> LoadedSpec::FromText(absl::string_view text, const st
   spec.op_ = *op;
   if (absl::Status s = CheckOverloadExists(spec.op_); !s.ok()) {
     return absl::NotFoundError(absl::StrCat(spec.WhereOp(), ": field 'op': ", s.message()));
+  }
+  if (absl::Status s = spec.CheckGroupFields(); !s.ok()) return s;
+  if (!p.samples_from().empty()) {
+    const std::string where = spec.locations_.Where({{"samples_from", -1}}, p);
+    absl::StatusOr<c10::OperatorName> from = ParseOverloadName(p.samples_from());
+    if (!from.ok()) return FieldError(where, "samples_from", from.status().message());
+    if (samples_from == nullptr || !(samples_from->group_.functional == *from)) {
+      return FieldError(where, "samples_from",
+                        absl::StrCat("no spec of ", p.samples_from(), " was found beside this one"));
+    }
+    if (!samples_from->proto_.samples_from().empty()) {
+      return FieldError(where, "samples_from",
+                        absl::StrCat(samples_from->path(), " takes its samples from ",
+                                     samples_from->proto_.samples_from(),
+                                     " itself; name that spec instead"));
+    }
+    spec.source_ = std::make_shared<const LoadedSpec>(*samples_from);
+    google::protobuf::RepeatedPtrField<Sample> merged = samples_from->proto_.sample();
+    merged.MergeFrom(spec.proto_.sample());
+    spec.proto_.mutable_sample()->Swap(&merged);
   }
   auto check_recipe = [&](const std::string& name, const std::string& where,
                           const std::string& field) -> absl::Status {
@@ -131,17 +260,18 @@ absl::StatusOr<LoadedSpec> LoadedSpec::FromText(absl::string_view text, const st
 }
 
 absl::StatusOr<LoadedSpec> LoadedSpec::FromFile(const std::string& path,
-                                                std::shared_ptr<const RecipeSet> recipes) {
+                                                std::shared_ptr<const RecipeSet> recipes,
+                                                const LoadedSpec* samples_from) {
   absl::StatusOr<std::string> text = ReadFile(path);
   if (!text.ok()) return text.status();
-  return FromText(*text, path, std::move(recipes));
+  return FromText(*text, path, std::move(recipes), samples_from);
 }
 
-absl::StatusOr<std::vector<LoadedSpec>> LoadSpecTree(const std::string& root,
-                                                     const std::string& recipe_dir) {
-  absl::StatusOr<RecipeSet> recipes = RecipeSet::FromDir(recipe_dir);
-  if (!recipes.ok()) return recipes.status();
-  auto shared = std::make_shared<const RecipeSet>(*std::move(recipes));
+namespace {
+
+// The spec files below `root` (see LoadSpecTree), sorted.
+absl::StatusOr<std::vector<std::string>> SpecPaths(const std::string& root,
+                                                   const std::string& recipe_dir) {
   namespace fs = std::filesystem;
   std::error_code ec;
   const fs::path skip = fs::weakly_canonical(recipe_dir, ec);
@@ -159,13 +289,94 @@ absl::StatusOr<std::vector<LoadedSpec>> LoadSpecTree(const std::string& root,
     }
   }
   std::sort(paths.begin(), paths.end());
-  std::vector<LoadedSpec> specs;
+  return paths;
+}
+
+// The `samples_from` field of the spec text, or "" (also for text that does
+// not parse: FromText reports that).
+std::string SamplesFrom(const std::string& text) {
+  OpSpec proto;
+  if (!google::protobuf::TextFormat::ParseFromString(text, &proto)) return "";
+  return proto.samples_from();
+}
+
+// Loads `paths` in dependency order: specs without samples_from first.
+absl::StatusOr<std::vector<LoadedSpec>> LoadGroups(const std::vector<std::string>& paths,
+                                                   std::shared_ptr<const RecipeSet> recipes) {
+  std::vector<std::pair<std::string, std::string>> texts;  // path, text
   for (const std::string& p : paths) {
-    absl::StatusOr<LoadedSpec> spec = LoadedSpec::FromFile(p, shared);
-    if (!spec.ok()) return spec.status();
-    specs.push_back(*std::move(spec));
+    absl::StatusOr<std::string> text = ReadFile(p);
+    if (!text.ok()) return text.status();
+    texts.emplace_back(p, *std::move(text));
+  }
+  std::vector<LoadedSpec> groups;
+  std::map<std::string, size_t> by_op;  // functional overload -> index in groups
+  for (int pass = 0; pass < 2; ++pass) {
+    for (const auto& [path, text] : texts) {
+      const std::string from = SamplesFrom(text);
+      if (from.empty() != (pass == 0)) continue;
+      const LoadedSpec* source = nullptr;
+      if (!from.empty()) {
+        absl::StatusOr<c10::OperatorName> name = ParseOverloadName(from);
+        auto it = name.ok() ? by_op.find(OverloadToString(*name)) : by_op.end();
+        if (it != by_op.end()) source = &groups[it->second];
+      }
+      absl::StatusOr<LoadedSpec> spec = LoadedSpec::FromText(text, path, recipes, source);
+      if (!spec.ok()) return spec.status();
+      by_op.emplace(OverloadToString(spec->group().functional), groups.size());
+      groups.push_back(*std::move(spec));
+    }
+  }
+  std::vector<LoadedSpec> specs;
+  for (const std::string& p : paths) {  // file order, then group order
+    for (const LoadedSpec& g : groups) {
+      if (g.path() != p) continue;
+      for (const c10::OperatorName& o : g.overloads()) specs.push_back(*g.ForOverload(o));
+    }
   }
   return specs;
+}
+
+}  // namespace
+
+absl::StatusOr<std::vector<LoadedSpec>> LoadSpecTree(const std::string& root,
+                                                     const std::string& recipe_dir) {
+  absl::StatusOr<RecipeSet> recipes = RecipeSet::FromDir(recipe_dir);
+  if (!recipes.ok()) return recipes.status();
+  absl::StatusOr<std::vector<std::string>> paths = SpecPaths(root, recipe_dir);
+  if (!paths.ok()) return paths.status();
+  return LoadGroups(*paths, std::make_shared<const RecipeSet>(*std::move(recipes)));
+}
+
+absl::StatusOr<std::vector<LoadedSpec>> LoadSpecFile(const std::string& path,
+                                                     std::shared_ptr<const RecipeSet> recipes,
+                                                     const std::string& root) {
+  absl::StatusOr<std::string> text = ReadFile(path);
+  if (!text.ok()) return text.status();
+  std::vector<std::string> paths = {path};
+  if (const std::string from = SamplesFrom(*text); !from.empty()) {
+    // The source is the spec below `root` whose op is `from`.
+    absl::StatusOr<std::vector<std::string>> all =
+        SpecPaths(root, (std::filesystem::path(root) / std::string(kRecipeDir)).string());
+    if (all.ok()) {
+      for (const std::string& p : *all) {
+        absl::StatusOr<std::string> t = ReadFile(p);
+        OpSpec proto;
+        if (t.ok() && google::protobuf::TextFormat::ParseFromString(*t, &proto) &&
+            proto.op() == from && std::filesystem::path(p) != std::filesystem::path(path)) {
+          paths.insert(paths.begin(), p);
+          break;
+        }
+      }
+    }
+  }
+  absl::StatusOr<std::vector<LoadedSpec>> specs = LoadGroups(paths, std::move(recipes));
+  if (!specs.ok()) return specs.status();
+  std::vector<LoadedSpec> mine;
+  for (LoadedSpec& s : *specs) {
+    if (s.path() == path) mine.push_back(std::move(s));
+  }
+  return mine;
 }
 
 }  // namespace shrt

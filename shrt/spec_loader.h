@@ -1,5 +1,7 @@
 // Loading op specs (spec.proto) from protobuf text files, with errors that
-// name the file, line and field.
+// name the file, line and field. A spec file describes an op group
+// (op_group.h); LoadedSpec::ForOverload gives the spec of one overload of
+// the group, which is what the validator runs.
 #ifndef SHRT_SPEC_LOADER_H_
 #define SHRT_SPEC_LOADER_H_
 
@@ -8,6 +10,7 @@
 #include <vector>
 
 #include "ATen/core/operator_name.h"
+#include "shrt/op_group.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "shrt/recipes.h"
@@ -17,48 +20,91 @@
 namespace shrt {
 
 // A parsed, checked spec, the recipes it may use, and where each of its
-// fields came from.
+// fields came from; bound to one overload of its group (at first the
+// group's own `op`).
 class LoadedSpec {
  public:
-  // Parses `text` as the content of `path`. Errors (every message starts
-  // "<path>:<line>"):
-  //   NotFound          `op` names no overload the dispatcher knows (close
+  // Parses `text` as the content of `path`. `samples_from` is the spec the
+  // proto's samples_from names (nullptr when it names none); its samples
+  // come first. Errors (every message starts "<path>:<line>"):
+  //   NotFound          `op`, an `exclude` or a `missing` entry's `op`
+  //                     names no overload the dispatcher knows (close
   //                     matches are suggested);
   //   InvalidArgument   a syntax error or unknown field, a malformed `op`, no
   //                     sample, a sample name that is not an identifier or is
   //                     repeated, a recipe `recipes` lacks, a world size
-  //                     outside [2, 64], or a sweep with no values, with two
-  //                     kinds of values, or naming an argument twice.
+  //                     outside [2, 64], a sweep with no values, with two
+  //                     kinds of values, or naming an argument twice; an
+  //                     `exclude` entry that names no variant of the group
+  //                     or has no reason; a `missing` entry whose rule does
+  //                     not parse, is listed twice, has no reason, or names
+  //                     an overload outside the group; samples_from that
+  //                     names a spec which was not given, or which uses
+  //                     samples_from itself;
+  //   FailedPrecondition the dispatcher's schemas make the group ambiguous.
   // Schema checks (argument names, types, arity) happen when a sample is
   // bound (sample.h).
   static absl::StatusOr<LoadedSpec> FromText(absl::string_view text, const std::string& path,
-                                             std::shared_ptr<const RecipeSet> recipes);
+                                             std::shared_ptr<const RecipeSet> recipes,
+                                             const LoadedSpec* samples_from = nullptr);
   // As FromText, reading `path`. Errors: also NotFound if it cannot be read.
   static absl::StatusOr<LoadedSpec> FromFile(const std::string& path,
-                                             std::shared_ptr<const RecipeSet> recipes);
+                                             std::shared_ptr<const RecipeSet> recipes,
+                                             const LoadedSpec* samples_from = nullptr);
 
+  // The proto, with samples_from's samples first.
   const OpSpec& proto() const { return proto_; }
   const std::string& path() const { return locations_.path(); }
+  // The overload this spec runs: the group's `op`, or one of its variants
+  // after ForOverload.
   const c10::OperatorName& op() const { return op_; }
+  // The group of the spec's `op` (op_group.h).
+  const OpGroup& group() const { return group_; }
+  // The group's overloads that get checked: group().Overloads() minus the
+  // `exclude`d ones, functional first.
+  std::vector<c10::OperatorName> overloads() const;
+  // This spec bound to `name`, one of overloads(). Errors: NotFound
+  // otherwise.
+  absl::StatusOr<LoadedSpec> ForOverload(const c10::OperatorName& name) const;
+  // True when op() is an in-place or out= variant of the spec's `op`: a
+  // sample it rejects on full inputs is then a finding about the variant,
+  // not a bad spec (validate.h).
+  bool is_variant() const { return !(op_ == group_.functional); }
+  // True for a sample argument that op() does not take because it is an
+  // out= argument of the group's out= variant (e.g. `out`, to choose the
+  // out= tensor's dtype): only that variant gets it.
+  bool IgnoresArgument(absl::string_view name) const;
+  // The path of the samples_from spec, or "".
+  std::string samples_from_path() const { return source_ ? source_->path() : ""; }
   const RecipeSet& recipes() const { return *recipes_; }
   // The world sizes to check: proto().world_sizes(), or {4} when empty.
   std::vector<int> world_sizes() const;
 
   // "<path>:<line>" of the `op` field, of the `local_shape_arg` field, of
-  // sample `s`, of argument `a` of sample `s`, and of sweep `w` of sample `s`.
+  // sample `s`, of argument `a` of sample `s`, of sweep `w` of sample `s`
+  // (in the samples_from spec for its samples) and of `missing` entry `m`.
   std::string WhereOp() const;
   std::string WhereLocalShapeArg() const;
   std::string WhereSample(int s) const;
   std::string WhereArg(int s, int a) const;
   std::string WhereSweep(int s, int w) const;
+  std::string WhereMissing(int m) const;
 
  private:
   LoadedSpec(OpSpec proto, TextLocations locations, std::shared_ptr<const RecipeSet> recipes)
       : proto_(std::move(proto)), locations_(std::move(locations)), recipes_(std::move(recipes)) {}
+  // Where in its own file sample `s` of proto() is, or in the source's.
+  std::string WhereInSample(int s, std::initializer_list<std::pair<absl::string_view, int>> rest) const;
+  absl::Status CheckGroupFields();
+
   OpSpec proto_;
   TextLocations locations_;
   std::shared_ptr<const RecipeSet> recipes_;
   c10::OperatorName op_{"", ""};
+  OpGroup group_;
+  // The samples_from spec, whose samples are proto_'s first ones.
+  std::shared_ptr<const LoadedSpec> source_;
+  std::vector<std::string> out_arg_names_;  // of the group's out= variant
 };
 
 // The layout of a spec tree: <root>/<family>/*.textproto are specs,
@@ -70,11 +116,20 @@ inline constexpr absl::string_view kExemptionFile = "exemptions.textproto";
 
 // Loads the recipes in `recipe_dir`, then every "*.textproto" below `root`
 // (recursively) except the recipe directory, kXfailFile and kExemptionFile,
-// sorted by path. Errors: NotFound if a directory cannot be listed;
-// otherwise the first error RecipeSet::FromDir or LoadedSpec::FromFile
-// reports.
+// and returns one LoadedSpec per checked overload of every group
+// (ForOverload), sorted by file path, then group order. Errors: NotFound
+// if a directory cannot be listed; InvalidArgument for a samples_from that
+// no spec of the tree has; otherwise the first error RecipeSet::FromDir or
+// LoadedSpec::FromFile reports.
 absl::StatusOr<std::vector<LoadedSpec>> LoadSpecTree(const std::string& root,
                                                      const std::string& recipe_dir);
+
+// Loads the spec file `path` (its samples_from spec found below `root`) and
+// returns one LoadedSpec per checked overload of its group. Errors: as
+// LoadSpecTree.
+absl::StatusOr<std::vector<LoadedSpec>> LoadSpecFile(const std::string& path,
+                                                     std::shared_ptr<const RecipeSet> recipes,
+                                                     const std::string& root);
 
 }  // namespace shrt
 

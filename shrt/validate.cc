@@ -18,6 +18,7 @@
 #include "shrt/generators.h"
 #include "shrt/mesh.h"
 #include "shrt/output_check.h"
+#include "shrt/overload_name.h"
 #include "shrt/rng.h"
 #include "shrt/sample.h"
 #include "shrt/text_proto.h"
@@ -223,6 +224,19 @@ struct RuleState {
   std::string claimed_uninformative;
 };
 
+// Counts the c10 warnings raised while installed and keeps the first.
+class WarningCollector : public c10::WarningHandler {
+ public:
+  explicit WarningCollector(OpReport& report) : report_(report) {}
+  void process(const c10::SourceLocation& source_location, const std::string& msg,
+               const bool verbatim) override {
+    if (report_.warning_count++ == 0) report_.first_warning = msg;
+  }
+
+ private:
+  OpReport& report_;
+};
+
 class OpValidator {
  public:
   OpValidator(const LoadedSpec& spec, const ClaimSource& claimed, int num_origins,
@@ -231,7 +245,11 @@ class OpValidator {
 
   absl::StatusOr<OpReport> Run() {
     const auto start = std::chrono::steady_clock::now();
-    report_.op = spec_.proto().op();
+    report_.op = OverloadToString(spec_.op());
+    // The operator's TORCH_WARN messages go to the report (the handler is
+    // per thread in c10, so parallel validations keep theirs apart).
+    WarningCollector warnings(report_);
+    c10::Warning::WarningHandlerGuard guard(&warnings);
     report_.spec_path = spec_.path();
     report_.world_size = options_.world_size;
     for (int s = 0; s < spec_.proto().sample_size(); ++s) {
@@ -244,6 +262,9 @@ class OpValidator {
       absl::Status st = RunSample(s);
       if (!st.ok()) return st;
       if (!report_.error.empty()) break;
+    }
+    if (options_.samples.empty() && report_.error.empty()) {
+      report_.error = RejectsEverySample(report_);
     }
     Finish();
     report_.seconds =
@@ -325,6 +346,15 @@ class OpValidator {
         label = absl::StrJoin(names, "/");
       }
       absl::StatusOr<Tensors> expected = sample.Call(CallInputs(full, sample));
+      if (!expected.ok() && spec_.is_variant()) {
+        // The variant's real behaviour differs from its functional overload's
+        // (e.g. an int self cannot take a float result in place): a finding
+        // about this overload on this sample, not a bad spec.
+        report_.notes.push_back(absl::StrCat("sample ", sample.name(), ": ", report_.op,
+                                             " rejects the full inputs (generator ", label,
+                                             "): ", expected.status().message()));
+        return absl::OkStatus();
+      }
       if (!expected.ok()) {
         return bad(absl::StrCat("the operator rejects the full inputs (generator ", label,
                                 "): ", expected.status().message()));
@@ -707,6 +737,9 @@ OpReport MergeReports(const std::vector<OpReport>& reports) {
     if (!r.error.empty()) {
       merged.error = merged.error.empty() ? r.error : absl::StrCat(merged.error, "; ", r.error);
     }
+    merged.notes.insert(merged.notes.end(), r.notes.begin(), r.notes.end());
+    if (merged.first_warning.empty()) merged.first_warning = r.first_warning;
+    merged.warning_count += r.warning_count;
     for (const RuleVerdict& v : r.rules) {
       auto [it, fresh] = best.emplace(v.rule, v);
       if (!fresh && v.verdict < it->second.verdict) it->second = v;
@@ -727,6 +760,12 @@ OpReport MergeReports(const std::vector<OpReport>& reports) {
               return std::tie(a.verdict, a.rule) < std::tie(b.verdict, b.rule);
             });
   return merged;
+}
+
+std::string RejectsEverySample(const OpReport& report) {
+  if (report.notes.empty() || report.notes.size() < report.samples.size()) return "";
+  return absl::StrCat(report.op, " rejects every sample of ", report.spec_path,
+                      " (see the notes): exclude it there with a reason");
 }
 
 absl::StatusOr<OpReport> ValidateOp(const LoadedSpec& spec, const RuleSource& claimed,

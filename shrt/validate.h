@@ -85,9 +85,20 @@ struct OpReport {
   double seconds = 0;  // wall time of this overload, seconds
   // Sorted by verdict (incorrect, missing, correct, unverified), then rule.
   std::vector<RuleVerdict> rules;
-  // Non-empty when the strategy broke its contract (registry.h): the op
-  // cannot be certified and counts as failing.
+  // Non-empty when the strategy broke its contract (registry.h), or when an
+  // in-place or out= variant rejects every sample of its group's spec: the
+  // op cannot be certified and counts as failing.
   std::string error;
+  // Findings that are not rule verdicts: each sample an in-place or out=
+  // variant rejects on full inputs, with the operator's error ("sample
+  // broadcast_row: aten::add_.Tensor rejects the full inputs: ..."). Such a
+  // sample is not applicable to that overload.
+  std::vector<std::string> notes;
+  // c10 warnings (TORCH_WARN) the operator raised during the run: how many,
+  // and the first one's text. They are collected here instead of reaching
+  // stderr.
+  int64_t warning_count = 0;
+  std::string first_warning;
   // With ValidateClaims: one verdict per declaration (e.g. per rule of a
   // strategy table), judged over all its concrete instances: incorrect if
   // any instance is, else correct if one holds on an informative case,
@@ -160,15 +171,24 @@ absl::StatusOr<OpReport> ValidateClaims(const LoadedSpec& spec, const ClaimSourc
 
 // Validates `claimed` against ground truth on every sample of `spec`.
 // Errors: InvalidArgument "<path>:<line>: ..." when a sample does not bind
-// to the schema or the operator rejects a sample's full inputs (a bad spec);
+// to the schema or the operator rejects a sample's full inputs (a bad spec;
+// for an in-place or out= variant, spec.is_variant(), that is a note of the
+// report instead, and an error of the report if no sample applies);
 // InvalidArgument for options out of range (world size, redraws).
 absl::StatusOr<OpReport> ValidateOp(const LoadedSpec& spec, const RuleSource& claimed,
                                     const ValidateOptions& options);
 
+// "" unless every sample of `report` was rejected by its in-place or out=
+// variant (OpReport::notes); then the error that says so. ValidateOp sets
+// it when it validates every sample; callers that merge per-sample reports
+// check the merged report.
+std::string RejectsEverySample(const OpReport& report);
+
 // Merges reports of the same overload (e.g. one per sample or world size)
 // as if validated together: a rule takes the first of incorrect, missing,
 // correct, unverified that any report gives it, with that report's
-// evidence. Counts, seconds and samples add up; errors are joined.
+// evidence. Counts, seconds, samples, notes and warnings add up; errors
+// are joined.
 OpReport MergeReports(const std::vector<OpReport>& reports);
 
 }  // namespace shrt

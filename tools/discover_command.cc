@@ -167,10 +167,11 @@ int RunDiscover(const DiscoverCommand& cmd, std::ostream& out, std::ostream& err
   if (!cmd.spec.empty()) {
     absl::StatusOr<RecipeSet> recipes = RecipeSet::FromDir(cmd.recipe_dir);
     if (!recipes.ok()) return usage(recipes.status().message());
-    absl::StatusOr<LoadedSpec> s =
-        LoadedSpec::FromFile(cmd.spec, std::make_shared<const RecipeSet>(*std::move(recipes)));
+    // The spec's own op (discovery takes one overload: the group's first).
+    absl::StatusOr<std::vector<LoadedSpec>> s = LoadSpecFile(
+        cmd.spec, std::make_shared<const RecipeSet>(*std::move(recipes)), cmd.spec_dir);
     if (!s.ok()) return usage(s.status().message());
-    spec = *std::move(s);
+    spec = std::move(s->front());
   } else {
     absl::StatusOr<c10::OperatorName> name = ParseOverloadName(cmd.op);
     if (!name.ok()) return usage(absl::StrCat("--op: ", name.status().message()));

@@ -7,6 +7,7 @@
 //                 [--format=text|json|textproto|cc] [--spec_dir=DIR] [--recipe_dir=DIR]
 //   shrt coverage [--namespace=NS] [--uncovered] [--format=text|json]
 //                 [--spec_dir=DIR] [--recipe_dir=DIR]
+//   shrt groups [--write] [--spec_dir=DIR] [--recipe_dir=DIR]
 //   shrt xfail list [--op=OVERLOAD] [--file=FILE]
 //   shrt xfail add --op=OVERLOAD (--rule=RULE | --all_rules) --reason=TEXT
 //                  --issue=URL [--expires=YYYY-MM-DD] [--file=FILE]
@@ -34,6 +35,7 @@
 #include "shrt/registry.h"
 #include "tools/coverage_command.h"
 #include "tools/discover_command.h"
+#include "tools/groups_command.h"
 #include "tools/validate_command.h"
 #include "tools/xfail_command.h"
 
@@ -58,6 +60,7 @@ ABSL_FLAG(bool, all_rules, false, "The xfail covers every rule of the overload")
 ABSL_FLAG(std::string, reason, "", "Why the rule is wrong and tolerated");
 ABSL_FLAG(std::string, issue, "", "Link to the tracking issue");
 ABSL_FLAG(std::string, expires, "", "Date after which the xfail fails, YYYY-MM-DD");
+ABSL_FLAG(bool, write, false, "Replace <spec_dir>/groups.bzl instead of printing it");
 
 namespace {
 
@@ -70,6 +73,7 @@ constexpr char kUsage[] =
     "                     [--format=text|json|textproto|cc] [--spec_dir=DIR] [--recipe_dir=DIR]\n"
     "       shrt coverage [--namespace=NS] [--uncovered] [--format=text|json] [--spec_dir=DIR]\n"
     "                     [--recipe_dir=DIR]\n"
+    "       shrt groups [--write] [--spec_dir=DIR] [--recipe_dir=DIR]\n"
     "       shrt xfail list [--op=OVERLOAD] [--file=FILE]\n"
     "       shrt xfail add --op=OVERLOAD (--rule=RULE | --all_rules) --reason=TEXT --issue=URL\n"
     "                      [--expires=YYYY-MM-DD] [--file=FILE]\n"
@@ -84,6 +88,7 @@ const std::map<std::string, std::vector<std::string>>& CommandFlags() {
       {"discover",
        {"op", "spec", "world_size", "format", "spec_dir", "recipe_dir", "seed", "redraws"}},
       {"coverage", {"namespace", "uncovered", "format", "spec_dir", "recipe_dir"}},
+      {"groups", {"write", "spec_dir", "recipe_dir"}},
       {"xfail", {"op", "file", "rule", "all_rules", "reason", "issue", "expires"}},
   };
   return *flags;
@@ -200,6 +205,13 @@ int main(int argc, char** argv) {
     cmd.spec_dir = InWorkspace(absl::GetFlag(FLAGS_spec_dir));
     cmd.recipe_dir = InWorkspace(absl::GetFlag(FLAGS_recipe_dir));
     return shrt::RunCoverage(cmd, shrt::StrategyRegistry::Global(), std::cout, std::cerr);
+  }
+  if (command == "groups") {
+    shrt::GroupsCommand cmd;
+    cmd.write = absl::GetFlag(FLAGS_write);
+    cmd.spec_dir = InWorkspace(absl::GetFlag(FLAGS_spec_dir));
+    cmd.recipe_dir = InWorkspace(absl::GetFlag(FLAGS_recipe_dir));
+    return shrt::RunGroups(cmd, std::cout, std::cerr);
   }
   shrt::ValidateCommand cmd;
   cmd.ops = absl::GetFlag(FLAGS_op);

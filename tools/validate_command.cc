@@ -25,9 +25,10 @@ absl::StatusOr<std::vector<LoadedSpec>> LoadSpecFiles(const ValidateCommand& cmd
   auto shared = std::make_shared<const RecipeSet>(*std::move(recipes));
   std::vector<LoadedSpec> specs;
   for (const std::string& path : cmd.specs) {
-    absl::StatusOr<LoadedSpec> spec = LoadedSpec::FromFile(path, shared);
-    if (!spec.ok()) return spec.status();
-    specs.push_back(*std::move(spec));
+    // Every checked overload of the file's op group.
+    absl::StatusOr<std::vector<LoadedSpec>> group = LoadSpecFile(path, shared, cmd.spec_dir);
+    if (!group.ok()) return group.status();
+    for (LoadedSpec& spec : *group) specs.push_back(std::move(spec));
   }
   return specs;
 }

@@ -37,39 +37,25 @@
 // 0 <= c <= 1 (0^y is inf, 1, 0 for y <0, =0, >0); nothing for c < 0.
 // remainder, fmod, hypot, atan2, pow(Tensor, Tensor) have no Partial rule.
 #include <cmath>
-#include <functional>
-#include <vector>
+#include <string>
+#include <variant>
 
-#include "absl/strings/string_view.h"
-#include "shrt/registry.h"
 #include "shrt/strategies/pointwise_rules.h"
 
 namespace shrt {
 namespace {
 
-using Rules = std::vector<absl::string_view>;
-
-const Rules kIncreasing = {"P(max) -> P(max)", "P(min) -> P(min)"};
-const Rules kDecreasing = {"P(max) -> P(min)", "P(min) -> P(max)"};
-
-void Append(Rules& out, const Rules& more) { out.insert(out.end(), more.begin(), more.end()); }
-
-// The Partial rules of a * self + b * other.
-Rules TwoTensorAffineRules(double a, double b) {
-  Rules out = {"P(sum), P(sum) -> P(sum)", "P(avg), P(avg) -> P(avg)", "P(avg), R -> P(avg)",
-               "R, P(avg) -> P(avg)"};
-  if (a >= 0) Append(out, {"P(max), R -> P(max)", "P(min), R -> P(min)"});
-  if (a <= 0) Append(out, {"P(max), R -> P(min)", "P(min), R -> P(max)"});
-  if (b >= 0) Append(out, {"R, P(max) -> P(max)", "R, P(min) -> P(min)"});
-  if (b <= 0) Append(out, {"R, P(max) -> P(min)", "R, P(min) -> P(max)"});
-  return out;
-}
+const Rules& kIncreasing = IncreasingRules();
+const Rules& kDecreasing = DecreasingRules();
+const Rules kNone = {};
 
 // The Partial rules of the one-tensor affine map a * x + b.
+const Rules kAvg = ParseRules({"P(avg) -> P(avg)"});
+const Rules kSum = ParseRules({"P(sum) -> P(sum)"});
 Rules ScalarAffineRules(double a, double b) {
-  Rules out = {"P(avg) -> P(avg)"};
-  if (b == 0) out.push_back("P(sum) -> P(sum)");
-  if (a == 1 && b == 0) out.push_back("P(product) -> P(product)");  // the identity
+  Rules out = kAvg;
+  if (b == 0) Append(out, kSum);
+  if (a == 1 && b == 0) Append(out, MultiplicativeRules());  // the identity
   if (a >= 0) Append(out, kIncreasing);
   if (a <= 0) Append(out, kDecreasing);
   return out;
@@ -79,7 +65,7 @@ Rules ScalarAffineRules(double a, double b) {
 Rules MonotoneBySign(double c) {
   if (c > 0) return kIncreasing;
   if (c < 0) return kDecreasing;
-  return {};
+  return kNone;
 }
 
 double Alpha(const OpArgs& args) { return args.GetDouble("alpha").value_or(1.0); }
@@ -98,7 +84,7 @@ Rules RsubScalar(const OpArgs& args) { return ScalarAffineRules(-Alpha(args), Ot
 Rules MulScalar(const OpArgs& args) { return ScalarAffineRules(Other(args), 0); }
 Rules DivScalar(const OpArgs& args) {
   const double c = Other(args);
-  if (c == 0) return {};
+  if (c == 0) return kNone;
   if (HasMode(args)) return MonotoneBySign(c);  // trunc(x / c), floor(x / c)
   return ScalarAffineRules(1 / c, 0);
 }
@@ -107,18 +93,18 @@ Rules FloorDivideScalar(const OpArgs& args) { return MonotoneBySign(Other(args))
 // DTensor's linearity rule P(sum), R -> P(sum) holds off zero divisors
 // only (the parts of x / 0 are +-inf and sum to NaN); like DTensor, it is
 // claimed, and the specs draw divisors from the "nonzero" recipe.
-const Rules kDiv = {"P(sum), R -> P(sum)", "P(avg), R -> P(avg)",
-                    "P(product), P(product) -> P(product)"};
-Rules DivTensorMode(const OpArgs& args) { return HasMode(args) ? Rules{} : kDiv; }
+const Rules kDiv = ParseRules({"P(sum), R -> P(sum)", "P(avg), R -> P(avg)",
+                               "P(product), P(product) -> P(product)"});
+Rules DivTensorMode(const OpArgs& args) { return HasMode(args) ? kNone : kDiv; }
 
 Rules CopysignScalar(const OpArgs& args) {
-  return std::signbit(Other(args)) ? Rules{} : Rules{"P(product) -> P(product)"};
+  return std::signbit(Other(args)) ? kNone : MultiplicativeRules();
 }
 
 Rules XlogyScalarOther(const OpArgs& args) {
   const double c = Other(args);
-  if (!(c > 0)) return {};
-  Rules out = {"P(sum) -> P(sum)", "P(avg) -> P(avg)"};
+  if (!(c > 0)) return kNone;
+  Rules out = LinearRules();
   if (c >= 1) Append(out, kIncreasing);
   if (c <= 1) Append(out, kDecreasing);
   return out;
@@ -126,25 +112,19 @@ Rules XlogyScalarOther(const OpArgs& args) {
 
 Rules XlogyScalarSelf(const OpArgs& args) {
   const double c = args.GetDouble("self").value_or(0.0);
-  if (c > 0) return {"P(min) -> P(min)"};
-  if (c < 0) return {"P(min) -> P(max)"};
-  return {};
+  if (c > 0) return IncreasingFromBelowRules();
+  if (c < 0) return DecreasingFromBelowRules();
+  return kNone;
 }
 
 Rules PowTensorScalar(const OpArgs& args) {
   const double e = args.GetDouble("exponent").value_or(1.0);
-  Rules out;
-  if (e == 1) return {"P(sum) -> P(sum)", "P(avg) -> P(avg)", "P(max) -> P(max)",
-                      "P(min) -> P(min)", "P(product) -> P(product)"};
+  if (e == 1) return IdentityRules();
   if (e == std::floor(e)) {
-    out.push_back("P(product) -> P(product)");
-    if (e > 0 && std::fmod(e, 2.0) == 1) Append(out, kIncreasing);
-  } else if (e > 0) {
-    out.push_back("P(min) -> P(min)");
-  } else {
-    out.push_back("P(min) -> P(max)");
+    const bool odd_positive = e > 0 && std::fmod(e, 2.0) == 1;
+    return odd_positive ? Concat({MultiplicativeRules(), kIncreasing}) : MultiplicativeRules();
   }
-  return out;
+  return e > 0 ? IncreasingFromBelowRules() : DecreasingFromBelowRules();
 }
 
 Rules PowScalar(const OpArgs& args) {
@@ -155,137 +135,56 @@ Rules PowScalar(const OpArgs& args) {
   return out;
 }
 
-const Rules kMul = {"P(sum), R -> P(sum)", "R, P(sum) -> P(sum)", "P(avg), R -> P(avg)",
-                    "R, P(avg) -> P(avg)", "P(product), P(product) -> P(product)"};
-const Rules kMaximum = {"P(max), P(max) -> P(max)", "P(max), R -> P(max)",
-                        "R, P(max) -> P(max)", "P(min), R -> P(min)", "R, P(min) -> P(min)"};
-const Rules kMinimum = {"P(min), P(min) -> P(min)", "P(min), R -> P(min)",
-                        "R, P(min) -> P(min)", "P(max), R -> P(max)", "R, P(max) -> P(max)"};
-const Rules kIncreasingBoth = {"P(max), R -> P(max)", "R, P(max) -> P(max)",
-                               "P(min), R -> P(min)", "R, P(min) -> P(min)"};
-const Rules kCopysign = {"P(product), P(product) -> P(product)", "R, P(max) -> P(max)",
-                         "R, P(min) -> P(min)"};
-const Rules kNone = {};
+const Rules kMul = ParseRules({"P(sum), R -> P(sum)", "R, P(sum) -> P(sum)", "P(avg), R -> P(avg)",
+                               "R, P(avg) -> P(avg)", "P(product), P(product) -> P(product)"});
+const Rules kMaximum = ParseRules({"P(max), P(max) -> P(max)", "P(max), R -> P(max)",
+                                   "R, P(max) -> P(max)", "P(min), R -> P(min)",
+                                   "R, P(min) -> P(min)"});
+const Rules kMinimum = ParseRules({"P(min), P(min) -> P(min)", "P(min), R -> P(min)",
+                                   "R, P(min) -> P(min)", "P(max), R -> P(max)",
+                                   "R, P(max) -> P(max)"});
+const Rules kIncreasingBoth = ParseRules({"P(max), R -> P(max)", "R, P(max) -> P(max)",
+                                          "P(min), R -> P(min)", "R, P(min) -> P(min)"});
+const Rules kCopysign = ParseRules({"P(product), P(product) -> P(product)",
+                                    "R, P(max) -> P(max)", "R, P(min) -> P(min)"});
 
-const std::vector<PointwiseOp>& BinaryOps() {
-  static const auto* ops = new std::vector<PointwiseOp>{
-      {"aten::atan2", kNone, false},
-      {"aten::atan2_", kNone, true},
-      {"aten::atan2.out", kNone, false},
-      {"aten::div.Tensor", kDiv, false},
-      {"aten::div_.Tensor", kDiv, true},
-      {"aten::div.out", kDiv, false},
-      {"aten::logaddexp", kIncreasingBoth, false},
-      {"aten::logaddexp.out", kIncreasingBoth, false},
-      {"aten::logaddexp2", kIncreasingBoth, false},
-      {"aten::logaddexp2.out", kIncreasingBoth, false},
-      {"aten::maximum", kMaximum, false},
-      {"aten::maximum.out", kMaximum, false},
-      {"aten::fmax", kMaximum, false},
-      {"aten::fmax.out", kMaximum, false},
-      {"aten::minimum", kMinimum, false},
-      {"aten::minimum.out", kMinimum, false},
-      {"aten::fmin", kMinimum, false},
-      {"aten::fmin.out", kMinimum, false},
-      {"aten::mul.Tensor", kMul, false},
-      {"aten::mul_.Tensor", kMul, true},
-      {"aten::mul.out", kMul, false},
-      {"aten::pow.Tensor_Tensor", kNone, false},
-      {"aten::pow_.Tensor", kNone, true},
-      {"aten::pow.Tensor_Tensor_out", kNone, false},
-      {"aten::copysign.Tensor", kCopysign, false},
-      {"aten::copysign_.Tensor", kCopysign, true},
-      {"aten::copysign.out", kCopysign, false},
-      {"aten::hypot", kNone, false},
-      {"aten::hypot_", kNone, true},
-      {"aten::hypot.out", kNone, false},
-      {"aten::xlogy.Tensor", kNone, false},
-      {"aten::xlogy_.Tensor", kNone, true},
-      {"aten::xlogy.OutTensor", kNone, false},
-      {"aten::remainder.Tensor", kNone, false},
-      {"aten::remainder_.Tensor", kNone, true},
-      {"aten::remainder.Tensor_out", kNone, false},
-      {"aten::remainder.Scalar", kNone, false},
-      {"aten::remainder_.Scalar", kNone, true},
-      {"aten::remainder.Scalar_out", kNone, false},
-      {"aten::remainder.Scalar_Tensor", kNone, false},
-      {"aten::fmod.Tensor", kNone, false},
-      {"aten::fmod_.Tensor", kNone, true},
-      {"aten::fmod.Tensor_out", kNone, false},
-      {"aten::fmod.Scalar", kNone, false},
-      {"aten::fmod_.Scalar", kNone, true},
-      {"aten::fmod.Scalar_out", kNone, false},
-      {"aten::floor_divide", kNone, false},
-      {"aten::floor_divide_.Tensor", kNone, true},
-      {"aten::floor_divide.out", kNone, false},
-  };
-  return *ops;
-}
-
-// Binary ops whose Partial rules depend on their Scalar arguments.
-struct ArgDependentOp {
-  const char* overload;
-  std::function<Rules(const OpArgs&)> partial_rules;
-  bool in_place;
-};
-
-const std::vector<ArgDependentOp>& ArgDependentOps() {
-  static const auto* ops = new std::vector<ArgDependentOp>{
-      {"aten::add.Tensor", AddTensor, false},
-      {"aten::add_.Tensor", AddTensor, true},
-      {"aten::add.out", AddTensor, false},
-      {"aten::sub.Tensor", SubTensor, false},
-      {"aten::sub_.Tensor", SubTensor, true},
-      {"aten::sub.out", SubTensor, false},
-      {"aten::rsub.Tensor", RsubTensor, false},
-      {"aten::rsub.Tensor_out", RsubTensor, false},
-      {"aten::add.Scalar", AddScalar, false},
-      {"aten::add_.Scalar", AddScalar, true},
-      {"aten::add.Scalar_out", AddScalar, false},
-      {"aten::sub.Scalar", SubScalar, false},
-      {"aten::sub_.Scalar", SubScalar, true},
-      {"aten::sub.Scalar_out", SubScalar, false},
-      {"aten::rsub.Scalar", RsubScalar, false},
-      {"aten::rsub.Scalar_out", RsubScalar, false},
-      {"aten::mul.Scalar", MulScalar, false},
-      {"aten::mul_.Scalar", MulScalar, true},
-      {"aten::mul.Scalar_out", MulScalar, false},
-      {"aten::div.Scalar", DivScalar, false},
-      {"aten::div_.Scalar", DivScalar, true},
-      {"aten::div.Scalar_out", DivScalar, false},
-      {"aten::div.Scalar_mode", DivScalar, false},
-      {"aten::div_.Scalar_mode", DivScalar, true},
-      {"aten::div.Scalar_mode_out", DivScalar, false},
-      {"aten::div.Tensor_mode", DivTensorMode, false},
-      {"aten::div_.Tensor_mode", DivTensorMode, true},
-      {"aten::div.out_mode", DivTensorMode, false},
-      {"aten::floor_divide.Scalar", FloorDivideScalar, false},
-      {"aten::floor_divide_.Scalar", FloorDivideScalar, true},
-      {"aten::copysign.Scalar", CopysignScalar, false},
-      {"aten::copysign_.Scalar", CopysignScalar, true},
-      {"aten::copysign.Scalar_out", CopysignScalar, false},
-      {"aten::xlogy.Scalar_Other", XlogyScalarOther, false},
-      {"aten::xlogy_.Scalar_Other", XlogyScalarOther, true},
-      {"aten::xlogy.OutScalar_Other", XlogyScalarOther, false},
-      {"aten::xlogy.Scalar_Self", XlogyScalarSelf, false},
-      {"aten::xlogy.OutScalar_Self", XlogyScalarSelf, false},
-      {"aten::pow.Tensor_Scalar", PowTensorScalar, false},
-      {"aten::pow_.Scalar", PowTensorScalar, true},
-      {"aten::pow.Tensor_Scalar_out", PowTensorScalar, false},
-      {"aten::pow.Scalar", PowScalar, false},
-      {"aten::pow.Scalar_out", PowScalar, false},
-  };
-  return *ops;
-}
-
-const bool kRegistered = [] {
-  for (const ArgDependentOp& op : ArgDependentOps()) {
-    StrategyRegistrar(op.overload, [&op](const OpArgs& args) {
-      return PointwiseRules(args, op.partial_rules(args), op.in_place);
-    });
-  }
-  return RegisterPointwiseOps(BinaryOps());
-}();
+const bool kRegistered = RegisterPointwiseOps({
+    {"aten::add.Tensor", AddTensor},
+    {"aten::sub.Tensor", SubTensor},
+    {"aten::rsub.Tensor", RsubTensor},
+    {"aten::add.Scalar", AddScalar},
+    {"aten::sub.Scalar", SubScalar},
+    {"aten::rsub.Scalar", RsubScalar},
+    {"aten::mul.Tensor", kMul},
+    {"aten::mul.Scalar", MulScalar},
+    {"aten::div.Tensor", kDiv},
+    {"aten::div.Scalar", DivScalar},
+    {"aten::div.Tensor_mode", DivTensorMode},
+    {"aten::div.Scalar_mode", DivScalar},
+    {"aten::floor_divide", kNone},
+    {"aten::floor_divide.Scalar", FloorDivideScalar},
+    {"aten::maximum", kMaximum},
+    {"aten::fmax", kMaximum},
+    {"aten::minimum", kMinimum},
+    {"aten::fmin", kMinimum},
+    {"aten::logaddexp", kIncreasingBoth},
+    {"aten::logaddexp2", kIncreasingBoth},
+    {"aten::copysign.Tensor", kCopysign},
+    {"aten::copysign.Scalar", CopysignScalar},
+    {"aten::xlogy.Tensor", kNone},
+    {"aten::xlogy.Scalar_Other", XlogyScalarOther},
+    {"aten::xlogy.Scalar_Self", XlogyScalarSelf},
+    {"aten::pow.Tensor_Tensor", kNone},
+    {"aten::pow.Tensor_Scalar", PowTensorScalar},
+    {"aten::pow.Scalar", PowScalar},
+    {"aten::atan2", kNone},
+    {"aten::hypot", kNone},
+    {"aten::remainder.Tensor", kNone},
+    {"aten::remainder.Scalar", kNone},
+    {"aten::remainder.Scalar_Tensor", kNone},
+    {"aten::fmod.Tensor", kNone},
+    {"aten::fmod.Scalar", kNone},
+});
 
 }  // namespace
 }  // namespace shrt

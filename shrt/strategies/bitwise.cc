@@ -15,99 +15,45 @@
 // s >= 0. A negative s yields the constant INT_MIN, so a tensor of shift
 // counts (values unseen) gets no linearity rule; overflow breaks
 // monotonicity and the integer mean, so no P(max)/P(min)/P(avg) rule.
-#include <vector>
-
-#include "absl/strings/string_view.h"
-#include "shrt/registry.h"
 #include "shrt/strategies/pointwise_rules.h"
 
 namespace shrt {
 namespace {
 
-using Rules = std::vector<absl::string_view>;
-
 const Rules kNone = {};
-const Rules kNot = {"P(max) -> P(min)", "P(min) -> P(max)", "P(avg) -> P(avg)"};
-const Rules kRightShiftTensor = {"P(max), R -> P(max)", "P(min), R -> P(min)"};
-const Rules kRightShiftScalar = {"P(max) -> P(max)", "P(min) -> P(min)"};
-
-const std::vector<PointwiseOp>& BitwiseOps() {
-  static const auto* ops = new std::vector<PointwiseOp>{
-      {"aten::bitwise_and.Tensor", kNone, false},
-      {"aten::bitwise_and.Scalar", kNone, false},
-      {"aten::bitwise_and.Scalar_Tensor", kNone, false},
-      {"aten::bitwise_and.Tensor_out", kNone, false},
-      {"aten::bitwise_and.Scalar_out", kNone, false},
-      {"aten::bitwise_and_.Tensor", kNone, true},
-      {"aten::bitwise_and_.Scalar", kNone, true},
-      {"aten::bitwise_or.Tensor", kNone, false},
-      {"aten::bitwise_or.Scalar", kNone, false},
-      {"aten::bitwise_or.Scalar_Tensor", kNone, false},
-      {"aten::bitwise_or.Tensor_out", kNone, false},
-      {"aten::bitwise_or.Scalar_out", kNone, false},
-      {"aten::bitwise_or_.Tensor", kNone, true},
-      {"aten::bitwise_or_.Scalar", kNone, true},
-      {"aten::bitwise_xor.Tensor", kNone, false},
-      {"aten::bitwise_xor.Scalar", kNone, false},
-      {"aten::bitwise_xor.Scalar_Tensor", kNone, false},
-      {"aten::bitwise_xor.Tensor_out", kNone, false},
-      {"aten::bitwise_xor.Scalar_out", kNone, false},
-      {"aten::bitwise_xor_.Tensor", kNone, true},
-      {"aten::bitwise_xor_.Scalar", kNone, true},
-      {"aten::bitwise_not", kNot, false},
-      {"aten::bitwise_not_", kNot, true},
-      {"aten::bitwise_not.out", kNot, false},
-      {"aten::bitwise_right_shift.Tensor", kRightShiftTensor, false},
-      {"aten::bitwise_right_shift_.Tensor", kRightShiftTensor, true},
-      {"aten::bitwise_right_shift.Tensor_out", kRightShiftTensor, false},
-      {"aten::bitwise_right_shift.Scalar_Tensor", kNone, false},
-      {"aten::bitwise_left_shift.Tensor", kNone, false},
-      {"aten::bitwise_left_shift_.Tensor", kNone, true},
-      {"aten::bitwise_left_shift.Tensor_out", kNone, false},
-      {"aten::bitwise_left_shift.Scalar_Tensor", kNone, false},
-  };
-  return *ops;
-}
-
-const bool kRegistered = RegisterPointwiseOps(BitwiseOps());
+const Rules kNot = Concat({DecreasingRules(), ParseRules({"P(avg) -> P(avg)"})});
+const Rules kRightShiftTensor = ParseRules({"P(max), R -> P(max)", "P(min), R -> P(min)"});
+const Rules kLeftShiftScalar = ParseRules({"P(sum) -> P(sum)"});
 
 // A shift by 0 is the identity, which keeps every Partial.
-const Rules kIdentity = {"P(sum) -> P(sum)", "P(avg) -> P(avg)", "P(max) -> P(max)",
-                         "P(min) -> P(min)", "P(product) -> P(product)"};
-
 Rules LeftShiftScalar(const OpArgs& args) {
   const double s = args.GetDouble("other").value_or(-1);
-  if (s == 0) return kIdentity;
-  return s > 0 ? Rules{"P(sum) -> P(sum)"} : kNone;
+  if (s == 0) return IdentityRules();
+  return s > 0 ? kLeftShiftScalar : kNone;
 }
 
 Rules RightShiftScalar(const OpArgs& args) {
-  return args.GetDouble("other").value_or(-1) == 0 ? kIdentity : kRightShiftScalar;
+  return args.GetDouble("other").value_or(-1) == 0 ? IdentityRules() : IncreasingRules();
 }
 
-struct ArgDependentOp {
-  const char* overload;
-  Rules (*partial_rules)(const OpArgs&);
-  bool in_place;
-};
-
-constexpr ArgDependentOp kShiftScalarOps[] = {
-    {"aten::bitwise_left_shift.Tensor_Scalar", LeftShiftScalar, false},
-    {"aten::bitwise_left_shift_.Tensor_Scalar", LeftShiftScalar, true},
-    {"aten::bitwise_left_shift.Tensor_Scalar_out", LeftShiftScalar, false},
-    {"aten::bitwise_right_shift.Tensor_Scalar", RightShiftScalar, false},
-    {"aten::bitwise_right_shift_.Tensor_Scalar", RightShiftScalar, true},
-    {"aten::bitwise_right_shift.Tensor_Scalar_out", RightShiftScalar, false},
-};
-
-const bool kShiftRegistered = [] {
-  for (const ArgDependentOp& op : kShiftScalarOps) {
-    StrategyRegistrar(op.overload, [&op](const OpArgs& args) {
-      return PointwiseRules(args, op.partial_rules(args), op.in_place);
-    });
-  }
-  return true;
-}();
+const bool kRegistered = RegisterPointwiseOps({
+    {"aten::bitwise_and.Tensor", kNone},
+    {"aten::bitwise_and.Scalar", kNone},
+    {"aten::bitwise_and.Scalar_Tensor", kNone},
+    {"aten::bitwise_or.Tensor", kNone},
+    {"aten::bitwise_or.Scalar", kNone},
+    {"aten::bitwise_or.Scalar_Tensor", kNone},
+    {"aten::bitwise_xor.Tensor", kNone},
+    {"aten::bitwise_xor.Scalar", kNone},
+    {"aten::bitwise_xor.Scalar_Tensor", kNone},
+    {"aten::bitwise_not", kNot},
+    {"aten::bitwise_right_shift.Tensor", kRightShiftTensor},
+    {"aten::bitwise_right_shift.Tensor_Scalar", RightShiftScalar},
+    {"aten::bitwise_right_shift.Scalar_Tensor", kNone},
+    {"aten::bitwise_left_shift.Tensor", kNone},
+    {"aten::bitwise_left_shift.Tensor_Scalar", LeftShiftScalar},
+    {"aten::bitwise_left_shift.Scalar_Tensor", kNone},
+});
 
 }  // namespace
 }  // namespace shrt

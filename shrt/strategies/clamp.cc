@@ -1,15 +1,12 @@
 // Strategy for aten::clamp(self, min=None, max=None) with Scalar bounds:
 // pointwise, and non-decreasing in self, so it commutes with max and min
-// over ranks.
-#include "shrt/registry.h"
+// over ranks. The registry derives clamp_ and clamp.out from it.
 #include "shrt/strategies/pointwise_rules.h"
 
 namespace shrt {
 namespace {
 
-SHRT_REGISTER_STRATEGY("aten::clamp", [](const OpArgs& args) {
-  return PointwiseRules(args, {"P(max) -> P(max)", "P(min) -> P(min)"});
-});
+const bool kRegistered = RegisterPointwiseOps({{"aten::clamp", IncreasingRules()}});
 
 }  // namespace
 }  // namespace shrt

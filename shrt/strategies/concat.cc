@@ -1,5 +1,6 @@
-// Strategies for concatenation: aten::cat and aten::stack (and their out=
-// overloads). Both copy every input element to one place of the output:
+// Strategies for concatenation: aten::cat and aten::stack (the registry
+// derives their out= overloads). Both copy every input element to one
+// place of the output:
 //   - every input sharded alike on a dim other than the concatenation dim
 //     gives the output sharded on that dim (for stack, input dims at or
 //     after the new dim shift by one); sharding the cat dim is not local
@@ -57,9 +58,7 @@ absl::StatusOr<std::vector<Rule>> ConcatRules(const OpArgs& args, bool stack) {
 }
 
 SHRT_REGISTER_STRATEGY("aten::cat", [](const OpArgs& a) { return ConcatRules(a, false); });
-SHRT_REGISTER_STRATEGY("aten::cat.out", [](const OpArgs& a) { return ConcatRules(a, false); });
 SHRT_REGISTER_STRATEGY("aten::stack", [](const OpArgs& a) { return ConcatRules(a, true); });
-SHRT_REGISTER_STRATEGY("aten::stack.out", [](const OpArgs& a) { return ConcatRules(a, true); });
 
 }  // namespace
 }  // namespace shrt

@@ -20,7 +20,9 @@
 // P(sum) only when it is 0 and P(product) when it is 0 or 1. scatter_add and
 // index_add are linear in (self, src): P(sum)/P(avg) on both, and P(op) on
 // self alone for avg/max/min (adding the same amount on every rank).
-// In-place overloads keep self's placement (rules that change it dropped).
+// The registry derives the in-place and out= overloads (scatter_,
+// scatter_add_, masked_fill_, gather.out, ...): in place, self keeps its
+// placement (rules that change it dropped).
 #include <vector>
 
 #include "c10/core/ScalarType.h"
@@ -37,15 +39,6 @@ using P = Placement;
 
 // Size of `m` on dim d, or -1 when it has no such dim.
 int64_t SizeAt(const TensorMeta& m, int64_t d) { return d >= 0 && d < m.ndim() ? m.sizes[d] : -1; }
-
-// Keeps the rules whose output 0 has input 0's placement (self written in place).
-std::vector<Rule> InPlace(std::vector<Rule> rules) {
-  std::vector<Rule> out;
-  for (Rule& r : rules) {
-    if (!r.inputs.empty() && !r.outputs.empty() && r.outputs[0] == r.inputs[0]) out.push_back(std::move(r));
-  }
-  return out;
-}
 
 // aten::gather(self, dim, index): inputs self, index.
 absl::StatusOr<std::vector<Rule>> GatherRules(const OpArgs& args) {
@@ -88,7 +81,7 @@ absl::StatusOr<std::vector<Rule>> IndexSelectRules(const OpArgs& args) {
 enum class ScatterKind { kSrc, kValue, kAdd };
 
 // aten::scatter.src / scatter.value / scatter_add (self, dim, index[, src]).
-absl::StatusOr<std::vector<Rule>> ScatterRules(const OpArgs& args, ScatterKind kind, bool in_place) {
+absl::StatusOr<std::vector<Rule>> ScatterRules(const OpArgs& args, ScatterKind kind) {
   RuleSet rules(args);
   const bool has_src = kind != ScatterKind::kValue;
   if (args.inputs().size() != (has_src ? 3u : 2u)) return rules.Take();
@@ -161,8 +154,7 @@ absl::StatusOr<std::vector<Rule>> ScatterRules(const OpArgs& args, ScatterKind k
       break;
     }
   }
-  std::vector<Rule> out = rules.Take();
-  return in_place ? InPlace(std::move(out)) : out;
+  return rules.Take();
 }
 
 // aten::index_add(self, dim, index, source, alpha): inputs self, index, source.
@@ -194,7 +186,7 @@ absl::StatusOr<std::vector<Rule>> IndexAddRules(const OpArgs& args) {
 
 // aten::masked_fill.Scalar / .Tensor (self, mask, value), pointwise over
 // the broadcast of self and mask.
-absl::StatusOr<std::vector<Rule>> MaskedFillRules(const OpArgs& args, bool tensor_value, bool in_place) {
+absl::StatusOr<std::vector<Rule>> MaskedFillRules(const OpArgs& args, bool tensor_value) {
   RuleSet rules(args);
   for (Rule& rule : PointwiseShardRules(args)) rules.Add(rule.inputs, rule.outputs);
   const P r = P::Replicate();
@@ -215,31 +207,22 @@ absl::StatusOr<std::vector<Rule>> MaskedFillRules(const OpArgs& args, bool tenso
       if (ConstantKeeps(value, op)) rules.Add({P::Partial(op), r}, {P::Partial(op)});
     }
   }
-  std::vector<Rule> out = rules.Take();
-  return in_place ? InPlace(std::move(out)) : out;
+  return rules.Take();
 }
 
 SHRT_REGISTER_STRATEGY("aten::gather", GatherRules);
-SHRT_REGISTER_STRATEGY("aten::gather.out", GatherRules);
 SHRT_REGISTER_STRATEGY("aten::index_select", IndexSelectRules);
-SHRT_REGISTER_STRATEGY("aten::index_select.out", IndexSelectRules);
 SHRT_REGISTER_STRATEGY("aten::scatter.src",
-                       [](const OpArgs& a) { return ScatterRules(a, ScatterKind::kSrc, false); });
-SHRT_REGISTER_STRATEGY("aten::scatter_.src",
-                       [](const OpArgs& a) { return ScatterRules(a, ScatterKind::kSrc, true); });
+                       [](const OpArgs& a) { return ScatterRules(a, ScatterKind::kSrc); });
 SHRT_REGISTER_STRATEGY("aten::scatter.value",
-                       [](const OpArgs& a) { return ScatterRules(a, ScatterKind::kValue, false); });
+                       [](const OpArgs& a) { return ScatterRules(a, ScatterKind::kValue); });
 SHRT_REGISTER_STRATEGY("aten::scatter_add",
-                       [](const OpArgs& a) { return ScatterRules(a, ScatterKind::kAdd, false); });
-SHRT_REGISTER_STRATEGY("aten::scatter_add_",
-                       [](const OpArgs& a) { return ScatterRules(a, ScatterKind::kAdd, true); });
+                       [](const OpArgs& a) { return ScatterRules(a, ScatterKind::kAdd); });
 SHRT_REGISTER_STRATEGY("aten::index_add", IndexAddRules);
 SHRT_REGISTER_STRATEGY("aten::masked_fill.Scalar",
-                       [](const OpArgs& a) { return MaskedFillRules(a, false, false); });
-SHRT_REGISTER_STRATEGY("aten::masked_fill_.Scalar",
-                       [](const OpArgs& a) { return MaskedFillRules(a, false, true); });
+                       [](const OpArgs& a) { return MaskedFillRules(a, false); });
 SHRT_REGISTER_STRATEGY("aten::masked_fill.Tensor",
-                       [](const OpArgs& a) { return MaskedFillRules(a, true, false); });
+                       [](const OpArgs& a) { return MaskedFillRules(a, true); });
 
 }  // namespace
 }  // namespace shrt

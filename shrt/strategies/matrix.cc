@@ -26,8 +26,9 @@
 //     P(avg) -> P(avg); increasing when beta > 0 (P(max) -> P(max),
 //     P(min) -> P(min)), decreasing when beta < 0 (P(max) -> P(min), ...).
 //     P(sum) self alone would count alpha * P W times: not claimed.
-// In-place forms (addmm_, addmv_, baddbmm_) keep the rules whose output
-// placement equals self's.
+// The registry derives the out= forms and the in-place forms (addmm_,
+// addmv_, baddbmm_), which keep the rules whose output placement equals
+// self's.
 //
 // When the contracted dim has size 1 the product is an outer product,
 // elementwise multiplicative in each factor: P(product), P(product) ->
@@ -101,7 +102,7 @@ std::vector<Rule> PlainProduct(const OpArgs& args, const ProductDims& dims) {
 }
 
 // addmm, addmv, baddbmm: inputs (self, A, B), one output.
-std::vector<Rule> AddProduct(const OpArgs& args, const ProductDims& dims, bool in_place,
+std::vector<Rule> AddProduct(const OpArgs& args, const ProductDims& dims,
                              bool empty_mat_breaks_broadcast) {
   const double beta = args.GetDouble("beta").value_or(1.0);
   const TensorMeta& self = args.inputs()[0];
@@ -137,11 +138,6 @@ std::vector<Rule> AddProduct(const OpArgs& args, const ProductDims& dims, bool i
     rules.push_back({{max, r, r}, {min}});
     rules.push_back({{min, r, r}, {max}});
   }
-  if (in_place) {
-    rules.erase(std::remove_if(rules.begin(), rules.end(),
-                               [](const Rule& rule) { return rule.outputs[0] != rule.inputs[0]; }),
-                rules.end());
-  }
   if (empty_mat_breaks_broadcast) {
     // A rank's self must have the shape of its local output whenever its
     // mat may be empty: self sharded with the output, or full-shaped.
@@ -163,22 +159,22 @@ struct PlainOp {
 };
 
 constexpr PlainOp kPlainOps[] = {
-    {"aten::mm", &kMm},   {"aten::mm.out", &kMm}, {"aten::bmm", &kBmm},
-    {"aten::bmm.out", &kBmm}, {"aten::mv", &kMv}, {"aten::dot", &kDot},
+    {"aten::mm", &kMm},
+    {"aten::bmm", &kBmm},
+    {"aten::mv", &kMv},
+    {"aten::dot", &kDot},
 };
 
 struct AddOp {
   const char* overload;
   const ProductDims* dims;
-  bool in_place;
   bool empty_mat_breaks_broadcast;  // the addmv quirk above
 };
 
 constexpr AddOp kAddOps[] = {
-    {"aten::addmm", &kMm, false, false},     {"aten::addmm.out", &kMm, false, false},
-    {"aten::addmm_", &kMm, true, false},     {"aten::addmv", &kMv, false, true},
-    {"aten::addmv_", &kMv, true, true},      {"aten::baddbmm", &kBmm, false, false},
-    {"aten::baddbmm_", &kBmm, true, false},
+    {"aten::addmm", &kMm, false},
+    {"aten::addmv", &kMv, true},
+    {"aten::baddbmm", &kBmm, false},
 };
 
 const bool kRegistered = [] {
@@ -189,7 +185,7 @@ const bool kRegistered = [] {
   }
   for (const AddOp& op : kAddOps) {
     StrategyRegistrar(op.overload, [&op](const OpArgs& args) -> absl::StatusOr<std::vector<Rule>> {
-      return AddProduct(args, *op.dims, op.in_place, op.empty_mat_breaks_broadcast);
+      return AddProduct(args, *op.dims, op.empty_mat_breaks_broadcast);
     });
   }
   return true;

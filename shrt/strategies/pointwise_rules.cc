@@ -1,14 +1,52 @@
 #include "shrt/strategies/pointwise_rules.h"
 
-#include <algorithm>
+#include <utility>
 
-#include "shrt/registry.h"
+#include "absl/status/status.h"
+#include "absl/strings/str_cat.h"
 #include "shrt/strategies/rule_set.h"
 
 namespace shrt {
+namespace {
 
-std::vector<Rule> PointwiseShardRules(const OpArgs& args) {
-  std::vector<Rule> rules;
+// The rule lists of this file, parsed once.
+struct SharedLists {
+  Rules linear = ParseRules({"P(sum) -> P(sum)", "P(avg) -> P(avg)"});
+  Rules increasing = ParseRules({"P(max) -> P(max)", "P(min) -> P(min)"});
+  Rules decreasing = ParseRules({"P(max) -> P(min)", "P(min) -> P(max)"});
+  Rules multiplicative = ParseRules({"P(product) -> P(product)"});
+  Rules identity = Concat({linear, increasing, multiplicative});
+  Rules increasing_from_below = ParseRules({"P(min) -> P(min)"});
+  Rules decreasing_from_below = ParseRules({"P(min) -> P(max)"});
+  // a * x + b * y (TwoTensorAffineRules)
+  Rules two_tensor_linear = ParseRules({"P(sum), P(sum) -> P(sum)", "P(avg), P(avg) -> P(avg)",
+                                        "P(avg), R -> P(avg)", "R, P(avg) -> P(avg)"});
+  Rules self_increasing = ParseRules({"P(max), R -> P(max)", "P(min), R -> P(min)"});
+  Rules self_decreasing = ParseRules({"P(max), R -> P(min)", "P(min), R -> P(max)"});
+  Rules other_increasing = ParseRules({"R, P(max) -> P(max)", "R, P(min) -> P(min)"});
+  Rules other_decreasing = ParseRules({"R, P(max) -> P(min)", "R, P(min) -> P(max)"});
+};
+
+// On first use: the families' static initialisers, or kParsedAtStartUp
+// below, so that a typo fails at start-up either way.
+const SharedLists& Lists() {
+  static const auto* lists = new SharedLists;
+  return *lists;
+}
+
+const bool kParsedAtStartUp = (Lists(), true);
+
+// PointwiseShardRules plus the applicable ones of `partial_rules`.
+Rules WithShardRules(const OpArgs& args, const Rules& partial_rules) {
+  Rules rules = PointwiseShardRules(args);
+  Append(rules, KeepApplicable(args, partial_rules));
+  return rules;
+}
+
+}  // namespace
+
+Rules PointwiseShardRules(const OpArgs& args) {
+  Rules rules;
   if (args.outputs().empty()) return rules;
   const TensorMeta& out = args.outputs()[0];
   const size_t n = args.inputs().size();
@@ -43,41 +81,81 @@ std::vector<Rule> PointwiseShardRules(const OpArgs& args) {
   return rules;
 }
 
-absl::StatusOr<std::vector<Rule>> ApplicableRules(const OpArgs& args,
-                                                  absl::Span<const absl::string_view> rules) {
-  RuleSet kept(args);
-  for (absl::string_view text : rules) {
+Rules ParseRules(std::initializer_list<absl::string_view> texts, StrategyRegistry& registry) {
+  Rules rules;
+  for (absl::string_view text : texts) {
     absl::StatusOr<Rule> rule = ParseRule(text);
-    if (!rule.ok()) return rule.status();
-    kept.Add(std::move(rule->inputs), std::move(rule->outputs));
-  }
-  return kept.Take();
-}
-
-absl::StatusOr<std::vector<Rule>> PointwiseRules(const OpArgs& args,
-                                                 absl::Span<const absl::string_view> partial_rules,
-                                                 bool in_place) {
-  std::vector<Rule> rules = PointwiseShardRules(args);
-  absl::StatusOr<std::vector<Rule>> partial = ApplicableRules(args, partial_rules);
-  if (!partial.ok()) return partial.status();
-  rules.insert(rules.end(), partial->begin(), partial->end());
-  if (in_place) {
-    rules.erase(std::remove_if(rules.begin(), rules.end(),
-                               [](const Rule& r) {
-                                 return r.inputs.empty() || r.outputs[0] != r.inputs[0];
-                               }),
-                rules.end());
+    if (rule.ok()) {
+      rules.push_back(*std::move(rule));
+    } else {
+      registry.RecordError(absl::InvalidArgumentError(
+          absl::StrCat("pointwise rule '", text, "': ", rule.status().message())));
+    }
   }
   return rules;
 }
 
-bool RegisterPointwiseOps(const std::vector<PointwiseOp>& ops) {
-  for (const PointwiseOp& op : ops) {
-    StrategyRegistrar(op.overload, [&op](const OpArgs& args) {
-      return PointwiseRules(args, op.partial_rules, op.in_place);
-    });
+Rules Concat(std::initializer_list<Rules> parts) {
+  Rules out;
+  for (const Rules& part : parts) out.insert(out.end(), part.begin(), part.end());
+  return out;
+}
+
+void Append(Rules& rules, const Rules& more) {
+  rules.insert(rules.end(), more.begin(), more.end());
+}
+
+const Rules& LinearRules() { return Lists().linear; }
+const Rules& IncreasingRules() { return Lists().increasing; }
+const Rules& DecreasingRules() { return Lists().decreasing; }
+const Rules& MultiplicativeRules() { return Lists().multiplicative; }
+const Rules& IdentityRules() { return Lists().identity; }
+const Rules& IncreasingFromBelowRules() { return Lists().increasing_from_below; }
+const Rules& DecreasingFromBelowRules() { return Lists().decreasing_from_below; }
+
+Rules TwoTensorAffineRules(double a, double b) {
+  const SharedLists& l = Lists();
+  Rules out = l.two_tensor_linear;
+  if (a >= 0) Append(out, l.self_increasing);
+  if (a <= 0) Append(out, l.self_decreasing);
+  if (b >= 0) Append(out, l.other_increasing);
+  if (b <= 0) Append(out, l.other_decreasing);
+  return out;
+}
+
+bool RegisterPointwiseOps(std::vector<PointwiseOp> ops, StrategyRegistry& registry) {
+  for (PointwiseOp& op : ops) {
+    Strategy strategy;
+    if (op.from_args != nullptr) {
+      strategy = [fn = op.from_args](const OpArgs& args) -> absl::StatusOr<Rules> {
+        return WithShardRules(args, fn(args));
+      };
+    } else {
+      strategy = [rules = std::move(op.fixed)](const OpArgs& args) -> absl::StatusOr<Rules> {
+        return WithShardRules(args, rules);
+      };
+    }
+    StrategyRegistrar(op.overload, std::move(strategy), registry);
   }
   return true;
+}
+
+absl::StatusOr<Rules> ApplicableRules(const OpArgs& args,
+                                      absl::Span<const absl::string_view> rules) {
+  Rules parsed;
+  for (absl::string_view text : rules) {
+    absl::StatusOr<Rule> rule = ParseRule(text);
+    if (!rule.ok()) return rule.status();
+    parsed.push_back(*std::move(rule));
+  }
+  return KeepApplicable(args, std::move(parsed));
+}
+
+absl::StatusOr<Rules> PointwiseRules(const OpArgs& args,
+                                     absl::Span<const absl::string_view> partial_rules) {
+  absl::StatusOr<Rules> partial = ApplicableRules(args, partial_rules);
+  if (!partial.ok()) return partial.status();
+  return WithShardRules(args, *partial);
 }
 
 }  // namespace shrt

@@ -1,6 +1,7 @@
 // The rule builder shared by pointwise operators (elementwise, with NumPy
 // broadcasting): the shard rules every pointwise op has, plus the Partial
-// rules each op justifies, given as rule text in the op's table.
+// rules each op's algebra justifies, given by the op's row in its family's
+// table.
 //
 // Shard rules (DTensor's pointwise_strategy does the same on one mesh dim):
 // for each output dim d, the output is S(d), every input whose
@@ -8,9 +9,25 @@
 // input that broadcasts along d (dim missing, or size 1 against a larger
 // output) stays R. On a size-1 output dim, size-1 inputs may be either: every
 // non-empty subset of them sharded gives a rule.
+//
+// A family's table has one row per functional overload: the overload and
+// its Partial rules, either a fixed list or a function of the op's
+// non-tensor arguments (for ops whose algebra depends on a Scalar). The
+// registry derives the in-place and out= variants from the row
+// (registry.h): the rules of an in-place variant are those whose output 0
+// keeps self's placement, so a row lists what the algebra allows for a
+// fresh result, with the variant's own dtypes (a bool result drops Partial
+// outputs; an in-place comparison writes self's dtype).
+//
+// Rule text is parsed once, when a family's library initialises: lists are
+// built with ParseRules, which records a text that does not parse with the
+// registry, whose Check() then fails at start-up; functions of the
+// arguments return such lists or combine them (Concat), never new text.
 #ifndef SHRT_STRATEGIES_POINTWISE_RULES_H_
 #define SHRT_STRATEGIES_POINTWISE_RULES_H_
 
+#include <initializer_list>
+#include <utility>
 #include <vector>
 
 #include "absl/status/statusor.h"
@@ -18,39 +35,76 @@
 #include "absl/types/span.h"
 #include "shrt/op_args.h"
 #include "shrt/placement.h"
+#include "shrt/registry.h"
 
 namespace shrt {
 
+using Rules = std::vector<Rule>;
+
 // The shard rules described above, for output 0 of `args`.
-std::vector<Rule> PointwiseShardRules(const OpArgs& args);
+Rules PointwiseShardRules(const OpArgs& args);
 
-// Parses each text of `rules` ("P(sum), R -> P(sum)") and keeps those a
-// RuleSet keeps (rule_set.h): arity matching `args`, every placement
-// applicable to its tensor (no Partial on bool, ...), no duplicates.
-// Errors: InvalidArgument for text that does not parse.
-absl::StatusOr<std::vector<Rule>> ApplicableRules(const OpArgs& args,
-                                                  absl::Span<const absl::string_view> rules);
+// Parses each of `texts` ("P(sum), R -> P(sum)"); meant to initialise a
+// constant, so that it runs once. A text that does not parse is left out
+// and its error recorded in `registry`, whose Check() reports it.
+Rules ParseRules(std::initializer_list<absl::string_view> texts,
+                 StrategyRegistry& registry = StrategyRegistry::Global());
 
-// PointwiseShardRules plus ApplicableRules(partial_rules). With `in_place`,
-// keeps only rules whose output 0 keeps input 0's placement (the output is
-// self, written in place).
-absl::StatusOr<std::vector<Rule>> PointwiseRules(const OpArgs& args,
-                                                 absl::Span<const absl::string_view> partial_rules,
-                                                 bool in_place = false);
+// `parts`, one after the other.
+Rules Concat(std::initializer_list<Rules> parts);
+// Appends `more` to `rules`.
+void Append(Rules& rules, const Rules& more);
 
-// One row of a pointwise family's table: the overload, the Partial rules
-// its algebra justifies (rule text), and whether it writes self in place.
+// Partial rule lists common to one-tensor maps f, parsed once:
+const Rules& LinearRules();          // P(sum) -> P(sum), P(avg) -> P(avg)
+const Rules& IncreasingRules();      // P(max) -> P(max), P(min) -> P(min)
+const Rules& DecreasingRules();      // P(max) -> P(min), P(min) -> P(max)
+const Rules& MultiplicativeRules();  // P(product) -> P(product)
+const Rules& IdentityRules();        // P(op) -> P(op) for every reduce op
+// Maps defined on a half-line x >= c (sqrt, log): only P(min) parts, each
+// >= x, stay in the domain.
+const Rules& IncreasingFromBelowRules();  // P(min) -> P(min)
+const Rules& DecreasingFromBelowRules();  // P(min) -> P(max)
+
+// The Partial rules of a * x + b * y, two tensors with broadcasting:
+// linear in both (P(sum) and P(avg) on both), affine in each (P(avg) on one,
+// the other R), and monotone in each by the sign of its coefficient
+// (P(max)/P(min) on one, the other R: kept for a >= 0, swapped for a <= 0).
+Rules TwoTensorAffineRules(double a, double b);
+
+// Partial rules that depend on the op's non-tensor arguments.
+using PartialRulesFn = Rules (*)(const OpArgs& args);
+
+// One row of a pointwise family's table.
 struct PointwiseOp {
-  const char* overload;
-  std::vector<absl::string_view> partial_rules;
-  bool in_place = false;
+  PointwiseOp(const char* overload, Rules partial_rules)
+      : overload(overload), fixed(std::move(partial_rules)) {}
+  PointwiseOp(const char* overload, PartialRulesFn partial_rules)
+      : overload(overload), from_args(partial_rules) {}
+
+  const char* overload;   // a functional overload, "aten::mul.Tensor"
+  Rules fixed;            // the Partial rules, unless from_args is set
+  PartialRulesFn from_args = nullptr;
 };
 
-// Registers PointwiseRules(args, op.partial_rules, op.in_place) for every
-// row in the global registry; `ops` must outlive it (a static table).
-// Returns true, so that a family file can register from a static
-// initialiser: `const bool kRegistered = RegisterPointwiseOps(Table());`.
-bool RegisterPointwiseOps(const std::vector<PointwiseOp>& ops);
+// Registers, for every row, the strategy returning PointwiseShardRules
+// plus the row's Partial rules that a RuleSet keeps for the args
+// (rule_set.h: matching arity, applicable placements, no duplicates).
+// Returns true, so that a family registers from a static initialiser:
+// `const bool kRegistered = RegisterPointwiseOps({...});`.
+bool RegisterPointwiseOps(std::vector<PointwiseOp> ops,
+                          StrategyRegistry& registry = StrategyRegistry::Global());
+
+// For strategies outside the families (custom ops, test strategies), which
+// pass rule text and parse it on every call:
+//
+// Parses each text of `rules` and keeps those a RuleSet keeps.
+// Errors: InvalidArgument for text that does not parse.
+absl::StatusOr<Rules> ApplicableRules(const OpArgs& args,
+                                      absl::Span<const absl::string_view> rules);
+// PointwiseShardRules plus ApplicableRules(args, partial_rules).
+absl::StatusOr<Rules> PointwiseRules(const OpArgs& args,
+                                     absl::Span<const absl::string_view> partial_rules);
 
 }  // namespace shrt
 

@@ -18,21 +18,16 @@
 // Every Partial passes through: each output element is one input element.
 #include <vector>
 
-#include "absl/strings/string_view.h"
 #include "shrt/registry.h"
 #include "shrt/strategies/pointwise_rules.h"
+#include "shrt/strategies/rule_set.h"
 
 namespace shrt {
 namespace {
 
-const std::vector<absl::string_view> kPartialsPassThrough = {
-    "P(sum) -> P(sum)", "P(avg) -> P(avg)", "P(max) -> P(max)", "P(min) -> P(min)",
-    "P(product) -> P(product)"};
-
+// Every Partial passes through a view unchanged.
 absl::StatusOr<std::vector<Rule>> WithPartials(const OpArgs& args, std::vector<Rule> rules) {
-  absl::StatusOr<std::vector<Rule>> partial = ApplicableRules(args, kPartialsPassThrough);
-  if (!partial.ok()) return partial.status();
-  rules.insert(rules.end(), partial->begin(), partial->end());
+  Append(rules, KeepApplicable(args, IdentityRules()));
   return rules;
 }
 

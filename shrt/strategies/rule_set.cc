@@ -1,7 +1,9 @@
 #include "shrt/strategies/rule_set.h"
 
 #include <algorithm>
+#include <optional>
 
+#include "c10/core/WrapDimMinimal.h"
 #include "shrt/candidates.h"
 
 namespace shrt {
@@ -37,6 +39,24 @@ std::vector<Rule> KeepApplicable(const OpArgs& args, std::vector<Rule> rules) {
   RuleSet kept(args);
   for (Rule& rule : rules) kept.Add(std::move(rule.inputs), std::move(rule.outputs));
   return kept.Take();
+}
+
+std::vector<Rule> ShardOffDimRules(const OpArgs& args, bool* unit) {
+  std::vector<Rule> rules;
+  *unit = false;
+  const std::optional<int64_t> dim_arg = args.GetInt("dim");
+  if (!dim_arg || args.inputs().empty()) return rules;
+  const int64_t n = args.inputs()[0].ndim();
+  const int64_t dim = c10::maybe_wrap_dim(*dim_arg, n);
+  *unit = n == 0 || args.inputs()[0].sizes[dim] == 1;
+  for (int64_t d = 0; d < n; ++d) {
+    if (d == dim && !*unit) continue;
+    Rule rule;
+    rule.inputs.assign(args.inputs().size(), Placement::Shard(d));
+    rule.outputs.assign(args.outputs().size(), Placement::Shard(d));
+    rules.push_back(std::move(rule));
+  }
+  return rules;
 }
 
 }  // namespace shrt

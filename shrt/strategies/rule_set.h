@@ -41,6 +41,14 @@ class RuleSet {
 // order, without duplicates.
 std::vector<Rule> KeepApplicable(const OpArgs& args, std::vector<Rule> rules);
 
+// The shard rules of an op that works along one dim of input 0 (its "dim"
+// argument) and independently across the others (scans, softmax): for each
+// dim d of input 0 but `dim`, every input and output S(d); `dim` too where
+// it has size 1 (or input 0 is 0-d), since then the op is the identity
+// along it. Empty when the op has no int "dim" argument. Sets `*unit` to
+// whether `dim` has size 1 (or input 0 is 0-d).
+std::vector<Rule> ShardOffDimRules(const OpArgs& args, bool* unit);
+
 }  // namespace shrt
 
 #endif  // SHRT_STRATEGIES_RULE_SET_H_

@@ -5,6 +5,7 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "shrt/strategies/test_util.h"
 
 namespace shrt {
 namespace {
@@ -12,17 +13,6 @@ namespace {
 using P = Placement;
 using ::testing::ElementsAre;
 using ::testing::IsEmpty;
-
-TensorMeta Meta(std::vector<int64_t> sizes, c10::ScalarType dtype = c10::ScalarType::Float) {
-  return TensorMeta{std::move(sizes), {}, dtype};
-}
-
-// The rules' canonical texts, so that failures print readably.
-std::vector<std::string> Texts(const std::vector<Rule>& rules) {
-  std::vector<std::string> texts;
-  for (const Rule& r : rules) texts.push_back(RuleToString(r));
-  return texts;
-}
 
 // One float (8, 16) input and one output of `out`.
 OpArgs Unary(TensorMeta out) { return OpArgs({}, {Meta({8, 16})}, {std::move(out)}); }

@@ -19,36 +19,25 @@
 #include <string>
 #include <vector>
 
-#include "absl/strings/string_view.h"
 #include "c10/core/ScalarType.h"
-#include "c10/core/WrapDimMinimal.h"
 #include "shrt/registry.h"
 #include "shrt/strategies/pointwise_rules.h"
+#include "shrt/strategies/rule_set.h"
 
 namespace shrt {
 namespace {
 
 struct ScanOp {
   const char* overload;
-  std::vector<absl::string_view> partial_rules;
+  Rules partial_rules;
   bool identity_on_unit;
 };
 
 absl::StatusOr<std::vector<Rule>> ScanRules(const OpArgs& args, const ScanOp& op) {
-  std::vector<Rule> rules;
+  bool unit = false;
+  std::vector<Rule> rules = ShardOffDimRules(args, &unit);
+  if (!args.GetInt("dim")) return rules;
   const TensorMeta& self = args.inputs()[0];
-  const int64_t n = self.ndim();
-  std::optional<int64_t> dim_arg = args.GetInt("dim");
-  if (!dim_arg) return rules;
-  const int64_t dim = c10::maybe_wrap_dim(*dim_arg, n);
-  const bool unit = n == 0 || self.sizes[dim] == 1;
-  for (int64_t d = 0; d < n; ++d) {
-    if (d == dim && !unit) continue;
-    Rule rule;
-    rule.inputs.push_back(Placement::Shard(d));
-    rule.outputs.assign(args.outputs().size(), Placement::Shard(d));
-    rules.push_back(std::move(rule));
-  }
   const c10::ScalarType in = self.dtype;
   const c10::ScalarType out = args.outputs()[0].dtype;
   // Partial inputs survive no dtype conversion but integer -> integer and
@@ -60,21 +49,15 @@ absl::StatusOr<std::vector<Rule>> ScanRules(const OpArgs& args, const ScanOp& op
       !(c10::isIntegralType(in, false) && c10::isIntegralType(out, false))) {
     return rules;
   }
-  std::vector<absl::string_view> texts = op.partial_rules;
-  if (unit && op.identity_on_unit) {
-    texts = {"P(sum) -> P(sum)", "P(avg) -> P(avg)", "P(max) -> P(max)", "P(min) -> P(min)",
-             "P(product) -> P(product)"};
-  }
-  absl::StatusOr<std::vector<Rule>> partial = ApplicableRules(args, texts);
-  if (!partial.ok()) return partial.status();
-  rules.insert(rules.end(), partial->begin(), partial->end());
+  Append(rules, KeepApplicable(args, unit && op.identity_on_unit ? IdentityRules()
+                                                                 : op.partial_rules));
   return rules;
 }
 
 const std::vector<ScanOp>& Ops() {
   static const auto* ops = new std::vector<ScanOp>{
-      {"aten::cumsum", {"P(sum) -> P(sum)", "P(avg) -> P(avg)"}, true},
-      {"aten::cumprod", {"P(product) -> P(product)"}, true},
+      {"aten::cumsum", LinearRules(), true},
+      {"aten::cumprod", MultiplicativeRules(), true},
       {"aten::logcumsumexp", {}, true},
       {"aten::cummax", {}, false},
       {"aten::cummin", {}, false},

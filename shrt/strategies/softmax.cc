@@ -16,35 +16,21 @@
 #include <optional>
 #include <vector>
 
-#include "absl/strings/string_view.h"
-#include "c10/core/WrapDimMinimal.h"
 #include "shrt/registry.h"
 #include "shrt/strategies/pointwise_rules.h"
+#include "shrt/strategies/rule_set.h"
 
 namespace shrt {
 namespace {
 
+const Rules kLinearInGrad = ParseRules({"P(sum), R -> P(sum)", "P(avg), R -> P(avg)"});
+
 absl::StatusOr<std::vector<Rule>> SoftmaxRules(const OpArgs& args, bool backward) {
-  std::vector<Rule> rules;
-  const TensorMeta& self = args.inputs()[0];
-  const int64_t n = self.ndim();
-  std::optional<int64_t> dim_arg = args.GetInt("dim");
-  if (!dim_arg) return rules;
-  const int64_t dim = c10::maybe_wrap_dim(*dim_arg, n);
-  const bool unit = n == 0 || self.sizes[dim] == 1;
-  for (int64_t d = 0; d < n; ++d) {
-    if (d == dim && !unit) continue;
-    Rule rule;
-    rule.inputs.assign(args.inputs().size(), Placement::Shard(d));
-    rule.outputs.assign(args.outputs().size(), Placement::Shard(d));
-    rules.push_back(std::move(rule));
-  }
+  bool unit = false;
+  std::vector<Rule> rules = ShardOffDimRules(args, &unit);
+  if (!args.GetInt("dim")) return rules;
   if (backward) {
-    static const std::vector<absl::string_view> kLinearInGrad = {"P(sum), R -> P(sum)",
-                                                                 "P(avg), R -> P(avg)"};
-    absl::StatusOr<std::vector<Rule>> partial = ApplicableRules(args, kLinearInGrad);
-    if (!partial.ok()) return partial.status();
-    rules.insert(rules.end(), partial->begin(), partial->end());
+    Append(rules, KeepApplicable(args, kLinearInGrad));
   }
   return rules;
 }

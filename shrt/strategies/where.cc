@@ -4,29 +4,20 @@
 // where(c, p_r, q_r) reduces to where(c, x, y). For the idempotent
 // reductions (max, min) and for the mean one branch may instead be
 // Replicate: max_r where(c, p_r, y) = mean_r where(c, p_r, y) = where(c, x, y).
-#include <vector>
-
-#include "absl/strings/string_view.h"
-#include "shrt/registry.h"
 #include "shrt/strategies/pointwise_rules.h"
 
 namespace shrt {
 namespace {
 
-const std::vector<absl::string_view>& WhereRules() {
-  static const auto* rules = new std::vector<absl::string_view>{
-      "R, P(sum), P(sum) -> P(sum)", "R, P(avg), P(avg) -> P(avg)",
-      "R, P(max), P(max) -> P(max)", "R, P(min), P(min) -> P(min)",
-      "R, P(product), P(product) -> P(product)",
-      "R, P(max), R -> P(max)",      "R, R, P(max) -> P(max)",
-      "R, P(min), R -> P(min)",      "R, R, P(min) -> P(min)",
-      "R, P(avg), R -> P(avg)",      "R, R, P(avg) -> P(avg)",
-  };
-  return *rules;
-}
-
-SHRT_REGISTER_STRATEGY("aten::where.self",
-                       [](const OpArgs& args) { return PointwiseRules(args, WhereRules()); });
+const bool kRegistered = RegisterPointwiseOps({
+    {"aten::where.self",
+     ParseRules({"R, P(sum), P(sum) -> P(sum)", "R, P(avg), P(avg) -> P(avg)",
+                 "R, P(max), P(max) -> P(max)", "R, P(min), P(min) -> P(min)",
+                 "R, P(product), P(product) -> P(product)",
+                 "R, P(max), R -> P(max)",      "R, R, P(max) -> P(max)",
+                 "R, P(min), R -> P(min)",      "R, R, P(min) -> P(min)",
+                 "R, P(avg), R -> P(avg)",      "R, R, P(avg) -> P(avg)"})},
+});
 
 }  // namespace
 }  // namespace shrt

@@ -1,0 +1,31 @@
+"""The strategy families: the one list of them.
+
+Each family is one source file shrt/strategies/<family>.cc, built as the
+library //shrt/strategies:<family>, and one spec directory
+op_specs/<family>/ whose generated tests link that library. A new family is
+one more name here.
+"""
+
+FAMILIES = [
+    "binary",
+    "bitwise",
+    "clamp",
+    "comparison",
+    "concat",
+    "copy",
+    "embedding",
+    "indexing",
+    "layer_norm",
+    "matrix",
+    "reductions",
+    "reshape",
+    "scans",
+    "slicing",
+    "softmax",
+    "sort",
+    "split",
+    "ternary",
+    "unary",
+    "views",
+    "where",
+]

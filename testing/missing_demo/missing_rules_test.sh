@@ -1,0 +1,20 @@
+#!/bin/bash
+# The generated test with an unexplained and a stale missing-rule
+# explanation must fail, saying why in one line each.
+set -u
+out="$TEST_TMPDIR/out"
+if "$1" >"$out" 2>&1; then
+  echo "FAIL: the test passed despite an unexplained missing rule and a stale explanation"
+  cat "$out"; exit 1
+fi
+fail=0
+for want in \
+    "aten::neg: missing rule 'P(avg) -> P(avg)' at W=3 is not explained: holds on sample uneven" \
+    "add to testing/missing_demo/aten_neg.textproto: missing { rule: \"P(avg) -> P(avg)\" reason: \"...\" }" \
+    "testing/missing_demo/aten_neg.textproto:17: field 'missing[4]': stale: 'S(0) -> P(sum)' is not missing for aten::neg" \
+    "[  PASSED  ] 2 tests." \
+    "[  FAILED  ] aten_neg.missing_rules"; do
+  if ! grep -qF -- "$want" "$out"; then echo "FAIL: missing: $want"; fail=1; fi
+done
+(( fail )) && cat "$out"
+exit $fail

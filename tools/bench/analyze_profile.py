@@ -1,0 +1,64 @@
+"""Action time by kind from a Bazel JSON trace profile (`--profile=FILE`).
+
+Usage: analyze_profile.py PROFILE.json.gz
+
+Sums the durations of the profile's "action processing" events (each
+action's wall time; with --jobs equal to the cores and the cores busy, the
+sum approximates CPU time) by kind of action, and prints a Markdown table
+with the count, total seconds and seconds per action, plus the seconds per
+overload test target of generating, compiling, linking and running the
+generated tests (targets under //op_specs whose name starts with the
+namespace "aten_").
+"""
+import collections
+import gzip
+import json
+import re
+import sys
+
+# (kind, pattern on the action's progress message); the first match wins.
+_KINDS = [
+    ("codegen (generated tests)", r"^Executing genrule //op_specs:"),
+    ("compile (generated tests)", r"^Compiling op_specs/aten_\S+_test\.cc"),
+    ("link (generated tests)", r"^Linking op_specs/aten_"),
+    ("run (generated tests)", r"^Testing //op_specs:aten_"),
+    ("run (other tests)", r"^Testing "),
+    ("compile (libraries, tools, other tests)", r"^Compiling "),
+    ("link (libraries, tools, other tests)", r"^Linking "),
+    ("other (genrules, symlinks, protos, ...)", r""),
+]
+_PER_TARGET = ["codegen (generated tests)", "compile (generated tests)", "link (generated tests)",
+               "run (generated tests)"]
+
+
+def main(path):
+    with gzip.open(path) as f:
+        events = json.load(f)["traceEvents"]
+    count, seconds = collections.Counter(), collections.Counter()
+    targets = set()
+    for e in events:
+        if e.get("cat") != "action processing" or "dur" not in e:
+            continue
+        name = e["name"]
+        kind = next(k for k, p in _KINDS if re.search(p, name))
+        count[kind] += 1
+        seconds[kind] += e["dur"] / 1e6
+        m = re.match(r"^Testing (//op_specs:aten_\S+)", name)
+        if m:
+            targets.add(m.group(1))
+    print("| action kind | actions | action time | per action |")
+    print("|---|---|---|---|")
+    for kind, _ in _KINDS:
+        if count[kind]:
+            print(f"| {kind} | {count[kind]} | {seconds[kind]:.0f} s | {seconds[kind] / count[kind]:.2f} s |")
+    print(f"| all | {sum(count.values())} | {sum(seconds.values()):.0f} s | |")
+    if targets:
+        per = sum(seconds[k] for k in _PER_TARGET) / len(targets)
+        print(f"\nper overload test target ({len(targets)}): {per:.2f} s "
+              "(codegen + compile + link + run)")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 2:
+        sys.exit(__doc__)
+    main(sys.argv[1])

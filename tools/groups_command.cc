@@ -1,0 +1,47 @@
+#include "tools/groups_command.h"
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include "shrt/group_manifest.h"
+#include "shrt/spec_loader.h"
+#include "tools/validate_command.h"
+
+namespace shrt {
+
+int RunGroups(const GroupsCommand& cmd, std::ostream& out, std::ostream& err) {
+  absl::StatusOr<std::vector<LoadedSpec>> specs = LoadSpecTree(cmd.spec_dir, cmd.recipe_dir);
+  if (!specs.ok()) {
+    err << "shrt groups: " << specs.status().message() << "\n";
+    return kExitUsage;
+  }
+  const std::string manifest = GroupManifest(*specs, cmd.spec_dir);
+  if (!cmd.write) {
+    out << manifest;
+    return kExitOk;
+  }
+  // Written beside the target and renamed over it: a reader sees the old
+  // file or the new one, never a part.
+  const std::string path = (std::filesystem::path(cmd.spec_dir) / kGroupsFile).string();
+  const std::string tmp = path + ".tmp";
+  {
+    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
+    f << manifest;
+    f.flush();
+    if (!f) {
+      std::remove(tmp.c_str());
+      err << "shrt groups: " << tmp << ": cannot write the file; " << path << " is unchanged\n";
+      return kExitUsage;
+    }
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    std::remove(tmp.c_str());
+    err << "shrt groups: cannot replace " << path << "; it is unchanged\n";
+    return kExitUsage;
+  }
+  out << "wrote " << path << "\n";
+  return kExitOk;
+}
+
+}  // namespace shrt
