@@ -468,6 +468,8 @@ class OpValidator {
         } else if (got->size() != truth.out().size()) {
           error = absl::StrCat("returned ", got->size(), " outputs instead of ",
                                truth.out().size());
+        } else {
+          error = NotWrittenInPlace(*got, locals[r], sample.output_aliases());
         }
         if (!error.empty()) {
           truth.FailAll(t, {label, variant, -1, r, 0, std::move(error), true});
@@ -633,6 +635,21 @@ class OpValidator {
       judge_origins(rule, claim.second, &why, false);
     }
     return absl::OkStatus();
+  }
+
+  // Why a rank's call did not write in place what its schema says it
+  // writes (`Tensor(a!) self -> Tensor(a!)`: the output must be the rank's
+  // own self, so that checking the output checks self), or "".
+  static std::string NotWrittenInPlace(const Tensors& outputs, const Tensors& inputs,
+                                       const std::vector<int>& aliases) {
+    for (size_t k = 0; k < aliases.size() && k < outputs.size(); ++k) {
+      const int i = aliases[k];
+      if (i >= 0 && static_cast<size_t>(i) < inputs.size() && !outputs[k].is_same(inputs[i])) {
+        return absl::StrCat("output ", k, " is not input ", i,
+                            " written in place: the overload returned another tensor");
+      }
+    }
+    return "";
   }
 
   // Why `rule` changes the placement of an input written in place, or "".

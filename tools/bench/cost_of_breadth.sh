@@ -35,7 +35,7 @@ measure() {  # measure REV
       "$(grep -oE '[0-9]+ (tests? pass|fails? locally|fails? to build)' "$log" | paste -sd, -)"
   }
   step "cold" "$work/profile_$rev.json.gz"
-  /usr/bin/python3 "$repo/tools/bench/analyze_profile.py" "$work/profile_$rev.json.gz"
+  /usr/bin/python3 "$repo/tools/bench/analyze_profile.py" "$work/profile_$rev.json.gz" "$files"
   step "warm, nothing changed"
   # One rule less for aten::clamp (the code of either revision).
   sed -i -e 's/{"aten::clamp", IncreasingRules()}/{"aten::clamp", IncreasingFromBelowRules()}/' \
