@@ -135,8 +135,8 @@ OP_GROUPS = {
         "samples_from": "binary/aten_fmod_Scalar.textproto",
     },
     "binary/aten_remainder_Scalar_Tensor.textproto": {
-        "overloads": ["aten::remainder.Scalar_Tensor"],
-        "targets": ["aten_remainder_Scalar_Tensor"],
+        "overloads": ["aten::remainder.Scalar_Tensor", "aten::remainder.Scalar_Tensor_out"],
+        "targets": ["aten_remainder_Scalar_Tensor", "aten_remainder_Scalar_Tensor_out"],
         "samples_from": "",
     },
     "binary/aten_remainder_Tensor.textproto": {
@@ -185,8 +185,8 @@ OP_GROUPS = {
         "samples_from": "",
     },
     "bitwise/aten_bitwise_and_Scalar_Tensor.textproto": {
-        "overloads": ["aten::bitwise_and.Scalar_Tensor"],
-        "targets": ["aten_bitwise_and_Scalar_Tensor"],
+        "overloads": ["aten::bitwise_and.Scalar_Tensor", "aten::bitwise_and.Scalar_Tensor_out"],
+        "targets": ["aten_bitwise_and_Scalar_Tensor", "aten_bitwise_and_Scalar_Tensor_out"],
         "samples_from": "",
     },
     "bitwise/aten_bitwise_and_Tensor.textproto": {
@@ -195,8 +195,8 @@ OP_GROUPS = {
         "samples_from": "",
     },
     "bitwise/aten_bitwise_left_shift_Scalar_Tensor.textproto": {
-        "overloads": ["aten::bitwise_left_shift.Scalar_Tensor"],
-        "targets": ["aten_bitwise_left_shift_Scalar_Tensor"],
+        "overloads": ["aten::bitwise_left_shift.Scalar_Tensor", "aten::bitwise_left_shift.Scalar_Tensor_out"],
+        "targets": ["aten_bitwise_left_shift_Scalar_Tensor", "aten_bitwise_left_shift_Scalar_Tensor_out"],
         "samples_from": "",
     },
     "bitwise/aten_bitwise_left_shift_Tensor.textproto": {
@@ -220,8 +220,8 @@ OP_GROUPS = {
         "samples_from": "bitwise/aten_bitwise_and_Scalar.textproto",
     },
     "bitwise/aten_bitwise_or_Scalar_Tensor.textproto": {
-        "overloads": ["aten::bitwise_or.Scalar_Tensor"],
-        "targets": ["aten_bitwise_or_Scalar_Tensor"],
+        "overloads": ["aten::bitwise_or.Scalar_Tensor", "aten::bitwise_or.Scalar_Tensor_out"],
+        "targets": ["aten_bitwise_or_Scalar_Tensor", "aten_bitwise_or_Scalar_Tensor_out"],
         "samples_from": "bitwise/aten_bitwise_and_Scalar_Tensor.textproto",
     },
     "bitwise/aten_bitwise_or_Tensor.textproto": {
@@ -230,8 +230,8 @@ OP_GROUPS = {
         "samples_from": "bitwise/aten_bitwise_and_Tensor.textproto",
     },
     "bitwise/aten_bitwise_right_shift_Scalar_Tensor.textproto": {
-        "overloads": ["aten::bitwise_right_shift.Scalar_Tensor"],
-        "targets": ["aten_bitwise_right_shift_Scalar_Tensor"],
+        "overloads": ["aten::bitwise_right_shift.Scalar_Tensor", "aten::bitwise_right_shift.Scalar_Tensor_out"],
+        "targets": ["aten_bitwise_right_shift_Scalar_Tensor", "aten_bitwise_right_shift_Scalar_Tensor_out"],
         "samples_from": "bitwise/aten_bitwise_left_shift_Scalar_Tensor.textproto",
     },
     "bitwise/aten_bitwise_right_shift_Tensor.textproto": {
@@ -250,8 +250,8 @@ OP_GROUPS = {
         "samples_from": "bitwise/aten_bitwise_and_Scalar.textproto",
     },
     "bitwise/aten_bitwise_xor_Scalar_Tensor.textproto": {
-        "overloads": ["aten::bitwise_xor.Scalar_Tensor"],
-        "targets": ["aten_bitwise_xor_Scalar_Tensor"],
+        "overloads": ["aten::bitwise_xor.Scalar_Tensor", "aten::bitwise_xor.Scalar_Tensor_out"],
+        "targets": ["aten_bitwise_xor_Scalar_Tensor", "aten_bitwise_xor_Scalar_Tensor_out"],
         "samples_from": "bitwise/aten_bitwise_and_Scalar_Tensor.textproto",
     },
     "bitwise/aten_bitwise_xor_Tensor.textproto": {
@@ -260,8 +260,8 @@ OP_GROUPS = {
         "samples_from": "bitwise/aten_bitwise_and_Tensor.textproto",
     },
     "clamp/aten_clamp.textproto": {
-        "overloads": ["aten::clamp"],
-        "targets": ["aten_clamp"],
+        "overloads": ["aten::clamp", "aten::clamp_", "aten::clamp.out"],
+        "targets": ["aten_clamp", "aten_clamp_", "aten_clamp_out"],
         "samples_from": "",
     },
     "comparison/aten_eq_Scalar.textproto": {
@@ -360,8 +360,8 @@ OP_GROUPS = {
         "samples_from": "",
     },
     "copy/aten_clone.textproto": {
-        "overloads": ["aten::clone"],
-        "targets": ["aten_clone"],
+        "overloads": ["aten::clone", "aten::clone.out"],
+        "targets": ["aten_clone", "aten_clone_out"],
         "samples_from": "",
     },
     "copy/aten_copy_.textproto": {
@@ -400,13 +400,13 @@ OP_GROUPS = {
         "samples_from": "copy/aten_ones_like.textproto",
     },
     "embedding/aten_embedding.textproto": {
-        "overloads": ["aten::embedding"],
-        "targets": ["aten_embedding"],
+        "overloads": ["aten::embedding", "aten::embedding.out"],
+        "targets": ["aten_embedding", "aten_embedding_out"],
         "samples_from": "",
     },
     "embedding/aten_embedding_dense_backward.textproto": {
-        "overloads": ["aten::embedding_dense_backward"],
-        "targets": ["aten_embedding_dense_backward"],
+        "overloads": ["aten::embedding_dense_backward", "aten::embedding_dense_backward.out"],
+        "targets": ["aten_embedding_dense_backward", "aten_embedding_dense_backward_out"],
         "samples_from": "",
     },
     "indexing/aten_gather.textproto": {
@@ -415,8 +415,8 @@ OP_GROUPS = {
         "samples_from": "",
     },
     "indexing/aten_index_add.textproto": {
-        "overloads": ["aten::index_add"],
-        "targets": ["aten_index_add"],
+        "overloads": ["aten::index_add", "aten::index_add_", "aten::index_add.out"],
+        "targets": ["aten_index_add", "aten_index_add_", "aten_index_add_out"],
         "samples_from": "",
     },
     "indexing/aten_index_select.textproto": {
@@ -425,33 +425,33 @@ OP_GROUPS = {
         "samples_from": "",
     },
     "indexing/aten_masked_fill_Scalar.textproto": {
-        "overloads": ["aten::masked_fill.Scalar", "aten::masked_fill_.Scalar"],
-        "targets": ["aten_masked_fill_Scalar", "aten_masked_fill__Scalar"],
+        "overloads": ["aten::masked_fill.Scalar", "aten::masked_fill_.Scalar", "aten::masked_fill.Scalar_out"],
+        "targets": ["aten_masked_fill_Scalar", "aten_masked_fill__Scalar", "aten_masked_fill_Scalar_out"],
         "samples_from": "",
     },
     "indexing/aten_masked_fill_Tensor.textproto": {
-        "overloads": ["aten::masked_fill.Tensor"],
-        "targets": ["aten_masked_fill_Tensor"],
+        "overloads": ["aten::masked_fill.Tensor", "aten::masked_fill_.Tensor", "aten::masked_fill.Tensor_out"],
+        "targets": ["aten_masked_fill_Tensor", "aten_masked_fill__Tensor", "aten_masked_fill_Tensor_out"],
         "samples_from": "",
     },
     "indexing/aten_scatter_add.textproto": {
-        "overloads": ["aten::scatter_add", "aten::scatter_add_"],
-        "targets": ["aten_scatter_add", "aten_scatter_add_"],
+        "overloads": ["aten::scatter_add", "aten::scatter_add_", "aten::scatter_add.out"],
+        "targets": ["aten_scatter_add", "aten_scatter_add_", "aten_scatter_add_out"],
         "samples_from": "",
     },
     "indexing/aten_scatter_src.textproto": {
-        "overloads": ["aten::scatter.src", "aten::scatter_.src"],
-        "targets": ["aten_scatter_src", "aten_scatter__src"],
+        "overloads": ["aten::scatter.src", "aten::scatter_.src", "aten::scatter.src_out"],
+        "targets": ["aten_scatter_src", "aten_scatter__src", "aten_scatter_src_out"],
         "samples_from": "",
     },
     "indexing/aten_scatter_value.textproto": {
-        "overloads": ["aten::scatter.value"],
-        "targets": ["aten_scatter_value"],
+        "overloads": ["aten::scatter.value", "aten::scatter_.value", "aten::scatter.value_out"],
+        "targets": ["aten_scatter_value", "aten_scatter__value", "aten_scatter_value_out"],
         "samples_from": "",
     },
     "layer_norm/aten_native_layer_norm.textproto": {
-        "overloads": ["aten::native_layer_norm"],
-        "targets": ["aten_native_layer_norm"],
+        "overloads": ["aten::native_layer_norm", "aten::native_layer_norm.out"],
+        "targets": ["aten_native_layer_norm", "aten_native_layer_norm_out"],
         "samples_from": "",
     },
     "matrix/aten_addmm.textproto": {
@@ -460,13 +460,13 @@ OP_GROUPS = {
         "samples_from": "",
     },
     "matrix/aten_addmv.textproto": {
-        "overloads": ["aten::addmv", "aten::addmv_"],
-        "targets": ["aten_addmv", "aten_addmv_"],
+        "overloads": ["aten::addmv", "aten::addmv_", "aten::addmv.out"],
+        "targets": ["aten_addmv", "aten_addmv_", "aten_addmv_out"],
         "samples_from": "",
     },
     "matrix/aten_baddbmm.textproto": {
-        "overloads": ["aten::baddbmm", "aten::baddbmm_"],
-        "targets": ["aten_baddbmm", "aten_baddbmm_"],
+        "overloads": ["aten::baddbmm", "aten::baddbmm_", "aten::baddbmm.out"],
+        "targets": ["aten_baddbmm", "aten_baddbmm_", "aten_baddbmm_out"],
         "samples_from": "",
     },
     "matrix/aten_bmm.textproto": {
@@ -475,8 +475,8 @@ OP_GROUPS = {
         "samples_from": "",
     },
     "matrix/aten_dot.textproto": {
-        "overloads": ["aten::dot"],
-        "targets": ["aten_dot"],
+        "overloads": ["aten::dot", "aten::dot.out"],
+        "targets": ["aten_dot", "aten_dot_out"],
         "samples_from": "",
     },
     "matrix/aten_mm.textproto": {
@@ -485,58 +485,58 @@ OP_GROUPS = {
         "samples_from": "",
     },
     "matrix/aten_mv.textproto": {
-        "overloads": ["aten::mv"],
-        "targets": ["aten_mv"],
+        "overloads": ["aten::mv", "aten::mv.out"],
+        "targets": ["aten_mv", "aten_mv_out"],
         "samples_from": "",
     },
     "reductions/aten_all.textproto": {
-        "overloads": ["aten::all"],
-        "targets": ["aten_all"],
+        "overloads": ["aten::all", "aten::all.all_out"],
+        "targets": ["aten_all", "aten_all_all_out"],
         "samples_from": "",
     },
     "reductions/aten_all_dim.textproto": {
-        "overloads": ["aten::all.dim"],
-        "targets": ["aten_all_dim"],
+        "overloads": ["aten::all.dim", "aten::all.out"],
+        "targets": ["aten_all_dim", "aten_all_out"],
         "samples_from": "",
     },
     "reductions/aten_amax.textproto": {
-        "overloads": ["aten::amax"],
-        "targets": ["aten_amax"],
+        "overloads": ["aten::amax", "aten::amax.out"],
+        "targets": ["aten_amax", "aten_amax_out"],
         "samples_from": "",
     },
     "reductions/aten_amin.textproto": {
-        "overloads": ["aten::amin"],
-        "targets": ["aten_amin"],
+        "overloads": ["aten::amin", "aten::amin.out"],
+        "targets": ["aten_amin", "aten_amin_out"],
         "samples_from": "reductions/aten_amax.textproto",
     },
     "reductions/aten_any.textproto": {
-        "overloads": ["aten::any"],
-        "targets": ["aten_any"],
+        "overloads": ["aten::any", "aten::any.all_out"],
+        "targets": ["aten_any", "aten_any_all_out"],
         "samples_from": "reductions/aten_all.textproto",
     },
     "reductions/aten_any_dim.textproto": {
-        "overloads": ["aten::any.dim"],
-        "targets": ["aten_any_dim"],
+        "overloads": ["aten::any.dim", "aten::any.out"],
+        "targets": ["aten_any_dim", "aten_any_out"],
         "samples_from": "reductions/aten_all_dim.textproto",
     },
     "reductions/aten_argmax.textproto": {
-        "overloads": ["aten::argmax"],
-        "targets": ["aten_argmax"],
+        "overloads": ["aten::argmax", "aten::argmax.out"],
+        "targets": ["aten_argmax", "aten_argmax_out"],
         "samples_from": "",
     },
     "reductions/aten_argmin.textproto": {
-        "overloads": ["aten::argmin"],
-        "targets": ["aten_argmin"],
+        "overloads": ["aten::argmin", "aten::argmin.out"],
+        "targets": ["aten_argmin", "aten_argmin_out"],
         "samples_from": "reductions/aten_argmax.textproto",
     },
     "reductions/aten_linalg_vector_norm.textproto": {
-        "overloads": ["aten::linalg_vector_norm"],
-        "targets": ["aten_linalg_vector_norm"],
+        "overloads": ["aten::linalg_vector_norm", "aten::linalg_vector_norm.out"],
+        "targets": ["aten_linalg_vector_norm", "aten_linalg_vector_norm_out"],
         "samples_from": "",
     },
     "reductions/aten_logsumexp.textproto": {
-        "overloads": ["aten::logsumexp"],
-        "targets": ["aten_logsumexp"],
+        "overloads": ["aten::logsumexp", "aten::logsumexp.out"],
+        "targets": ["aten_logsumexp", "aten_logsumexp_out"],
         "samples_from": "",
     },
     "reductions/aten_max.textproto": {
@@ -545,8 +545,8 @@ OP_GROUPS = {
         "samples_from": "",
     },
     "reductions/aten_max_dim.textproto": {
-        "overloads": ["aten::max.dim"],
-        "targets": ["aten_max_dim"],
+        "overloads": ["aten::max.dim", "aten::max.dim_max"],
+        "targets": ["aten_max_dim", "aten_max_dim_max"],
         "samples_from": "",
     },
     "reductions/aten_mean.textproto": {
@@ -555,8 +555,8 @@ OP_GROUPS = {
         "samples_from": "",
     },
     "reductions/aten_mean_dim.textproto": {
-        "overloads": ["aten::mean.dim"],
-        "targets": ["aten_mean_dim"],
+        "overloads": ["aten::mean.dim", "aten::mean.out"],
+        "targets": ["aten_mean_dim", "aten_mean_out"],
         "samples_from": "",
     },
     "reductions/aten_min.textproto": {
@@ -565,68 +565,68 @@ OP_GROUPS = {
         "samples_from": "reductions/aten_max.textproto",
     },
     "reductions/aten_min_dim.textproto": {
-        "overloads": ["aten::min.dim"],
-        "targets": ["aten_min_dim"],
+        "overloads": ["aten::min.dim", "aten::min.dim_min"],
+        "targets": ["aten_min_dim", "aten_min_dim_min"],
         "samples_from": "reductions/aten_max_dim.textproto",
     },
     "reductions/aten_nansum.textproto": {
-        "overloads": ["aten::nansum"],
-        "targets": ["aten_nansum"],
+        "overloads": ["aten::nansum", "aten::nansum.out"],
+        "targets": ["aten_nansum", "aten_nansum_out"],
         "samples_from": "",
     },
     "reductions/aten_norm_Scalar.textproto": {
-        "overloads": ["aten::norm.Scalar"],
-        "targets": ["aten_norm_Scalar"],
+        "overloads": ["aten::norm.Scalar", "aten::norm.Scalar_out"],
+        "targets": ["aten_norm_Scalar", "aten_norm_Scalar_out"],
         "samples_from": "",
     },
     "reductions/aten_norm_ScalarOpt_dim.textproto": {
-        "overloads": ["aten::norm.ScalarOpt_dim"],
-        "targets": ["aten_norm_ScalarOpt_dim"],
+        "overloads": ["aten::norm.ScalarOpt_dim", "aten::norm.out"],
+        "targets": ["aten_norm_ScalarOpt_dim", "aten_norm_out"],
         "samples_from": "",
     },
     "reductions/aten_prod.textproto": {
-        "overloads": ["aten::prod"],
-        "targets": ["aten_prod"],
+        "overloads": ["aten::prod", "aten::prod.out"],
+        "targets": ["aten_prod", "aten_prod_out"],
         "samples_from": "",
     },
     "reductions/aten_prod_dim_int.textproto": {
-        "overloads": ["aten::prod.dim_int"],
-        "targets": ["aten_prod_dim_int"],
+        "overloads": ["aten::prod.dim_int", "aten::prod.int_out"],
+        "targets": ["aten_prod_dim_int", "aten_prod_int_out"],
         "samples_from": "",
     },
     "reductions/aten_std_correction.textproto": {
-        "overloads": ["aten::std.correction"],
-        "targets": ["aten_std_correction"],
+        "overloads": ["aten::std.correction", "aten::std.correction_out"],
+        "targets": ["aten_std_correction", "aten_std_correction_out"],
         "samples_from": "",
     },
     "reductions/aten_std_dim.textproto": {
-        "overloads": ["aten::std.dim"],
-        "targets": ["aten_std_dim"],
+        "overloads": ["aten::std.dim", "aten::std.out"],
+        "targets": ["aten_std_dim", "aten_std_out"],
         "samples_from": "",
     },
     "reductions/aten_sum.textproto": {
-        "overloads": ["aten::sum"],
-        "targets": ["aten_sum"],
+        "overloads": ["aten::sum", "aten::sum.out"],
+        "targets": ["aten_sum", "aten_sum_out"],
         "samples_from": "",
     },
     "reductions/aten_sum_dim_IntList.textproto": {
-        "overloads": ["aten::sum.dim_IntList"],
-        "targets": ["aten_sum_dim_IntList"],
+        "overloads": ["aten::sum.dim_IntList", "aten::sum.IntList_out"],
+        "targets": ["aten_sum_dim_IntList", "aten_sum_IntList_out"],
         "samples_from": "",
     },
     "reductions/aten_var_correction.textproto": {
-        "overloads": ["aten::var.correction"],
-        "targets": ["aten_var_correction"],
+        "overloads": ["aten::var.correction", "aten::var.correction_out"],
+        "targets": ["aten_var_correction", "aten_var_correction_out"],
         "samples_from": "reductions/aten_std_correction.textproto",
     },
     "reductions/aten_var_dim.textproto": {
-        "overloads": ["aten::var.dim"],
-        "targets": ["aten_var_dim"],
+        "overloads": ["aten::var.dim", "aten::var.out"],
+        "targets": ["aten_var_dim", "aten_var_out"],
         "samples_from": "reductions/aten_std_dim.textproto",
     },
     "reshape/aten__unsafe_view.textproto": {
-        "overloads": ["aten::_unsafe_view"],
-        "targets": ["aten__unsafe_view"],
+        "overloads": ["aten::_unsafe_view", "aten::_unsafe_view.out"],
+        "targets": ["aten__unsafe_view", "aten__unsafe_view_out"],
         "samples_from": "",
     },
     "reshape/aten_expand.textproto": {
@@ -645,28 +645,28 @@ OP_GROUPS = {
         "samples_from": "",
     },
     "scans/aten_cummax.textproto": {
-        "overloads": ["aten::cummax"],
-        "targets": ["aten_cummax"],
+        "overloads": ["aten::cummax", "aten::cummax.out"],
+        "targets": ["aten_cummax", "aten_cummax_out"],
         "samples_from": "",
     },
     "scans/aten_cummin.textproto": {
-        "overloads": ["aten::cummin"],
-        "targets": ["aten_cummin"],
+        "overloads": ["aten::cummin", "aten::cummin.out"],
+        "targets": ["aten_cummin", "aten_cummin_out"],
         "samples_from": "scans/aten_cummax.textproto",
     },
     "scans/aten_cumprod.textproto": {
-        "overloads": ["aten::cumprod"],
-        "targets": ["aten_cumprod"],
+        "overloads": ["aten::cumprod", "aten::cumprod_", "aten::cumprod.out"],
+        "targets": ["aten_cumprod", "aten_cumprod_", "aten_cumprod_out"],
         "samples_from": "",
     },
     "scans/aten_cumsum.textproto": {
-        "overloads": ["aten::cumsum"],
-        "targets": ["aten_cumsum"],
+        "overloads": ["aten::cumsum", "aten::cumsum_", "aten::cumsum.out"],
+        "targets": ["aten_cumsum", "aten_cumsum_", "aten_cumsum_out"],
         "samples_from": "scans/aten_cumprod.textproto",
     },
     "scans/aten_logcumsumexp.textproto": {
-        "overloads": ["aten::logcumsumexp"],
-        "targets": ["aten_logcumsumexp"],
+        "overloads": ["aten::logcumsumexp", "aten::logcumsumexp.out"],
+        "targets": ["aten_logcumsumexp", "aten_logcumsumexp_out"],
         "samples_from": "",
     },
     "slicing/aten_narrow.textproto": {
@@ -685,38 +685,38 @@ OP_GROUPS = {
         "samples_from": "",
     },
     "slicing/aten_slice_scatter.textproto": {
-        "overloads": ["aten::slice_scatter"],
-        "targets": ["aten_slice_scatter"],
+        "overloads": ["aten::slice_scatter", "aten::slice_scatter.out"],
+        "targets": ["aten_slice_scatter", "aten_slice_scatter_out"],
         "samples_from": "",
     },
     "softmax/aten__log_softmax.textproto": {
-        "overloads": ["aten::_log_softmax"],
-        "targets": ["aten__log_softmax"],
+        "overloads": ["aten::_log_softmax", "aten::_log_softmax.out"],
+        "targets": ["aten__log_softmax", "aten__log_softmax_out"],
         "samples_from": "",
     },
     "softmax/aten__log_softmax_backward_data.textproto": {
-        "overloads": ["aten::_log_softmax_backward_data"],
-        "targets": ["aten__log_softmax_backward_data"],
+        "overloads": ["aten::_log_softmax_backward_data", "aten::_log_softmax_backward_data.out"],
+        "targets": ["aten__log_softmax_backward_data", "aten__log_softmax_backward_data_out"],
         "samples_from": "",
     },
     "softmax/aten__softmax.textproto": {
-        "overloads": ["aten::_softmax"],
-        "targets": ["aten__softmax"],
+        "overloads": ["aten::_softmax", "aten::_softmax.out"],
+        "targets": ["aten__softmax", "aten__softmax_out"],
         "samples_from": "softmax/aten__log_softmax.textproto",
     },
     "softmax/aten__softmax_backward_data.textproto": {
-        "overloads": ["aten::_softmax_backward_data"],
-        "targets": ["aten__softmax_backward_data"],
+        "overloads": ["aten::_softmax_backward_data", "aten::_softmax_backward_data.out"],
+        "targets": ["aten__softmax_backward_data", "aten__softmax_backward_data_out"],
         "samples_from": "",
     },
     "softmax/aten_log_softmax_int.textproto": {
-        "overloads": ["aten::log_softmax.int"],
-        "targets": ["aten_log_softmax_int"],
+        "overloads": ["aten::log_softmax.int", "aten::log_softmax.int_out"],
+        "targets": ["aten_log_softmax_int", "aten_log_softmax_int_out"],
         "samples_from": "",
     },
     "softmax/aten_softmax_int.textproto": {
-        "overloads": ["aten::softmax.int"],
-        "targets": ["aten_softmax_int"],
+        "overloads": ["aten::softmax.int", "aten::softmax.int_out"],
+        "targets": ["aten_softmax_int", "aten_softmax_int_out"],
         "samples_from": "softmax/aten_log_softmax_int.textproto",
     },
     "sort/aten_argsort.textproto": {
@@ -725,18 +725,18 @@ OP_GROUPS = {
         "samples_from": "",
     },
     "sort/aten_sort.textproto": {
-        "overloads": ["aten::sort"],
-        "targets": ["aten_sort"],
+        "overloads": ["aten::sort", "aten::sort.values"],
+        "targets": ["aten_sort", "aten_sort_values"],
         "samples_from": "",
     },
     "sort/aten_sort_stable.textproto": {
-        "overloads": ["aten::sort.stable"],
-        "targets": ["aten_sort_stable"],
+        "overloads": ["aten::sort.stable", "aten::sort.values_stable"],
+        "targets": ["aten_sort_stable", "aten_sort_values_stable"],
         "samples_from": "",
     },
     "sort/aten_topk.textproto": {
-        "overloads": ["aten::topk"],
-        "targets": ["aten_topk"],
+        "overloads": ["aten::topk", "aten::topk.values"],
+        "targets": ["aten_topk", "aten_topk_values"],
         "samples_from": "",
     },
     "split/aten_chunk.textproto": {
@@ -1030,8 +1030,8 @@ OP_GROUPS = {
         "samples_from": "unary/aten_abs.textproto",
     },
     "unary/aten_relu6.textproto": {
-        "overloads": ["aten::relu6"],
-        "targets": ["aten_relu6"],
+        "overloads": ["aten::relu6", "aten::relu6_"],
+        "targets": ["aten_relu6", "aten_relu6_"],
         "samples_from": "unary/aten_isfinite.textproto",
     },
     "unary/aten_round.textproto": {
@@ -1050,8 +1050,8 @@ OP_GROUPS = {
         "samples_from": "unary/aten_log.textproto",
     },
     "unary/aten_selu.textproto": {
-        "overloads": ["aten::selu"],
-        "targets": ["aten_selu"],
+        "overloads": ["aten::selu", "aten::selu_"],
+        "targets": ["aten_selu", "aten_selu_"],
         "samples_from": "unary/aten_deg2rad.textproto",
     },
     "unary/aten_sgn.textproto": {
@@ -1155,28 +1155,28 @@ OP_GROUPS = {
         "samples_from": "",
     },
     "views/aten_squeeze.textproto": {
-        "overloads": ["aten::squeeze"],
-        "targets": ["aten_squeeze"],
+        "overloads": ["aten::squeeze", "aten::squeeze_"],
+        "targets": ["aten_squeeze", "aten_squeeze_"],
         "samples_from": "",
     },
     "views/aten_squeeze_dim.textproto": {
-        "overloads": ["aten::squeeze.dim"],
-        "targets": ["aten_squeeze_dim"],
+        "overloads": ["aten::squeeze.dim", "aten::squeeze_.dim"],
+        "targets": ["aten_squeeze_dim", "aten_squeeze__dim"],
         "samples_from": "",
     },
     "views/aten_swapaxes.textproto": {
-        "overloads": ["aten::swapaxes"],
-        "targets": ["aten_swapaxes"],
+        "overloads": ["aten::swapaxes", "aten::swapaxes_"],
+        "targets": ["aten_swapaxes", "aten_swapaxes_"],
         "samples_from": "",
     },
     "views/aten_t.textproto": {
-        "overloads": ["aten::t"],
-        "targets": ["aten_t"],
+        "overloads": ["aten::t", "aten::t_"],
+        "targets": ["aten_t", "aten_t_"],
         "samples_from": "",
     },
     "views/aten_transpose_int.textproto": {
-        "overloads": ["aten::transpose.int"],
-        "targets": ["aten_transpose_int"],
+        "overloads": ["aten::transpose.int", "aten::transpose_"],
+        "targets": ["aten_transpose_int", "aten_transpose_"],
         "samples_from": "",
     },
     "views/aten_unflatten_int.textproto": {
@@ -1185,13 +1185,13 @@ OP_GROUPS = {
         "samples_from": "",
     },
     "views/aten_unsqueeze.textproto": {
-        "overloads": ["aten::unsqueeze"],
-        "targets": ["aten_unsqueeze"],
+        "overloads": ["aten::unsqueeze", "aten::unsqueeze_"],
+        "targets": ["aten_unsqueeze", "aten_unsqueeze_"],
         "samples_from": "",
     },
     "where/aten_where_self.textproto": {
-        "overloads": ["aten::where.self"],
-        "targets": ["aten_where_self"],
+        "overloads": ["aten::where.self", "aten::where.self_out"],
+        "targets": ["aten_where_self", "aten_where_self_out"],
         "samples_from": "",
     },
 }

@@ -360,7 +360,12 @@ absl::StatusOr<BoundSample> BoundSample::Bind(const LoadedSpec& spec, int s, con
       return bad_shape_arg(absl::StrCat("'", name, "' is not an int[] argument of ",
                                         OverloadToString(schema.operator_name())));
     }
-    if (b.mutates_ || schema.returns().size() != 1 ||
+    // An out= variant writes only its out= tensor, which each rank creates.
+    const bool writes_input =
+        std::any_of(schema.arguments().begin(), schema.arguments().end(), [](const c10::Argument& a) {
+          return !a.is_out() && a.alias_info() != nullptr && a.alias_info()->isWrite();
+        });
+    if (writes_input || schema.returns().size() != 1 ||
         schema.returns()[0].type()->kind() != c10::TypeKind::TensorType) {
       return bad_shape_arg("needs an overload with one Tensor output that writes no input");
     }
@@ -465,6 +470,13 @@ absl::StatusOr<std::vector<at::Tensor>> BoundSample::Call(
 
 absl::StatusOr<std::vector<at::Tensor>> BoundSample::CallStack(
     std::vector<c10::IValue> stack) const {
+  // The out= tensors must outlive the call: libtorch 1.13's boxed wrapper of
+  // a kernel returning `std::tuple<Tensor&, Tensor&>` (aten::max.dim_max,
+  // aten::sort.values) drops the arguments before it pushes the returned
+  // references, so with the stack as their only owner the results point at
+  // freed tensors (seen as heap corruption; Python callers hold theirs).
+  std::vector<c10::IValue> out_tensors;
+  for (const auto& [index, dtype] : out_args_) out_tensors.push_back(stack[index]);
   try {
     op_->callBoxed(&stack);
   } catch (const c10::Error& e) {
