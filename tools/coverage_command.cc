@@ -1,5 +1,8 @@
 #include "tools/coverage_command.h"
 
+#include <algorithm>
+#include <map>
+
 #include <filesystem>
 
 #include "ATen/core/dispatch/Dispatcher.h"
@@ -64,10 +67,20 @@ int RunCoverage(const CoverageCommand& cmd, const StrategyRegistry& registry, st
     return kExitUsage;
   }
   std::vector<SpecEntry> entries;
-  for (const LoadedSpec& s : *specs) entries.push_back({s.op(), FamilyOf(s.path(), cmd.spec_dir)});
-  const CoverageReport report =
+  std::map<std::string, std::string> excluded;  // overload -> reason
+  for (const LoadedSpec& s : *specs) {
+    entries.push_back({s.op(), FamilyOf(s.path(), cmd.spec_dir)});
+    for (const ExcludedVariant& x : s.proto().exclude()) excluded[x.op()] = x.reason();
+  }
+  CoverageReport report =
       ComputeCoverage(c10::Dispatcher::singleton().getAllOpNames(), registry.Overloads(), entries,
                       cmd.ns, cmd.uncovered);
+  // A variant its group's spec excludes is accounted for, with its reason.
+  auto* unspecced = report.mutable_strategy_without_spec();
+  unspecced->erase(std::remove_if(unspecced->begin(), unspecced->end(),
+                                  [&](const std::string& op) { return excluded.count(op) > 0; }),
+                   unspecced->end());
+  for (const auto& [op, reason] : excluded) report.add_excluded(absl::StrCat(op, ": ", reason));
   if (!cmd.ns.empty() && report.namespaces().empty()) {
     err << "shrt coverage: --namespace: the dispatcher has no overload in '" << cmd.ns << "'\n";
     return kExitUsage;
@@ -87,6 +100,7 @@ int RunCoverage(const CoverageCommand& cmd, const StrategyRegistry& registry, st
   Table(out, "Family", false, report.families());
   List(out, "Strategy without a spec, never checked", report.strategy_without_spec());
   List(out, "Spec without a strategy, ground truth only", report.spec_without_strategy());
+  List(out, "Excluded by their group's spec", report.excluded());
   if (cmd.uncovered) {
     List(out, absl::StrCat("Neither spec nor strategy", cmd.ns.empty() ? "" : " in " + cmd.ns),
          report.uncovered());
