@@ -5,9 +5,10 @@ Usage: compare_verdicts.py BEFORE.json AFTER.json
 For every overload in either report, compares each rule's verdict
 (correct, incorrect, missing, unverified; shrt/report.proto) and the error.
 A *change* is a rule whose verdict differs, a rule judged only in the first
-report, an overload in one report only, or a different error; a rule judged
-only in the second report (e.g. an overload that now runs more samples) is
-*newly judged*. Prints one line per change or newly judged rule and a
+report, an overload in the first report only, or a different error; a rule
+judged only in the second report (e.g. an overload that now runs more
+samples) is *newly judged*, and an overload only in the second report is
+*new* (more coverage). Prints one line per change or newly judged rule and a
 summary; exits 1 if anything changed, else 0. Times and evidence texts are
 not compared.
 """
@@ -38,8 +39,11 @@ def compare(before, after):
     """(changes, newly judged), as lines of text."""
     changes, newly = [], []
     for op in sorted(before.keys() | after.keys()):
-        if op not in after or op not in before:
-            changes.append(f"{op}: only in the {'first' if op in before else 'second'} report")
+        if op not in after:
+            changes.append(f"{op}: only in the first report")
+            continue
+        if op not in before:
+            newly.append(f"{op}: new overload, {len(after[op][0])} rules judged")
             continue
         (b, b_error), (a, a_error) = before[op], after[op]
         for rule in sorted(b.keys() | a.keys()):
@@ -64,10 +68,12 @@ def main(argv):
     same = len(before.keys() & after.keys())
     by_verdict = {}
     for line in newly:
-        v = line.rsplit(" ", 1)[1]
-        by_verdict[v] = by_verdict.get(v, 0) + 1
-    print(f"{len(before)} and {len(after)} overloads, {same} in both; {len(changes)} changes; "
-          f"{len(newly)} rules newly judged {by_verdict or ''}")
+        if "newly judged" in line:
+            v = line.rsplit(" ", 1)[1]
+            by_verdict[v] = by_verdict.get(v, 0) + 1
+    print(f"{len(before)} and {len(after)} overloads, {same} in both, "
+          f"{len(after.keys() - before.keys())} new; {len(changes)} changes; "
+          f"{sum(by_verdict.values())} rules of common overloads newly judged {by_verdict or ''}")
     return 1 if changes else 0
 
 
