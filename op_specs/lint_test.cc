@@ -6,6 +6,7 @@
 // checked by //codegen:lint_specs_test with the naming function itself.)
 #include <set>
 
+#include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 #include "shrt/group_manifest.h"
 #include "shrt/overload_name.h"
@@ -65,10 +66,10 @@ TEST(LintTest, EveryStrategyHasASpecOrAReasonedExemption) {
 TEST(LintTest, GroupsManifestIsCurrent) {
   absl::StatusOr<std::vector<LoadedSpec>> specs = LoadSpecTree("op_specs", "op_specs/recipes");
   ASSERT_TRUE(specs.ok()) << specs.status();
-  absl::StatusOr<std::string> manifest = ReadFile("op_specs/groups.bzl");
+  absl::StatusOr<std::string> manifest = ReadFile(absl::StrCat("op_specs/", kGroupsFile));
   ASSERT_TRUE(manifest.ok()) << manifest.status();
   EXPECT_EQ(*manifest, GroupManifest(*specs, "op_specs"))
-      << "op_specs/groups.bzl is stale: run `" << kGroupsCommand << "`";
+      << "op_specs/" << kGroupsFile << " is stale: run `" << kGroupsCommand << "`";
 }
 
 }  // namespace

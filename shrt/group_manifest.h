@@ -18,6 +18,8 @@ namespace shrt {
 
 // The command that rewrites the manifest, for messages.
 inline constexpr char kGroupsCommand[] = "bazel run //tools:shrt -- groups --write";
+// The manifest's file name inside the spec tree (op_specs/groups.bzl).
+inline constexpr char kGroupsFile[] = "groups.bzl";
 
 // The manifest's text for `specs` (LoadSpecTree's result: one LoadedSpec
 // per checked overload) below `root`, keyed by spec path relative to root:

@@ -99,6 +99,11 @@ absl::StatusOr<OpGroup> FindOpGroup(const c10::OperatorName& functional) {
     }
     *slot = name;
   }
+  if (group.out.has_value()) {
+    for (const c10::Argument& a : SchemaOf(*group.out)->arguments()) {
+      if (a.is_out()) group.out_arguments.push_back(a.name());
+    }
+  }
   return group;
 }
 

@@ -38,6 +38,9 @@ struct OpGroup {
   c10::OperatorName functional{"", ""};
   std::optional<c10::OperatorName> inplace;
   std::optional<c10::OperatorName> out;
+  // The names of `out`'s out= arguments in schema order, e.g. {"out"} or
+  // {"values", "indices"}; empty without an out= variant.
+  std::vector<std::string> out_arguments;
 
   // functional, then inplace, then out, those present.
   std::vector<c10::OperatorName> Overloads() const;

@@ -22,6 +22,8 @@ TEST(OpGroupTest, FindsTorchgensGroupsFromSchemas) {
   EXPECT_THAT(GroupOf("aten::pow.Tensor_Tensor"),
               ::testing::ElementsAre("aten::pow.Tensor_Tensor", "aten::pow_.Tensor",
                                      "aten::pow.Tensor_Tensor_out"));
+  EXPECT_THAT(FindOpGroup(*ParseOverloadName("aten::max.dim"))->out_arguments,
+              ::testing::ElementsAre("max", "max_values"));
   EXPECT_THAT(GroupOf("aten::sum.dim_IntList"),
               ::testing::ElementsAre("aten::sum.dim_IntList", "aten::sum.IntList_out"));
   // No in-place or out= variant: a group of one.

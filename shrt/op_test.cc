@@ -13,6 +13,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
 #include "gtest/gtest.h"
+#include "shrt/group_manifest.h"
 #include "shrt/overload_name.h"
 #include "shrt/recipes.h"
 #include "shrt/registry.h"
@@ -100,8 +101,8 @@ class OpTestState {
     absl::StatusOr<LoadedSpec> spec = group->ForOverload(*op);
     if (!spec.ok()) {
       return absl::StrCat(spec.status().message(),
-                          " per the dispatcher: op_specs/groups.bzl is stale; run `bazel run "
-                          "//tools:shrt -- groups --write`");
+                          " per the dispatcher: its spec tree's ", kGroupsFile,
+                          " is stale; run `", kGroupsCommand, "`");
     }
     spec_ = std::make_unique<LoadedSpec>(*std::move(spec));
     absl::StatusOr<std::vector<XfailEntry>> xfails = ParseXfails(data_.xfails.text, data_.xfails.path);
@@ -139,7 +140,7 @@ class OpTestState {
   std::map<std::pair<std::string, int>, absl::StatusOr<OpReport>> reports_;
 };
 
-void RunSampleTest(OpTestState& state, const OpTestData& data, const Sample& sample) {
+void RunSampleTest(OpTestState& state, const Sample& sample) {
   if (!state.Runs(sample)) {
     GTEST_SKIP() << "nightly_only sample: runs with SHRT_TIER=nightly (--config=nightly)";
   }
@@ -279,7 +280,7 @@ int RunOpTests(const OpTestData& data, int argc, char** argv) {
   if (state->error().empty()) {
     for (const Sample& sample : state->spec().proto().sample()) {
       Register(*state, data, sample.name(),
-               [&data, sample](OpTestState& s) { RunSampleTest(s, data, sample); });
+               [sample](OpTestState& s) { RunSampleTest(s, sample); });
     }
   } else {
     Register(*state, data, "spec", [](OpTestState&) {});

@@ -86,11 +86,19 @@ absl::Status StrategyRegistry::Check() const {
 const Strategy* StrategyRegistry::Find(const c10::OperatorName& name, bool* inplace) const {
   *inplace = false;
   if (auto it = strategies_.find(name); it != strategies_.end()) return &it->second;
+  std::lock_guard<std::mutex> lock(derived_mu_);
+  if (auto it = derived_.find(name); it != derived_.end()) {
+    *inplace = it->second.inplace;
+    return it->second.strategy;
+  }
+  // Only hits are remembered: an overload registered with the dispatcher
+  // later (a custom-op library) is still found.
   absl::StatusOr<std::optional<c10::OperatorName>> functional = FunctionalOf(name);
   if (!functional.ok() || !functional->has_value()) return nullptr;
   auto it = strategies_.find(**functional);
   if (it == strategies_.end()) return nullptr;
   *inplace = *KindOf(name) == VariantKind::kInPlace;
+  derived_.emplace(name, Derived{&it->second, *inplace});
   return &it->second;
 }
 

@@ -29,6 +29,7 @@
 #define SHRT_REGISTRY_H_
 
 #include <map>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -85,8 +86,19 @@ class StrategyRegistry {
   std::vector<absl::Status> deferred_errors_;
 
   // The registered strategy of `name`, or of the functional overload it is
-  // a variant of (with `*inplace` telling which), or nullptr.
+  // a variant of (with `*inplace` telling which), or nullptr. A variant's
+  // functional is looked up in the dispatcher once (op_group.h scans every
+  // schema) and remembered in derived_; Query() runs per sample.
   const Strategy* Find(const c10::OperatorName& name, bool* inplace) const;
+
+  struct Derived {
+    const Strategy* strategy;
+    bool inplace;
+  };
+  mutable std::mutex derived_mu_;
+  mutable std::map<c10::OperatorName, Derived,
+                   bool (*)(const c10::OperatorName&, const c10::OperatorName&)>
+      derived_{&NameLess};
 
   static bool NameLess(const c10::OperatorName& a, const c10::OperatorName& b);
 };

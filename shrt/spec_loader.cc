@@ -9,8 +9,6 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "absl/strings/match.h"
-#include "ATen/core/dispatch/Dispatcher.h"
 #include "shrt/mesh.h"
 #include "shrt/op_lookup.h"
 #include "shrt/overload_name.h"
@@ -66,7 +64,8 @@ absl::StatusOr<LoadedSpec> LoadedSpec::ForOverload(const c10::OperatorName& name
 
 bool LoadedSpec::IgnoresArgument(absl::string_view name) const {
   if (group_.out.has_value() && op_ == *group_.out) return false;
-  return std::find(out_arg_names_.begin(), out_arg_names_.end(), name) != out_arg_names_.end();
+  return std::find(group_.out_arguments.begin(), group_.out_arguments.end(), name) !=
+         group_.out_arguments.end();
 }
 
 std::string LoadedSpec::WhereInSample(
@@ -105,12 +104,6 @@ absl::Status LoadedSpec::CheckGroupFields() {
                         absl::StrCat(WhereOp(), ": field 'op': ", group.status().message()));
   }
   group_ = *std::move(group);
-  if (group_.out.has_value()) {
-    for (const c10::Argument& a :
-         c10::Dispatcher::singleton().findSchema(*group_.out)->schema().arguments()) {
-      if (a.is_out()) out_arg_names_.push_back(a.name());
-    }
-  }
   std::vector<std::string> variants;
   for (const c10::OperatorName& o : group_.Overloads()) variants.push_back(OverloadToString(o));
   const std::string members = absl::StrJoin(variants, ", ");

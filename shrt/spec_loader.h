@@ -104,7 +104,6 @@ class LoadedSpec {
   OpGroup group_;
   // The samples_from spec, whose samples are proto_'s first ones.
   std::shared_ptr<const LoadedSpec> source_;
-  std::vector<std::string> out_arg_names_;  // of the group's out= variant
 };
 
 // The layout of a spec tree: <root>/<family>/*.textproto are specs,

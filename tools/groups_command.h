@@ -16,9 +16,6 @@ struct GroupsCommand {
   std::string recipe_dir = "op_specs/recipes";
 };
 
-// The manifest's file name inside the spec tree.
-inline constexpr char kGroupsFile[] = "groups.bzl";
-
 // Returns kExitOk, or kExitUsage on a spec error (file, line, field) or a
 // file that cannot be written (nothing is then changed).
 int RunGroups(const GroupsCommand& cmd, std::ostream& out, std::ostream& err);
