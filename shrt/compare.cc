@@ -32,6 +32,26 @@ std::string IndexText(int64_t flat, at::IntArrayRef sizes) {
 
 }  // namespace
 
+double Epsilon(c10::ScalarType dtype) {
+  switch (dtype) {
+    case c10::ScalarType::Half: return 0x1p-10;
+    case c10::ScalarType::BFloat16: return 0x1p-7;
+    case c10::ScalarType::Float: return 0x1p-23;
+    case c10::ScalarType::Double: return 0x1p-52;
+    default: return 0;
+  }
+}
+
+c10::ScalarType ComputationDtype(const std::vector<c10::ScalarType>& inputs,
+                                 c10::ScalarType output) {
+  if (Epsilon(output) == 0) return output;
+  c10::ScalarType least = output;
+  for (c10::ScalarType t : inputs) {
+    if (Epsilon(t) > Epsilon(least)) least = t;
+  }
+  return least;
+}
+
 Tolerance DefaultTolerance(c10::ScalarType dtype) {
   for (const auto& e : kPrecisions) {
     if (e.dtype == dtype) return e.tol;

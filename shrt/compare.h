@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "ATen/core/Tensor.h"
 
@@ -26,6 +27,20 @@ struct Tolerance {
 // float32 (1.3e-6, 1e-5), float64 (1e-7, 1e-7); (0, 0) for integers and
 // bool.
 Tolerance DefaultTolerance(c10::ScalarType dtype);
+
+// The unit roundoff of a floating dtype: 2^-10 (float16), 2^-7 (bfloat16),
+// 2^-23 (float32), 2^-52 (float64); 0 for anything else.
+double Epsilon(c10::ScalarType dtype);
+
+// The dtype whose precision a computation has (DESIGN.md §3): the least
+// precise floating dtype among its tensor `inputs` and its `output`, or
+// `output` itself when the output is not floating (integers and bool
+// compare exactly, whatever they were computed from). float32 math written
+// to a float64 output (a reduction given dtype=float64, a conversion)
+// has float32 precision: judging it at float64 tolerance would refute
+// correct Partial rules by float32 rounding.
+c10::ScalarType ComputationDtype(const std::vector<c10::ScalarType>& inputs,
+                                 c10::ScalarType output);
 
 // The result of one comparison. `max_abs_diff` is the largest
 // |actual - expected| over mismatching elements (infinity for a NaN or

@@ -5,7 +5,7 @@
 // S locals are fresh tensors, and the W Partial parts are the rows of one
 // fresh (W, ...) tensor (one allocation and one conversion for all ranks).
 // A caller that lets an operator write its inputs (in-place, out=, which
-// may resize) must copy Partial locals first (validate.cc does so for
+// may resize) must copy Partial locals first (ground_truth.cc does so for
 // every local of such an overload).
 #ifndef SHRT_DISTRIBUTE_H_
 #define SHRT_DISTRIBUTE_H_

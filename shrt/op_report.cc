@@ -1,23 +1,12 @@
-// The OpReport helpers declared in validate.h: verdict names, counts, and
-// merging the reports of one overload (per sample, per world size).
+#include "shrt/op_report.h"
+
 #include <algorithm>
 #include <map>
 #include <tuple>
 
 #include "absl/strings/str_cat.h"
-#include "shrt/validate.h"
 
 namespace shrt {
-
-absl::string_view VerdictName(Verdict v) {
-  switch (v) {
-    case Verdict::kCorrect: return "correct";
-    case Verdict::kIncorrect: return "incorrect";
-    case Verdict::kMissing: return "missing";
-    case Verdict::kUnverified: return "unverified";
-  }
-  return "?";
-}
 
 int OpReport::Count(Verdict v) const {
   return static_cast<int>(std::count_if(rules.begin(), rules.end(),
@@ -62,10 +51,7 @@ OpReport MergeReports(const std::vector<OpReport>& reports) {
     }
   }
   for (auto& [rule, v] : best) merged.rules.push_back(std::move(v));
-  std::sort(merged.rules.begin(), merged.rules.end(),
-            [](const RuleVerdict& a, const RuleVerdict& b) {
-              return std::tie(a.verdict, a.rule) < std::tie(b.verdict, b.rule);
-            });
+  std::sort(merged.rules.begin(), merged.rules.end(), InReportOrder);
   return merged;
 }
 

@@ -72,8 +72,11 @@ class OpTestState {
   }
 
   std::string Repro(int world_size) const {
-    return absl::StrCat("bazel run ", data_.cli, " -- validate --spec=", data_.spec.path,
-                        " --world_size=", world_size);
+    shrt::Repro repro;
+    repro.cli = data_.cli;
+    repro.spec = data_.spec.path;
+    repro.world_size = world_size;
+    return ReproCommand(repro);
   }
 
  private:

@@ -1,12 +1,16 @@
 #include "shrt/output_check.h"
 
 #include <cmath>
+#include <functional>
 #include <limits>
 
 #include "ATen/Dispatch.h"
 #include "ATen/ops/abs.h"
 #include "ATen/ops/add.h"
 #include "ATen/ops/div.h"
+#include "ATen/ops/zeros_like.h"
+#include "ATen/ops/isfinite.h"
+#include "ATen/ops/where.h"
 #include "ATen/ops/mul.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -15,21 +19,6 @@
 
 namespace shrt {
 namespace {
-
-double Epsilon(c10::ScalarType t) {
-  switch (t) {
-    case c10::ScalarType::Half:
-      return 9.765625e-4;
-    case c10::ScalarType::BFloat16:
-      return 7.8125e-3;
-    case c10::ScalarType::Float:
-      return std::numeric_limits<float>::epsilon();
-    case c10::ScalarType::Double:
-      return std::numeric_limits<double>::epsilon();
-    default:
-      return 0;
-  }
-}
 
 OutputCheck Fail(int rank, const Comparison& c) {
   return {false, rank, c.max_abs_diff, c.detail};
@@ -46,14 +35,13 @@ std::string ShapeText(at::IntArrayRef s) { return absl::StrCat("[", absl::StrJoi
 // the reference path computes with ATen ops, with no temporaries.
 template <typename T>
 Comparison FusedPartial(const at::Tensor& full, const std::vector<at::Tensor>& locals,
-                        ReduceOp op, Tolerance tol, double input_scale) {
+                        ReduceOp op, Tolerance tol, double eps, double input_scale) {
   const at::Tensor expected = full.contiguous();
   const int64_t n = expected.numel();
   const int w = static_cast<int>(locals.size());
   std::vector<const T*> parts;
   for (const at::Tensor& l : locals) parts.push_back(l.data_ptr<T>());
   const T* ep = expected.data_ptr<T>();
-  const double eps = Epsilon(full.scalar_type());
   std::vector<double> reduced(n), slack(n);
   for (int64_t i = 0; i < n; ++i) {
     double acc = static_cast<double>(parts[0][i]);
@@ -78,7 +66,8 @@ Comparison FusedPartial(const at::Tensor& full, const std::vector<at::Tensor>& l
       case ReduceOp::kProduct: slack[i] = 4 * w * eps * std::abs(acc); break;
       default: slack[i] = 0; break;
     }
-    reduced[i] = acc;
+    // A non-finite full element is no evidence (output_check.h).
+    reduced[i] = std::isfinite(static_cast<double>(ep[i])) ? acc : static_cast<double>(ep[i]);
   }
   std::vector<double> want(ep, ep + n);
   return CompareValues(n, reduced.data(), want.data(), slack.data(), tol, expected.sizes());
@@ -87,7 +76,11 @@ Comparison FusedPartial(const at::Tensor& full, const std::vector<at::Tensor>& l
 }  // namespace
 
 OutputCheck CheckOutput(const at::Tensor& full, const std::vector<at::Tensor>& locals,
-                        const Placement& p, Tolerance tol, double input_scale, bool reference) {
+                        const Placement& p, const CheckContext& context) {
+  const Tolerance tol = context.tol;
+  const double input_scale = context.input_scale;
+  const bool reference = context.reference_paths;
+  const double eps = context.eps >= 0 ? context.eps : Epsilon(full.scalar_type());
   const int w = static_cast<int>(locals.size());
   for (int r = 0; r < w; ++r) {
     if (locals[r].scalar_type() != full.scalar_type()) {
@@ -138,14 +131,14 @@ OutputCheck CheckOutput(const at::Tensor& full, const std::vector<at::Tensor>& l
   if (fused) {
     Comparison c;
     AT_DISPATCH_FLOATING_TYPES(t, "FusedPartial", [&] {
-      c = FusedPartial<scalar_t>(full, locals, p.reduce_op(), tol, input_scale);
+      c = FusedPartial<scalar_t>(full, locals, p.reduce_op(), tol, eps, input_scale);
     });
     if (!c.equal) return Fail(-1, c);
     return {};
   }
-  const at::Tensor reduced = ReducePartial(locals, p.reduce_op());
+  at::Tensor reduced = ReducePartial(locals, p.reduce_op());
+  if (at::isFloatingType(t)) reduced = at::where(at::isfinite(full), reduced, full);
   at::Tensor slack;
-  const double eps = Epsilon(full.scalar_type());
   if (eps > 0) {
     switch (p.reduce_op()) {
       case ReduceOp::kSum:
@@ -165,6 +158,121 @@ OutputCheck CheckOutput(const at::Tensor& full, const std::vector<at::Tensor>& l
     }
   }
   Comparison c = CompareTensors(reduced, full, tol, slack);
+  if (!c.equal) return Fail(-1, c);
+  return {};
+}
+
+namespace {
+
+// max |t| over its finite elements (t float64, contiguous).
+double FiniteMaxAbs(const at::Tensor& t) {
+  const double* v = t.data_ptr<double>();
+  double m = 0;
+  for (int64_t i = 0; i < t.numel(); ++i) {
+    if (std::isfinite(v[i])) m = std::max(m, std::abs(v[i]));
+  }
+  return m;
+}
+
+// Compares `actual` with the reference where the full output and the
+// reference are finite (allowing `allowance(i)` at element i), and with the full output
+// elsewhere: exactly for R and S, not at all for Partial (`partial`). All
+// three float64, contiguous, one shape.
+Comparison CompareToReference(const at::Tensor& actual, const at::Tensor& full,
+                              const at::Tensor& ref, bool partial, Tolerance tol,
+                              const std::function<double(int64_t)>& allowance) {
+  const int64_t n = actual.numel();
+  const double* a = actual.data_ptr<double>();
+  const double* f = full.data_ptr<double>();
+  const double* e = ref.data_ptr<double>();
+  std::vector<double> got(a, a + n), want(n), slack(n, 0);
+  for (int64_t i = 0; i < n; ++i) {
+    if (!std::isfinite(f[i])) {
+      want[i] = f[i];
+      if (partial) got[i] = f[i];
+    } else if (!std::isfinite(e[i])) {
+      want[i] = f[i];
+    } else {
+      want[i] = e[i];
+      slack[i] = allowance(i);
+    }
+  }
+  Comparison c = CompareValues(n, got.data(), want.data(), slack.data(), tol, actual.sizes());
+  if (!c.equal) absl::StrAppend(&c.detail, ", expected from the float64 reference");
+  return c;
+}
+
+at::Tensor Float64(const at::Tensor& t) { return t.to(at::kDouble).contiguous(); }
+
+}  // namespace
+
+OutputCheck CheckAgainstReference(const at::Tensor& full, const std::vector<at::Tensor>& locals,
+                                  const Placement& p, const CheckContext& context,
+                                  const RoundingReference& reference) {
+  OutputCheck plain = CheckOutput(full, locals, p, context);
+  if (plain.ok || !std::isfinite(plain.max_abs_diff) || !reference.value.defined() ||
+      reference.value.sizes() != full.sizes()) {
+    return plain;
+  }
+  const double eps = context.eps >= 0 ? context.eps : Epsilon(full.scalar_type());
+  const at::Tensor ref = Float64(reference.value);
+  const at::Tensor f = Float64(full);
+  const double max_ref = FiniteMaxAbs(ref);
+  const int w = static_cast<int>(locals.size());
+  const double base = std::max(reference.own_error, eps * max_ref);
+  double growth = 1;
+  if (context.input_scale > 0) {
+    growth = context.full_input_scale > 0
+                 ? std::max(1.0, w * context.input_scale / context.full_input_scale)
+                 : w;
+  }
+  const double own = kRoundingFactor * base * growth;
+  switch (p.kind()) {
+    case Placement::Kind::kReplicate:
+    case Placement::Kind::kShard: {
+      const double allowance = std::min(kRoundingFactor * eps * max_ref + own,
+                                        kMaxRelativeRounding * max_ref);
+      for (int r = 0; r < w; ++r) {
+        at::Tensor want = f, want_ref = ref;
+        if (p.is_shard()) {
+          const ChunkRange chunk = ChunkOf(full.size(p.dim()), w, r);
+          want = f.narrow(p.dim(), chunk.begin, chunk.length()).contiguous();
+          want_ref = ref.narrow(p.dim(), chunk.begin, chunk.length()).contiguous();
+        }
+        Comparison c = CompareToReference(Float64(locals[r]), want, want_ref, false,
+                                          context.tol, [&](int64_t) { return allowance; });
+        if (!c.equal) return Fail(r, c);
+      }
+      return {};
+    }
+    case Placement::Kind::kPartial:
+      break;
+  }
+  std::vector<at::Tensor> locals64;
+  for (const at::Tensor& l : locals) locals64.push_back(Float64(l));
+  const at::Tensor reduced = ReducePartial(locals64, p.reduce_op()).contiguous();
+  // The scale at which the reduction over ranks itself rounds, per element:
+  // the sum of |parts| for sums, W * |value| for products, none for max and
+  // min (exact).
+  at::Tensor scale = at::zeros_like(ref);
+  switch (p.reduce_op()) {
+    case ReduceOp::kSum:
+    case ReduceOp::kAvg:
+      for (int r = 0; r < w; ++r) scale = at::add(scale, at::abs(locals64[r]));
+      if (p.reduce_op() == ReduceOp::kAvg) scale = at::div(scale, static_cast<double>(w));
+      scale = at::add(scale, w * context.input_scale);
+      break;
+    case ReduceOp::kProduct: scale = at::mul(at::abs(ref), static_cast<double>(w)); break;
+    default: break;
+  }
+  scale = scale.contiguous();
+  const double* sp = scale.data_ptr<double>();
+  const double* rp = ref.data_ptr<double>();
+  Comparison c = CompareToReference(reduced, f, ref, true, context.tol, [&](int64_t i) {
+    const double m = std::isfinite(sp[i]) ? sp[i] : 0;
+    return std::min(kRoundingFactor * eps * m + own,
+                    kMaxRelativeRounding * (std::abs(rp[i]) + m));
+  });
   if (!c.equal) return Fail(-1, c);
   return {};
 }

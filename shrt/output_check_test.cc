@@ -1,5 +1,7 @@
 #include "shrt/output_check.h"
 
+#include <cmath>
+
 #include "ATen/ATen.h"
 #include "gtest/gtest.h"
 #include "shrt/distribute.h"
@@ -13,16 +15,16 @@ const Tolerance kTol = DefaultTolerance(at::kFloat);
 TEST(OutputCheckTest, ShardAcceptsTheChunkLayout) {
   const at::Tensor full = Full();
   EXPECT_TRUE(CheckOutput(full, Distribute(full, Placement::Shard(0), 4, 0), Placement::Shard(0),
-                          kTol).ok);
+                          {kTol}).ok);
   EXPECT_TRUE(CheckOutput(full, Distribute(full, Placement::Shard(1), 2, 0), Placement::Shard(1),
-                          kTol).ok);
+                          {kTol}).ok);
 }
 
 TEST(OutputCheckTest, ShardRejectsWrongChunksNamingTheRank) {
   const at::Tensor full = Full();
   std::vector<at::Tensor> locals = Distribute(full, Placement::Shard(0), 4, 0);
   locals[2] = locals[2] + 1;
-  OutputCheck c = CheckOutput(full, locals, Placement::Shard(0), kTol);
+  OutputCheck c = CheckOutput(full, locals, Placement::Shard(0), {kTol});
   EXPECT_FALSE(c.ok);
   EXPECT_EQ(c.rank, 2);
   EXPECT_DOUBLE_EQ(c.max_abs_diff, 1);
@@ -32,7 +34,7 @@ TEST(OutputCheckTest, EmptyChunkMustBeEmpty) {
   const at::Tensor full = Full();
   std::vector<at::Tensor> locals = Distribute(full, Placement::Shard(0), 4, 0);
   locals[3] = at::zeros({1, 3});  // rank 3 should hold a [0, 3] chunk
-  OutputCheck c = CheckOutput(full, locals, Placement::Shard(0), kTol);
+  OutputCheck c = CheckOutput(full, locals, Placement::Shard(0), {kTol});
   EXPECT_FALSE(c.ok);
   EXPECT_EQ(c.rank, 3);
   EXPECT_NE(c.detail.find("shape"), std::string::npos);
@@ -41,8 +43,8 @@ TEST(OutputCheckTest, EmptyChunkMustBeEmpty) {
 TEST(OutputCheckTest, ReplicateNeedsEveryRankWhole) {
   const at::Tensor full = Full();
   std::vector<at::Tensor> locals = Distribute(full, Placement::Replicate(), 3, 0);
-  EXPECT_TRUE(CheckOutput(full, locals, Placement::Replicate(), kTol).ok);
-  EXPECT_FALSE(CheckOutput(full, locals, Placement::Shard(0), kTol).ok);
+  EXPECT_TRUE(CheckOutput(full, locals, Placement::Replicate(), {kTol}).ok);
+  EXPECT_FALSE(CheckOutput(full, locals, Placement::Shard(0), {kTol}).ok);
 }
 
 TEST(OutputCheckTest, PartialChecksTheReduction) {
@@ -50,23 +52,23 @@ TEST(OutputCheckTest, PartialChecksTheReduction) {
   for (ReduceOp op : kAllReduceOps) {
     const Placement p = Placement::Partial(op);
     std::vector<at::Tensor> locals = Distribute(full, p, 4, 5);
-    EXPECT_TRUE(CheckOutput(full, locals, p, kTol).ok) << p.ToString();
+    EXPECT_TRUE(CheckOutput(full, locals, p, {kTol}).ok) << p.ToString();
   }
   // Sum parts are not max parts.
   std::vector<at::Tensor> sum_parts = Distribute(full, Placement::Partial(ReduceOp::kSum), 4, 5);
-  OutputCheck c = CheckOutput(full, sum_parts, Placement::Partial(ReduceOp::kMax), kTol);
+  OutputCheck c = CheckOutput(full, sum_parts, Placement::Partial(ReduceOp::kMax), {kTol});
   EXPECT_FALSE(c.ok);
   EXPECT_EQ(c.rank, -1);
   // Replicated values are P(max) but not P(sum).
   std::vector<at::Tensor> copies = Distribute(full, Placement::Replicate(), 4, 0);
-  EXPECT_TRUE(CheckOutput(full, copies, Placement::Partial(ReduceOp::kMax), kTol).ok);
-  EXPECT_FALSE(CheckOutput(full, copies, Placement::Partial(ReduceOp::kSum), kTol).ok);
+  EXPECT_TRUE(CheckOutput(full, copies, Placement::Partial(ReduceOp::kMax), {kTol}).ok);
+  EXPECT_FALSE(CheckOutput(full, copies, Placement::Partial(ReduceOp::kSum), {kTol}).ok);
 }
 
 TEST(OutputCheckTest, PartialNeedsTheFullShapeOnEveryRank) {
   const at::Tensor full = Full();
   std::vector<at::Tensor> locals = Distribute(full, Placement::Shard(0), 2, 0);
-  OutputCheck c = CheckOutput(full, locals, Placement::Partial(ReduceOp::kSum), kTol);
+  OutputCheck c = CheckOutput(full, locals, Placement::Partial(ReduceOp::kSum), {kTol});
   EXPECT_FALSE(c.ok);
   EXPECT_EQ(c.rank, 0);
 }
@@ -74,15 +76,79 @@ TEST(OutputCheckTest, PartialNeedsTheFullShapeOnEveryRank) {
 TEST(OutputCheckTest, DtypeMustMatch) {
   const at::Tensor full = Full();
   std::vector<at::Tensor> locals = Distribute(full.to(at::kDouble), Placement::Replicate(), 2, 0);
-  EXPECT_FALSE(CheckOutput(full, locals, Placement::Replicate(), kTol).ok);
+  EXPECT_FALSE(CheckOutput(full, locals, Placement::Replicate(), {kTol}).ok);
 }
 
 TEST(OutputCheckTest, ZeroDimOutputs) {
   const at::Tensor full = at::arange(1, at::kFloat).reshape({}) + 3;
   EXPECT_TRUE(CheckOutput(full, Distribute(full, Placement::Partial(ReduceOp::kSum), 4, 1),
-                          Placement::Partial(ReduceOp::kSum), kTol).ok);
+                          Placement::Partial(ReduceOp::kSum), {kTol}).ok);
   EXPECT_TRUE(CheckOutput(full, Distribute(full, Placement::Replicate(), 4, 1),
-                          Placement::Replicate(), kTol).ok);
+                          Placement::Replicate(), {kTol}).ok);
+}
+
+// DESIGN.md §3: inf - inf = nan, so a non-finite element of the full
+// output is no evidence against a Partial output.
+TEST(OutputCheckTest, NonFiniteFullElementsAreNoEvidenceForPartials) {
+  const at::Tensor full = at::tensor({1.0f, INFINITY, NAN, 4.0f});
+  const std::vector<at::Tensor> locals = {at::tensor({3.0f, INFINITY, 1.0f, 1.0f}),
+                                          at::tensor({-2.0f, -INFINITY, NAN, 3.0f})};
+  EXPECT_TRUE(CheckOutput(full, locals, Placement::Partial(ReduceOp::kSum), {kTol}).ok);
+  CheckContext reference{kTol};
+  reference.reference_paths = true;
+  EXPECT_TRUE(CheckOutput(full, locals, Placement::Partial(ReduceOp::kSum), reference).ok);
+  // Finite elements still count.
+  std::vector<at::Tensor> wrong = locals;
+  wrong[0] = at::tensor({3.0f, INFINITY, 1.0f, 2.0f});
+  EXPECT_FALSE(CheckOutput(full, wrong, Placement::Partial(ReduceOp::kSum), {kTol}).ok);
+  EXPECT_FALSE(CheckOutput(full, wrong, Placement::Partial(ReduceOp::kSum), reference).ok);
+}
+
+TEST(OutputCheckTest, NonFiniteElementsMustMatchForReplicateAndShard) {
+  const at::Tensor full = at::tensor({1.0f, INFINITY, NAN, 4.0f});
+  std::vector<at::Tensor> locals = {full.clone(), full.clone()};
+  EXPECT_TRUE(CheckOutput(full, locals, Placement::Replicate(), {kTol}).ok);
+  locals[1] = at::tensor({1.0f, INFINITY, 3.0f, 4.0f});  // a number where NaN is
+  EXPECT_FALSE(CheckOutput(full, locals, Placement::Replicate(), {kTol}).ok);
+  locals[1] = at::tensor({1.0f, -INFINITY, NAN, 4.0f});
+  EXPECT_FALSE(CheckOutput(full, locals, Placement::Replicate(), {kTol}).ok);
+}
+
+// A float32 contraction whose P(sum) parts round beyond the fixed slack
+// passes against its float64 reference, but an error of one part in 10^3
+// does not.
+TEST(OutputCheckTest, ReferenceAllowsTheComputationsRoundingOnly) {
+  at::manual_seed(3);
+  const at::Tensor a = at::randn({6, 256}), b = at::randn({256, 5});
+  const at::Tensor full = at::mm(a, b);
+  RoundingReference ref{at::mm(a.to(at::kDouble), b.to(at::kDouble)), 0};
+  ref.own_error = (full.to(at::kDouble) - ref.value).abs().max().item<double>();
+  // Two parts of a with large magnitudes: each rank's mm rounds relative to
+  // them.
+  const at::Tensor p0 = a + 100 * at::randn({6, 256});
+  const at::Tensor p1 = a - p0;
+  const std::vector<at::Tensor> locals = {at::mm(p0, b), at::mm(p1, b)};
+  const Placement sum = Placement::Partial(ReduceOp::kSum);
+  CheckContext context{DefaultTolerance(at::kFloat), Epsilon(at::kFloat)};
+  context.input_scale = std::max(p0.abs().max().item<double>(), p1.abs().max().item<double>());
+  context.full_input_scale = a.abs().max().item<double>();
+  EXPECT_FALSE(CheckOutput(full, locals, sum, context).ok) << "the fixed slack should not suffice";
+  EXPECT_TRUE(CheckAgainstReference(full, locals, sum, context, ref).ok);
+  std::vector<at::Tensor> off = locals;
+  off[1] = off[1] + 1e-3 * off[1].abs();
+  EXPECT_FALSE(CheckAgainstReference(full, off, sum, context, ref).ok);
+}
+
+TEST(OutputCheckTest, ReferenceStillRejectsAShardOneRowOff) {
+  // Rows that differ by one part in 10^3 of their value.
+  const at::Tensor full = 1000 + at::arange(8, at::kFloat).reshape({8, 1}).expand({8, 3}).contiguous();
+  // Even for an operator whose float32 result were far from float64 (the
+  // relief is capped at kMaxRelativeRounding).
+  RoundingReference ref{full.to(at::kDouble), 1.0};
+  std::vector<at::Tensor> locals = Distribute(full, Placement::Shard(0), 2, 0);
+  locals[1] = full.narrow(0, 3, 4).contiguous();  // rows 3..6 instead of 4..7
+  const CheckContext context{DefaultTolerance(at::kFloat), Epsilon(at::kFloat)};
+  EXPECT_FALSE(CheckAgainstReference(full, locals, Placement::Shard(0), context, ref).ok);
 }
 
 }  // namespace

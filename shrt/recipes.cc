@@ -115,4 +115,11 @@ std::vector<std::string> RecipeSet::Names() const {
   return names;
 }
 
+bool IsIndexRecipe(const Recipe& recipe) {
+  for (const Generator& g : recipe.generator()) {
+    if (g.kind_case() != Generator::kIndex) return false;
+  }
+  return recipe.generator_size() > 0;
+}
+
 }  // namespace shrt

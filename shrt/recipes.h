@@ -44,6 +44,11 @@ class RecipeSet {
   std::map<std::string, Recipe, std::less<>> recipes_;
 };
 
+// True if every generator of `recipe` draws indices (recipe.proto
+// IndexGen): its tensors are index tensors, which take no Partial placement
+// (cases.h InputCandidates).
+bool IsIndexRecipe(const Recipe& recipe);
+
 }  // namespace shrt
 
 #endif  // SHRT_RECIPES_H_

@@ -59,9 +59,24 @@ google::protobuf::Value RuleValue(const Entry& e, bool table) {
 
 }  // namespace
 
-std::string ReproCommand(const std::string& op, int world_size) {
-  return absl::StrCat("bazel run //tools:shrt -- validate --op=", op,
-                      " --world_size=", world_size);
+namespace {
+
+// The command of a report that names none: its overload, by --op.
+std::string ReproOf(const OpReport& op) {
+  Repro repro;
+  repro.op = op.op;
+  repro.world_size = op.world_size;
+  return ReproCommand(repro);
+}
+
+}  // namespace
+
+std::string ReproCommand(const Repro& repro) {
+  return absl::StrCat("bazel run ", repro.cli, " -- validate ",
+                      repro.spec.empty() ? absl::StrCat("--op=", repro.op)
+                                         : absl::StrCat("--spec=", repro.spec),
+                      repro.strategies.empty() ? "" : absl::StrCat(" --strategies=", repro.strategies),
+                      " --world_size=", repro.world_size);
 }
 
 std::string TextReport(const std::vector<OpReport>& ops, int world_size, double seconds) {
@@ -95,7 +110,7 @@ std::string TextReport(const std::vector<OpReport>& ops, int world_size, double 
     }
     if (CountOf(op, Verdict::kIncorrect) > 0 || !op.error.empty()) {
       absl::StrAppend(&out, "  reproduce: ",
-                      op.repro.empty() ? ReproCommand(op.op, op.world_size) : op.repro, "\n");
+                      op.repro.empty() ? ReproOf(op) : op.repro, "\n");
     }
     out += "\n";
   }

@@ -22,8 +22,23 @@ std::string TextReport(const std::vector<OpReport>& ops, int world_size, double 
 // (report.proto), rules in canonical text.
 std::string JsonReport(const std::vector<OpReport>& ops, int world_size, double seconds);
 
-// The command that re-runs validation of `op` at `world_size`.
-std::string ReproCommand(const std::string& op, int world_size);
+// A validation to reproduce: which `shrt` binary, what it validates, how.
+struct Repro {
+  // The Bazel target of a `shrt` binary that knows the strategy (a custom
+  // op's own CLI, e.g. //testing/custom_op:shrt).
+  std::string cli = "//tools:shrt";
+  // --spec=FILE when set, else --op=OP.
+  std::string spec;
+  std::string op;
+  // --strategies=TABLE when set.
+  std::string strategies;
+  int world_size = 4;
+};
+
+// The one builder of reproduction commands, e.g. "bazel run //tools:shrt --
+// validate --spec=op_specs/binary/aten_add_Tensor.textproto --world_size=3"
+// (reports, generated tests and the CLI all print this).
+std::string ReproCommand(const Repro& repro);
 
 }  // namespace shrt
 

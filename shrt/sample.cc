@@ -468,6 +468,23 @@ absl::StatusOr<std::vector<at::Tensor>> BoundSample::Call(
   return CallStack(Stack(inputs, &local_shape));
 }
 
+absl::StatusOr<std::vector<at::Tensor>> BoundSample::CallInFloat64(
+    const std::vector<at::Tensor>& inputs) const {
+  auto low = [](const at::Tensor& t) {
+    return t.defined() && at::isFloatingType(t.scalar_type()) && t.scalar_type() != at::kDouble;
+  };
+  std::vector<at::Tensor> wide;
+  wide.reserve(inputs.size());
+  for (const at::Tensor& t : inputs) wide.push_back(low(t) ? t.to(at::kDouble) : t);
+  std::vector<c10::IValue> stack = Stack(wide);
+  for (const auto& [index, dtype] : out_args_) {
+    if (low(stack[index].toTensor())) {
+      stack[index] = at::empty({0}, at::TensorOptions().dtype(at::kDouble));
+    }
+  }
+  return CallStack(std::move(stack));
+}
+
 absl::StatusOr<std::vector<at::Tensor>> BoundSample::CallStack(
     std::vector<c10::IValue> stack) const {
   // The out= tensors must outlive the call: libtorch 1.13's boxed wrapper of

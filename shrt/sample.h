@@ -61,6 +61,12 @@ class BoundSample {
   // rank's output shape). Requires has_local_shape().
   absl::StatusOr<std::vector<at::Tensor>> Call(const std::vector<at::Tensor>& inputs,
                                                const std::vector<int64_t>& local_shape) const;
+  // The float64 reference of a call (DESIGN.md §3, output_check.h
+  // RoundingReference): Call(inputs) with every floating input and out=
+  // tensor of less than float64 precision in float64 (dtype arguments such
+  // as sum's `dtype` are kept). Errors: as Call(), e.g. for an overload
+  // without a float64 kernel.
+  absl::StatusOr<std::vector<at::Tensor>> CallInFloat64(const std::vector<at::Tensor>& inputs) const;
   // True if the spec names a local_shape_arg: every rank's call must then
   // get its own output shape (spec.proto OpSpec.local_shape_arg).
   bool has_local_shape() const { return local_shape_index_ >= 0; }

@@ -372,4 +372,19 @@ absl::StatusOr<std::vector<LoadedSpec>> LoadSpecFile(const std::string& path,
   return mine;
 }
 
+absl::StatusOr<std::map<std::string, const LoadedSpec*>> SpecsByOverload(
+    const std::vector<LoadedSpec>& specs) {
+  std::map<std::string, const LoadedSpec*> by_op;
+  for (const LoadedSpec& spec : specs) {
+    const std::string op = OverloadToString(spec.op());
+    auto [it, fresh] = by_op.emplace(op, &spec);
+    if (!fresh) {
+      return absl::InvalidArgumentError(absl::StrCat(spec.WhereOp(), ": field 'op': ", op,
+                                                     " already has a spec in ",
+                                                     it->second->path()));
+    }
+  }
+  return by_op;
+}
+
 }  // namespace shrt

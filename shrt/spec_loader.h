@@ -5,6 +5,7 @@
 #ifndef SHRT_SPEC_LOADER_H_
 #define SHRT_SPEC_LOADER_H_
 
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -122,6 +123,13 @@ inline constexpr absl::string_view kExemptionFile = "exemptions.textproto";
 // LoadedSpec::FromFile reports.
 absl::StatusOr<std::vector<LoadedSpec>> LoadSpecTree(const std::string& root,
                                                      const std::string& recipe_dir);
+
+// `specs` by canonical overload text ("aten::add.Tensor"): the one lookup
+// of an overload's spec (validate --op, discover --op). Errors:
+// InvalidArgument "<path>:<line>: field 'op': aten::x already has a spec in
+// <other path>" when two specs check one overload.
+absl::StatusOr<std::map<std::string, const LoadedSpec*>> SpecsByOverload(
+    const std::vector<LoadedSpec>& specs);
 
 // Loads the spec file `path` (its samples_from spec found below `root`) and
 // returns one LoadedSpec per checked overload of its group. Errors: as

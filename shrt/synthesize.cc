@@ -163,12 +163,12 @@ std::vector<std::string> Conditions(const std::vector<std::string>& atoms) {
 }  // namespace
 
 absl::StatusOr<Synthesis> Synthesize(const c10::OperatorName& op,
-                                     const std::vector<SampleRules>& truths, int world_size) {
+                                     const std::vector<SampleTruth>& truths, int world_size) {
   // Every (sample, valid rule) pair to explain, and what holds per sample.
   std::vector<absl::flat_hash_set<Rule>> holds(truths.size()), valid(truths.size());
   for (size_t s = 0; s < truths.size(); ++s) {
-    holds[s].insert(truths[s].holds.begin(), truths[s].holds.end());
-    valid[s].insert(truths[s].valid.begin(), truths[s].valid.end());
+    for (Rule& r : truths[s].Holds()) holds[s].insert(std::move(r));
+    for (Rule& r : truths[s].Valid()) valid[s].insert(std::move(r));
   }
   // Candidates (placements, condition), each checked once.
   struct Candidate {
@@ -181,8 +181,8 @@ absl::StatusOr<Synthesis> Synthesize(const c10::OperatorName& op,
   std::set<std::pair<std::string, std::string>> tried;
   const std::string name = OverloadToString(op);
   for (size_t s = 0; s < truths.size(); ++s) {
-    const ArgFacts facts = Facts(truths[s].args);
-    for (const Rule& rule : truths[s].valid) {
+    const ArgFacts facts = Facts(truths[s].args());
+    for (const Rule& rule : truths[s].Valid()) {
       for (const Template& t : Templates(rule, facts)) {
         for (const std::string& cond : Conditions(Atoms(t.vars, facts))) {
           if (!tried.emplace(t.text, cond).second) continue;
@@ -199,7 +199,7 @@ absl::StatusOr<Synthesis> Synthesize(const c10::OperatorName& op,
           bool ok = true;
           for (size_t u = 0; u < truths.size() && ok; ++u) {
             absl::StatusOr<std::vector<TableInstance>> inst =
-                table->ops()[0]->Instantiate(truths[u].args, world_size);
+                table->ops()[0]->Instantiate(truths[u].args(), world_size);
             if (!inst.ok()) {
               ok = false;
               break;
@@ -241,10 +241,10 @@ absl::StatusOr<Synthesis> Synthesize(const c10::OperatorName& op,
   }
   for (size_t s = 0; s < truths.size(); ++s) {
     std::vector<Rule> left;
-    for (const Rule& r : truths[s].valid) {
+    for (const Rule& r : truths[s].Valid()) {
       if (!covered.count({s, r})) left.push_back(r);
     }
-    if (!left.empty()) out.uncovered.emplace_back(truths[s].name, std::move(left));
+    if (!left.empty()) out.uncovered.emplace_back(truths[s].name(), std::move(left));
   }
   return out;
 }

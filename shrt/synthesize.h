@@ -37,10 +37,10 @@ struct Synthesis {
   std::vector<std::pair<std::string, std::vector<Rule>>> uncovered;
 };
 
-// Synthesises rules for `op` from `truths` (OpReport::truths) found at
-// `world_size`. Errors: those of compiling a candidate (an internal error).
+// Synthesises rules for `op` from the ground truth of its samples
+// (ground_truth.h SpecTruth) found at `world_size`. Errors: those of compiling a candidate (an internal error).
 absl::StatusOr<Synthesis> Synthesize(const c10::OperatorName& op,
-                                     const std::vector<SampleRules>& truths, int world_size);
+                                     const std::vector<SampleTruth>& truths, int world_size);
 
 }  // namespace shrt
 

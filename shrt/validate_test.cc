@@ -170,7 +170,9 @@ TEST(ValidateTest, BoolInputsNeverTakePartials) {
       arg { name: "other" tensor { shape: [4, 3] dtype: BOOL recipe: "bool_mask" } }
     }
   )pb", {"P(max), P(max) -> R"});
-  EXPECT_THAT(Evidence(r, "P(max), P(max) -> R"), HasSubstr("never applies"));
+  // Not applicable is not wrong: unverified, saying why (DESIGN.md §3).
+  EXPECT_THAT(Rules(r, Verdict::kUnverified), UnorderedElementsAreArray({"P(max), P(max) -> R"}));
+  EXPECT_THAT(Evidence(r, "P(max), P(max) -> R"), HasSubstr("P(max) cannot be built for input 0"));
 }
 
 TEST(ValidateTest, SampleRejectedOnFullTensorsIsASpecError) {
@@ -221,7 +223,7 @@ TEST(ValidateTest, IndexRecipesStayInRange) {
   // An index input takes no Partial placement: claiming one is incorrect
   // without running a kernel on parts of indices.
   EXPECT_THAT(Rules(r, Verdict::kIncorrect), UnorderedElementsAreArray({"R, P(sum) -> P(sum)"}));
-  EXPECT_THAT(Evidence(r, "R, P(sum) -> P(sum)"), HasSubstr("do not apply"));
+  EXPECT_THAT(Evidence(r, "R, P(sum) -> P(sum)"), HasSubstr("parts of an index are not indices"));
   for (const RuleVerdict& v : r.rules) {
     if (v.verdict != Verdict::kIncorrect) {
       EXPECT_FALSE(v.rule.inputs[1].is_partial()) << RuleToString(v.rule);

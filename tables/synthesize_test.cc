@@ -27,12 +27,9 @@ Found Discover(const std::string& spec_path, int world_size) {
   EXPECT_TRUE(spec.ok()) << spec.status();
   ValidateOptions options;
   options.world_size = world_size;
-  options.keep_truth = true;
-  absl::StatusOr<OpReport> truth = ValidateOp(
-      *spec, [](const OpArgs&) { return absl::StatusOr<std::vector<Rule>>(std::vector<Rule>{}); },
-      options);
-  EXPECT_TRUE(truth.ok()) << truth.status();
-  absl::StatusOr<Synthesis> syn = Synthesize(spec->op(), truth->truths, world_size);
+  absl::StatusOr<std::vector<SampleTruth>> truths = SpecTruth(*spec, options);
+  EXPECT_TRUE(truths.ok()) << truths.status();
+  absl::StatusOr<Synthesis> syn = Synthesize(spec->op(), *truths, world_size);
   EXPECT_TRUE(syn.ok()) << syn.status();
   Found f{*syn, {}};
   for (const SynthesizedRule& r : syn->rules) f.lines.push_back(r.placements + " | " + r.condition);

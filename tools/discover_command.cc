@@ -1,5 +1,7 @@
 #include "tools/discover_command.h"
 
+#include <algorithm>
+#include <chrono>
 #include <map>
 
 #include "absl/strings/str_cat.h"
@@ -15,7 +17,8 @@
 #include "shrt/spec_loader.h"
 #include "shrt/synthesize.h"
 #include "shrt/table.pb.h"
-#include "shrt/validate.h"
+#include "shrt/ground_truth.h"
+#include "shrt/sample.h"
 #include "tools/validate_command.h"
 
 namespace shrt {
@@ -31,13 +34,28 @@ std::string SweepText(const Sweep& w) {
   return absl::StrCat(w.name(), ": ", absl::StrJoin(values, ", "));
 }
 
-DiscoveryReport MakeReport(const LoadedSpec& spec, const OpReport& truth, const Synthesis& syn,
-                           int world_size) {
+// The recipes the samples of `spec` use, in first-use order.
+std::vector<std::string> RecipesUsed(const LoadedSpec& spec) {
+  std::vector<std::string> out;
+  for (int s = 0; s < spec.proto().sample_size(); ++s) {
+    absl::StatusOr<std::vector<BoundSample>> bound = BoundSample::BindAll(spec, s);
+    if (!bound.ok()) continue;
+    for (const BoundSample& b : *bound) {
+      for (const InputSpec& in : b.inputs()) {
+        if (std::find(out.begin(), out.end(), in.recipe) == out.end()) out.push_back(in.recipe);
+      }
+    }
+  }
+  return out;
+}
+
+DiscoveryReport MakeReport(const LoadedSpec& spec, const std::vector<SampleTruth>& truths,
+                           const Synthesis& syn, int world_size, double seconds) {
   DiscoveryReport r;
   r.set_op(OverloadToString(spec.op()));
   r.set_world_size(world_size);
   r.set_spec(spec.path());
-  for (const std::string& name : truth.recipes) {
+  for (const std::string& name : RecipesUsed(spec)) {
     std::vector<std::string> gens;
     if (absl::StatusOr<const Recipe*> recipe = spec.recipes().Find(name); recipe.ok()) {
       for (const Generator& g : (*recipe)->generator()) gens.push_back(g.name());
@@ -47,11 +65,11 @@ DiscoveryReport MakeReport(const LoadedSpec& spec, const OpReport& truth, const 
   for (const Sample& s : spec.proto().sample()) {
     for (const Sweep& w : s.sweep()) r.add_sweeps(absl::StrCat(s.name(), ": ", SweepText(w)));
   }
-  for (size_t i = 0; i < truth.truths.size(); ++i) {
+  for (const SampleTruth& truth : truths) {
     DiscoveredSample* s = r.add_samples();
-    s->set_name(truth.truths[i].name);
-    s->set_description(i < truth.samples.size() ? truth.samples[i].description : "");
-    for (const Rule& v : truth.truths[i].valid) s->add_valid(RuleToString(v));
+    s->set_name(truth.name());
+    s->set_description(truth.description());
+    for (const Rule& v : truth.Valid()) s->add_valid(RuleToString(v));
     for (const auto& [name, rules] : syn.uncovered) {
       if (name != s->name()) continue;
       for (const Rule& v : rules) s->add_not_generalised(RuleToString(v));
@@ -63,8 +81,10 @@ DiscoveryReport MakeReport(const LoadedSpec& spec, const OpReport& truth, const 
     d->set_condition(sr.condition);
     d->set_explains(sr.covers);
   }
-  r.set_combination_checks(static_cast<int32_t>(truth.combination_checks));
-  r.set_seconds(truth.seconds);
+  int64_t checks = 0;
+  for (const SampleTruth& truth : truths) checks += truth.combination_checks();
+  r.set_combination_checks(static_cast<int32_t>(checks));
+  r.set_seconds(seconds);
   return r;
 }
 
@@ -178,26 +198,26 @@ int RunDiscover(const DiscoverCommand& cmd, std::ostream& out, std::ostream& err
     if (absl::Status s = CheckOverloadExists(*name); !s.ok()) return usage(absl::StrCat("--op: ", s.message()));
     absl::StatusOr<std::vector<LoadedSpec>> specs = LoadSpecTree(cmd.spec_dir, cmd.recipe_dir);
     if (!specs.ok()) return usage(specs.status().message());
-    for (LoadedSpec& s : *specs) {
-      if (s.op() == *name) spec = std::move(s);
-    }
+    absl::StatusOr<std::map<std::string, const LoadedSpec*>> by_op = SpecsByOverload(*specs);
+    if (!by_op.ok()) return usage(by_op.status().message());
+    if (auto it = by_op->find(OverloadToString(*name)); it != by_op->end()) spec = *it->second;
     if (!spec) {
       return usage(absl::StrCat("--op: ", OverloadToString(*name), " has no spec in ", cmd.spec_dir,
                                 "/ (give one with --spec=FILE)"));
     }
   }
-  ValidateOptions options;
+  TruthOptions options;
   options.world_size = cmd.world_size;
   options.seed = cmd.seed;
   options.partial_redraws = cmd.redraws;
-  options.keep_truth = true;
-  absl::StatusOr<OpReport> truth = ValidateOp(
-      *spec, [](const OpArgs&) { return absl::StatusOr<std::vector<Rule>>(std::vector<Rule>{}); },
-      options);
-  if (!truth.ok()) return usage(truth.status().message());
-  absl::StatusOr<Synthesis> syn = Synthesize(spec->op(), truth->truths, cmd.world_size);
+  const auto start = std::chrono::steady_clock::now();
+  absl::StatusOr<std::vector<SampleTruth>> truths = SpecTruth(*spec, options);
+  if (!truths.ok()) return usage(truths.status().message());
+  absl::StatusOr<Synthesis> syn = Synthesize(spec->op(), *truths, cmd.world_size);
   if (!syn.ok()) return usage(syn.status().message());
-  const DiscoveryReport report = MakeReport(*spec, *truth, *syn, cmd.world_size);
+  const DiscoveryReport report = MakeReport(
+      *spec, *truths, *syn, cmd.world_size,
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
   if (cmd.format == "json") {
     google::protobuf::util::JsonPrintOptions o;
     o.preserve_proto_field_names = true;

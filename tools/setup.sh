@@ -21,6 +21,7 @@ PACKAGES=(
   libbenchmark-dev      # Google Benchmark
   python3-jinja2        # codegen templates
   python3-protobuf      # codegen reads specs
+  python3-torch         # tools/bench: eager-PyTorch reference and differential check
   libmuparser-dev       # strategy table conditions
   nginx                 # the remote cache (tools/remote_cache/)
   curl                  # its readiness probe

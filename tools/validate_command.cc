@@ -65,15 +65,9 @@ int RunValidate(const ValidateCommand& cmd, const StrategyRegistry& registry, st
   absl::StatusOr<std::vector<LoadedSpec>> specs =
       cmd.specs.empty() ? LoadSpecTree(cmd.spec_dir, cmd.recipe_dir) : LoadSpecFiles(cmd);
   if (!specs.ok()) return usage(specs.status().message());
-  std::map<std::string, const LoadedSpec*> by_op;
-  for (const LoadedSpec& spec : *specs) {
-    const std::string op = OverloadToString(spec.op());
-    auto [it, fresh] = by_op.emplace(op, &spec);
-    if (!fresh) {
-      return usage(absl::StrCat(spec.WhereOp(), ": field 'op': ", op, " already has a spec in ",
-                                it->second->path()));
-    }
-  }
+  absl::StatusOr<std::map<std::string, const LoadedSpec*>> indexed = SpecsByOverload(*specs);
+  if (!indexed.ok()) return usage(indexed.status().message());
+  const std::map<std::string, const LoadedSpec*>& by_op = *indexed;
 
   std::optional<StrategyTableFile> table;
   if (!cmd.strategies.empty()) {
@@ -130,9 +124,11 @@ int RunValidate(const ValidateCommand& cmd, const StrategyRegistry& registry, st
       report = ValidateOp(*spec, source, options);
     }
     if (!report.ok()) return report;
-    report->repro = absl::StrCat("bazel run //tools:shrt -- validate --spec=", spec->path(),
-                                 table ? absl::StrCat(" --strategies=", cmd.strategies) : "",
-                                 " --world_size=", cmd.world_size);
+    Repro repro;
+    repro.spec = spec->path();
+    if (table) repro.strategies = cmd.strategies;
+    repro.world_size = cmd.world_size;
+    report->repro = ReproCommand(repro);
     if (!has_strategy) {
       report->error = table ? absl::StrCat("not in ", cmd.strategies, "; every valid rule is missing")
                             : "no strategy is registered; every valid rule is missing";
@@ -163,7 +159,7 @@ int RunValidate(const ValidateCommand& cmd, const StrategyRegistry& registry, st
     absl::StatusOr<OpReport>& report = results[i];
     if (!report.ok()) return usage(report.status().message());
     const bool has_strategy = has_claims(targets[i]->op());
-    for (const OpReport::OriginVerdict& v : report->origins) {
+    for (const OriginVerdict& v : report->origins) {
       failing = failing || v.verdict == Verdict::kIncorrect;
     }
     failing = failing || report->Count(Verdict::kIncorrect) > 0 ||

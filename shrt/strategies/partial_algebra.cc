@@ -7,7 +7,6 @@ bool ConversionKeeps(c10::ScalarType from, c10::ScalarType to, ReduceOp op) {
   if (from == c10::ScalarType::Bool || to == c10::ScalarType::Bool) return false;
   const bool order_based = op == ReduceOp::kMax || op == ReduceOp::kMin;
   const bool ff = c10::isFloatingType(from), tf = c10::isFloatingType(to);
-  if (ff && tf && c10::elementSize(to) > c10::elementSize(from)) return order_based;
   if (tf) return true;
   if (ff) return order_based;
   if (c10::elementSize(to) >= c10::elementSize(from) &&

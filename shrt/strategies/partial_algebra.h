@@ -22,11 +22,10 @@ inline constexpr ReduceOp kIdempotentReduceOps[] = {ReduceOp::kAvg, ReduceOp::kM
 // P(op) of the converted values:
 //   - same dtype: always;
 //   - to or from bool: never (bool tensors take no Partial, DESIGN.md §3);
-//   - float -> wider float: max and min only (the wider dtype exposes the
-//     rounding of the parts, which sum to x only up to the narrower
-//     precision);
-//   - float -> float of the same or a narrower width, int -> float: always
-//     (monotone, and linear up to the output's rounding);
+//   - float -> float, int -> float: always (monotone, and linear up to
+//     the rounding of the less precise dtype, which is the computation's
+//     precision: DESIGN.md §3 judges float32 widened to float64 at float32
+//     tolerance);
 //   - float -> int: max and min only (truncation is monotone, not linear);
 //   - int widening (no signed -> unsigned): always;
 //   - int narrowing or signed -> unsigned: sum and product only (wrapping

@@ -10,7 +10,7 @@
 // Partial inputs: cumsum is linear (P(sum) -> P(sum), P(avg) -> P(avg));
 // cumprod is multiplicative (P(product) -> P(product)); both only when the
 // dtype= conversion preserves the parts (none, integer -> integer, float
-// -> narrower float). On a size-1
+// -> float). On a size-1
 // scanned dim (or a 0-d input) cumsum, cumprod and logcumsumexp are the
 // identity and keep every Partial. cummax/cummin return local indices,
 // which no Partial describes.
@@ -41,11 +41,11 @@ absl::StatusOr<std::vector<Rule>> ScanRules(const OpArgs& args, const ScanOp& op
   const c10::ScalarType in = self.dtype;
   const c10::ScalarType out = args.outputs()[0].dtype;
   // Partial inputs survive no dtype conversion but integer -> integer and
-  // float -> narrower float: float parts truncate to integers, and their
-  // rounding shows in a wider float.
-  const bool narrowing = c10::isFloatingType(in) && c10::isFloatingType(out) &&
-                         c10::elementSize(out) < c10::elementSize(in);
-  if (in != out && !narrowing &&
+  // float -> float: float parts truncate to integers. (Float parts widened
+  // to float64 sum to x up to float32 rounding, the computation's own
+  // precision: DESIGN.md §3.)
+  const bool floats = c10::isFloatingType(in) && c10::isFloatingType(out);
+  if (in != out && !floats &&
       !(c10::isIntegralType(in, false) && c10::isIntegralType(out, false))) {
     return rules;
   }

@@ -1,12 +1,12 @@
 #!/usr/bin/python3
 """Eager-PyTorch reference of ShRT's ground-truth validation, for a throughput
-comparison with the C++ pipeline (shrt/validate.cc).
+comparison with the C++ pipeline (shrt/ground_truth.cc).
 
 Run with Debian's interpreter (it has python3-torch):
 
     /usr/bin/python3 tools/bench/reference.py [--world_size 4] [--repeat N] [--rules]
 
-The structure mirrors shrt/validate.cc (SampleTruth, RunTuple, Judge),
+The structure mirrors shrt/ground_truth.cc (SampleTruth, RunTuple) and shrt/verdicts.cc,
 shrt/distribute.cc (per-rank locals), shrt/output_check.cc and
 shrt/compare.cc (output check, tolerances) and shrt/generators.cc with
 op_specs/recipes/default.textproto (the default recipe), so that both sides
@@ -376,15 +376,17 @@ def reduce_partial(stacked, op, stacked64=None):
         x = stacked64 if stacked64 is not None else stacked.to(torch.float64)
     else:
         x = stacked
+    # Integer sums and products wrap in the dtype, as the parts were built
+    # (torch.sum/prod would promote to int64 and not wrap).
     if op == "sum":
-        return x.sum(0)
+        return x.sum(0, dtype=x.dtype)
     if op == "avg":
         return x.sum(0) / stacked.shape[0]
     if op == "max":
         return x.amax(0)
     if op == "min":
         return x.amin(0)
-    return x.prod(0)
+    return x.prod(0, dtype=x.dtype)
 
 
 class OutputChecker:
@@ -462,7 +464,7 @@ class OutputChecker:
 
 
 # ---------------------------------------------------------------------------
-# Ground truth (shrt/validate.cc).
+# Ground truth (shrt/ground_truth.cc).
 
 def call(op, inputs):
     out = op(*inputs)
@@ -552,11 +554,11 @@ def run_tuple(sample, truth, t, placements, full, expected, label, case_seed, ne
         for i, p in enumerate(placements):
             # Parts depend on (case, input, candidate, redraw), never on the
             # rest of the tuple, so they are built once per case and shared
-            # (shrt/validate.cc LocalsCache); the ops here write no input.
+            # (shrt/ground_truth.cc LocalsCache); the ops here write no input.
             c = truth.in_indices[t][i]
             redraw = 0 if neg or p[0] != "P" else v  # R and S locals are never drawn
             key = (i, c, redraw, neg and mask[i])
-            if key not in cache and p[0] == "R":  # read only: no copies (validate.cc)
+            if key not in cache and p[0] == "R":  # read only: no copies (ground_truth.cc)
                 cache[key] = ([inputs[i]] * w, 0.0)
             if key not in cache:
                 parts, stacked = distribute(inputs[i], p, w, mix_seed(case_seed, c, redraw, i))
@@ -640,7 +642,7 @@ def validate(sample, w, seed=0, sample_index=0, redraws=3, recipe=DEFAULT_RECIPE
 # c10 backtraces. Every c10::Error symbolises a C++ backtrace when it is
 # built (several ms each: most of this benchmark's time goes to the ranks
 # that raise). ShRT's C++ switches that off once with
-# c10::SetStackTraceFetcher (shrt/validate.cc); Python has no API for it, so
+# c10::SetStackTraceFetcher (shrt/ground_truth.cc); Python has no API for it, so
 # the same call is made from a tiny shim linked against the very libc10 that
 # torch loaded. --cpp_backtraces keeps the stock behaviour.
 

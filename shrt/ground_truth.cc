@@ -1,0 +1,670 @@
+#include "shrt/ground_truth.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <mutex>
+#include <optional>
+
+#include "ATen/ops/isnan.h"
+#include "ATen/ops/neg.h"
+#include "absl/container/flat_hash_map.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "absl/strings/str_join.h"
+#include "c10/util/Logging.h"
+#include "shrt/candidates.h"
+#include "shrt/compare.h"
+#include "shrt/distribute.h"
+#include "shrt/generators.h"
+#include "shrt/mesh.h"
+#include "shrt/output_check.h"
+#include "shrt/overload_name.h"
+#include "shrt/recipes.h"
+#include "shrt/rng.h"
+#include "shrt/sample.h"
+#include "shrt/text_proto.h"
+
+namespace shrt {
+namespace {
+
+using Tensors = std::vector<at::Tensor>;
+
+// The largest finite |value| of `t` (0 for none, and for integers beyond
+// double's range of exactness it is still a magnitude).
+double FiniteMaxAbs(const at::Tensor& t) {
+  if (t.numel() == 0 || t.scalar_type() == at::kBool) return 0;
+  const at::Tensor d = t.to(at::kDouble).contiguous();
+  const double* v = d.data_ptr<double>();
+  double m = 0;
+  for (int64_t i = 0; i < d.numel(); ++i) {
+    if (std::isfinite(v[i])) m = std::max(m, std::abs(v[i]));
+  }
+  return m;
+}
+
+// max |t| (NaN if t has one; 0 when empty).
+double MaxAbs(const at::Tensor& t) {
+  return t.numel() == 0 ? 0 : t.abs().max().item<double>();
+}
+
+// A case is informative when no full output is empty, all zero or all NaN.
+bool Informative(const Tensors& outputs) {
+  for (const at::Tensor& t : outputs) {
+    if (t.numel() == 0) return false;
+    const bool all_zero = !t.ne(0).any().item<bool>();
+    const bool all_nan = at::isFloatingType(t.scalar_type()) && at::isnan(t).all().item<bool>();
+    if (all_zero || all_nan) return false;
+  }
+  return true;
+}
+
+// Inputs for one call on full tensors: the tensors themselves, or, for an
+// overload that writes into its inputs, fresh copies in the inputs' layouts.
+Tensors CallInputs(const Tensors& ts, const BoundSample& sample) {
+  if (!sample.mutates()) return ts;
+  Tensors out;
+  out.reserve(ts.size());
+  for (size_t i = 0; i < ts.size(); ++i) {
+    const Layout layout = sample.inputs()[i].layout;
+    out.push_back(layout == CONTIGUOUS ? ts[i].clone() : WithLayout(ts[i], layout));
+  }
+  return out;
+}
+
+// One input's per-rank locals under one placement, in the input's layout,
+// with the largest |part| of a Partial placement (0 otherwise).
+struct Locals {
+  Tensors ranks;
+  double scale = 0;
+};
+
+// The locals of input `i` (full tensor `full`, layout `layout`) under
+// placement `p`, drawn with a seed that depends on the case, the input, the
+// placement and the redraw, never on the rest of the tuple, so that every
+// tuple of one case sees the same parts and they can be built once
+// (LocalsCache) or per tuple (the reference path) with identical results.
+Locals MakeLocals(const at::Tensor& full, const Placement& p, Layout layout, int w,
+                  uint64_t case_seed, size_t i, int candidate, int redraw) {
+  Locals out;
+  if (p.is_replicate()) {
+    // Distribute's W copies are not needed: nobody writes these locals
+    // (RunTuple copies them for an overload that writes its inputs), and
+    // `full` is already in the input's layout.
+    out.ranks.assign(w, full);
+    return out;
+  }
+  const uint64_t seed = MixSeed({case_seed, static_cast<uint64_t>(candidate),
+                                 static_cast<uint64_t>(redraw), i});
+  out.ranks = Distribute(full, p, w, seed, &out.scale);
+  for (at::Tensor& t : out.ranks) t = WithLayout(t, layout);
+  return out;
+}
+
+// Locals built once per case and shared by the tuples that use them. Keyed
+// by (input, candidate index, redraw, negated). Sharing is safe because the
+// operator does not write its inputs; callers copy them for one that does.
+class LocalsCache {
+ public:
+  const Locals& Get(const at::Tensor& full, const Placement& p, Layout layout, int w,
+                    uint64_t case_seed, size_t i, int candidate, int redraw, bool negated) {
+    auto key = std::make_tuple(i, candidate, redraw, negated);
+    auto it = cache_.find(key);
+    if (it == cache_.end()) {
+      it = cache_.emplace(key, MakeLocals(full, p, layout, w, case_seed, i, candidate, redraw))
+               .first;
+    }
+    return it->second;
+  }
+
+ private:
+  absl::flat_hash_map<std::tuple<size_t, int, int, bool>, Locals> cache_;
+};
+
+// The full inputs and outputs of one generator's case, with its negated
+// variants and float64 references made on first use.
+struct FullCase {
+  std::string generator;  // "randn", or "arange/index" when inputs differ
+  Tensors inputs;
+  // Per input: its largest finite |value| (negation keeps it).
+  std::vector<double> scales;
+  Tensors outputs;
+  // By mask of negated inputs.
+  std::map<std::vector<bool>, std::pair<Tensors, absl::StatusOr<Tensors>>> negated;
+  // By mask of negated inputs: per output, its float64 reference (nullopt
+  // when the reference call fails or the output needs none).
+  std::map<std::vector<bool>, std::vector<std::optional<RoundingReference>>> references;
+};
+
+}  // namespace
+
+SampleTruth::SampleTruth(TupleSpace in, std::vector<std::vector<Placement>> out)
+    : in_(std::move(in)), out_(std::move(out)), out_tuples_(out_) {
+  for (const auto& c : out_) width_ = std::max(width_, c.size());
+  failure_.assign(static_cast<size_t>(in_.size()) * out_.size() * width_, -1);
+  informative_.assign(in_.size(), 0);
+}
+
+void SampleTruth::Fail(int64_t t, size_t k, size_t c, Evidence e) {
+  int& slot = failure(t, k, c);
+  if (slot >= 0) return;
+  slot = static_cast<int>(evidence_.size());
+  evidence_.push_back(std::move(e));
+}
+
+void SampleTruth::FailAll(int64_t t, const Evidence& e) {
+  for (size_t k = 0; k < out_.size(); ++k) {
+    for (size_t c = 0; c < out_[k].size(); ++c) Fail(t, k, c, e);
+  }
+}
+
+bool SampleTruth::Dead(int64_t t) const {
+  for (size_t k = 0; k < out_.size(); ++k) {
+    bool all = true;
+    for (size_t c = 0; c < out_[k].size(); ++c) all = all && failure(t, k, c) >= 0;
+    if (all) return true;
+  }
+  return false;
+}
+
+int SampleTruth::Refutation(int64_t t, int64_t o) const {
+  const std::vector<int> idx = out_tuples_.Indices(o);
+  for (size_t k = 0; k < idx.size(); ++k) {
+    const int id = failure(t, k, idx[k]);
+    if (id >= 0) return id;
+  }
+  return -1;
+}
+
+std::string SampleTruth::EvidenceText(int id) const {
+  const Evidence& e = evidence_[id];
+  std::string where = absl::StrCat("sample ", name_, ", generator ", e.generator);
+  if (!e.run.empty()) absl::StrAppend(&where, ", ", e.run);
+  if (e.error) return absl::StrCat(where, ": rank ", e.rank, " raised: ", e.detail);
+  const std::string rank = e.rank < 0 ? "the reduction over ranks" : absl::StrCat("rank ", e.rank);
+  return absl::StrCat(where, ": output ", e.output, " on ", rank, ": max |difference| ",
+                      absl::StrFormat("%.6g", e.max_abs_diff), " (", e.detail, ")");
+}
+
+std::string SampleTruth::WhyNotApplicable(const Rule& rule) const {
+  const std::string head = absl::StrCat("not applicable to sample ", name_, ": ");
+  if (!rejection_.empty()) return absl::StrCat(head, rejection_);
+  for (auto [side, metas, name] : {std::tuple(&rule.inputs, &args_.inputs(), "input"),
+                                   std::tuple(&rule.outputs, &args_.outputs(), "output")}) {
+    if (side->size() != metas->size()) {
+      return absl::StrCat(head, "the rule has ", side->size(), " ", name, " placements for ",
+                          metas->size(), " ", name, "s");
+    }
+    for (size_t i = 0; i < side->size(); ++i) {
+      const TensorMeta& m = (*metas)[i];
+      if (!PlacementApplies((*side)[i], m.ndim(), m.dtype)) {
+        return absl::StrCat(head, (*side)[i].ToString(), " cannot be built for ", name, " ", i,
+                            " (", TensorMetaToString(m), ")");
+      }
+    }
+  }
+  return "";
+}
+
+std::string SampleTruth::InPlaceChange(const Rule& rule) const {
+  for (size_t k = 0; k < output_aliases_.size() && k < rule.outputs.size(); ++k) {
+    const int i = output_aliases_[k];
+    if (i >= 0 && static_cast<size_t>(i) < rule.inputs.size() &&
+        rule.outputs[k] != rule.inputs[i]) {
+      return absl::StrCat("sample ", name_, ": output ", k, " is input ", i,
+                          " written in place, so its placement ", rule.inputs[i].ToString(),
+                          " cannot become ", rule.outputs[k].ToString());
+    }
+  }
+  return "";
+}
+
+Finding SampleTruth::Test(const Rule& rule, std::string* evidence) const {
+  std::string scratch;
+  std::string& why = evidence != nullptr ? *evidence : scratch;
+  why.clear();
+  if (std::string na = WhyNotApplicable(rule); !na.empty()) {
+    why = std::move(na);
+    return Finding::kNotApplicable;
+  }
+  const int64_t t = in_.Find(rule.inputs);
+  const int64_t o = out_tuples_.Find(rule.outputs);
+  if (t < 0 || o < 0) {
+    // Buildable, but not enumerated: a Partial index input (cases.h
+    // InputCandidates). A part of an index is not an index, so the rule
+    // is wrong, not untested.
+    for (size_t i = 0; i < rule.inputs.size(); ++i) {
+      const auto& c = in_.candidates()[i];
+      if (std::find(c.begin(), c.end(), rule.inputs[i]) == c.end()) {
+        why = absl::StrCat("sample ", name_, ": input ", i, " (", input_labels_[i],
+                           ") is an index tensor, and ", rule.inputs[i].ToString(),
+                           " parts of an index are not indices");
+        return Finding::kRefuted;
+      }
+    }
+    why = absl::StrCat("sample ", name_, ": the rule's placements are not enumerated");
+    return Finding::kRefuted;
+  }
+  if (std::string moved = InPlaceChange(rule); !moved.empty()) {
+    why = std::move(moved);
+    return Finding::kRefuted;
+  }
+  if (const int id = Refutation(t, o); id >= 0) {
+    why = EvidenceText(id);
+    return Finding::kRefuted;
+  }
+  if (informative_[t] > 0) return Finding::kValid;
+  why = absl::StrCat("sample ", name_,
+                     ": every case was uninformative (all-zero or all-NaN full output)");
+  return Finding::kUninformative;
+}
+
+std::vector<Rule> SampleTruth::Collect(bool valid_only) const {
+  std::vector<Rule> out;
+  if (!rejection_.empty()) return out;
+  for (int64_t t = 0; t < in_.size(); ++t) {
+    if (valid_only && informative_[t] == 0) continue;
+    const std::vector<Placement> in = in_.Placements(t);
+    for (int64_t o = 0; o < out_tuples_.size(); ++o) {
+      if (Refutation(t, o) >= 0) continue;
+      Rule rule{in, out_tuples_.Placements(o)};
+      if (!InPlaceChange(rule).empty()) continue;
+      if (valid_only && (IsDegenerate(rule) || IsAllReplicate(rule))) continue;
+      out.push_back(std::move(rule));
+    }
+  }
+  return out;
+}
+
+std::vector<Rule> SampleTruth::Valid() const { return Collect(true); }
+std::vector<Rule> SampleTruth::Holds() const { return Collect(false); }
+
+// Runs the cases of one bound sample into a SampleTruth.
+class TruthBuilder {
+ public:
+  TruthBuilder(const LoadedSpec& spec, int s, const BoundSample& sample,
+               const TruthOptions& options)
+      : spec_(spec), s_(s), sample_(sample), options_(options), w_(options.world_size) {}
+
+  absl::StatusOr<SampleTruth> Run() {
+    std::vector<const Recipe*> recipes;
+    size_t generators = 1;
+    std::vector<std::vector<Placement>> in_cands;
+    for (const InputSpec& in : sample_.inputs()) {
+      absl::StatusOr<const Recipe*> r = spec_.recipes().Find(in.recipe);
+      if (!r.ok()) return Bad(absl::StrCat("input '", in.label, "': ", r.status().message()));
+      generators = std::max<size_t>(generators, (*r)->generator_size());
+      recipes.push_back(*r);
+      in_cands.push_back(
+          InputCandidates(static_cast<int64_t>(in.shape.size()), in.dtype, IsIndexRecipe(**r)));
+      input_dtypes_.push_back(in.dtype);
+      int64_t numel = 1;
+      for (int64_t d : in.shape) numel *= d;
+      input_numels_.push_back(numel);
+    }
+    const GenContext context = sample_.MakeGenContext();
+    for (size_t g = 0; g < generators; ++g) {
+      const uint64_t case_seed = MixSeed({options_.seed, static_cast<uint64_t>(s_), g});
+      FullCase full;
+      std::vector<std::string> names;
+      for (size_t i = 0; i < sample_.inputs().size(); ++i) {
+        const InputSpec& in = sample_.inputs()[i];
+        const Generator& gen =
+            recipes[i]->generator(static_cast<int>(g % recipes[i]->generator_size()));
+        names.push_back(gen.name());
+        absl::StatusOr<at::Tensor> t =
+            Generate(gen, in.shape, in.dtype, static_cast<int>(i), case_seed, context);
+        if (!t.ok()) {
+          return Bad(absl::StrCat("input '", in.label, "', recipe '", in.recipe, "', generator '",
+                                  gen.name(), "': ", t.status().message()));
+        }
+        full.inputs.push_back(WithLayout(*t, in.layout));
+        full.scales.push_back(FiniteMaxAbs(*t));
+      }
+      full.generator = names.empty() ? "none" : names.front();
+      if (std::any_of(names.begin(), names.end(), [&](const auto& n) { return n != names[0]; })) {
+        full.generator = absl::StrJoin(names, "/");
+      }
+      absl::StatusOr<Tensors> outputs = sample_.Call(CallInputs(full.inputs, sample_));
+      if (!outputs.ok() && spec_.is_variant()) {
+        // The variant's real behaviour differs from its functional overload's
+        // (e.g. an int self cannot take a float result in place): a finding
+        // about this overload on this sample, not a bad spec.
+        SampleTruth rejected(TupleSpace(in_cands), {});
+        Describe(rejected, Tensors());
+        rejected.rejection_ =
+            absl::StrCat("sample ", sample_.name(), ": ", OverloadToString(spec_.op()),
+                         " rejects the full inputs (generator ", full.generator,
+                         "): ", outputs.status().message());
+        return rejected;
+      }
+      if (!outputs.ok()) {
+        return Bad(absl::StrCat("the operator rejects the full inputs (generator ",
+                                full.generator, "): ", outputs.status().message()));
+      }
+      full.outputs = *std::move(outputs);
+      if (!truth_.has_value()) {
+        std::vector<std::vector<Placement>> out_cands;
+        for (const at::Tensor& t : full.outputs) {
+          out_cands.push_back(CandidatePlacements(t.dim(), t.scalar_type()));
+          PickPrecision(t.scalar_type());
+        }
+        truth_.emplace(SampleTruth(TupleSpace(in_cands), std::move(out_cands)));
+        Describe(*truth_, full.outputs);
+      } else if (full.outputs.size() != truth_->out_.size()) {
+        return Bad("the number of outputs differs between generators");
+      }
+      const bool informative = Informative(full.outputs);
+      LocalsCache cache;
+      for (int64_t t = 0; t < truth_->in_.size(); ++t) {
+        if (truth_->Dead(t)) continue;
+        RunTuple(t, full, case_seed, cache);
+        truth_->combination_checks_ += truth_->out_tuples_.size();
+        if (informative) ++truth_->informative_[t];
+      }
+    }
+    if (!truth_.has_value()) return Bad("the sample produced no case");
+    return *std::move(truth_);
+  }
+
+ private:
+  absl::Status Bad(absl::string_view what) const {
+    return FieldError(spec_.WhereSample(s_),
+                      absl::StrCat("sample[", s_, "] (sample '", sample_.name(), "')"), what);
+  }
+
+  void Describe(SampleTruth& truth, const Tensors& outputs) const {
+    truth.name_ = sample_.name();
+    truth.description_ = sample_.Describe();
+    truth.args_ = sample_.MakeOpArgs(outputs);
+    truth.output_aliases_ = sample_.output_aliases();
+    for (const InputSpec& in : sample_.inputs()) truth.input_labels_.push_back(in.label);
+  }
+
+  // The one tolerance choice (DESIGN.md §3): the spec's, else
+  // torch.testing's default for the computation's dtype (compare.h
+  // ComputationDtype); float64 references for low-precision floating
+  // computations.
+  void PickPrecision(c10::ScalarType output) {
+    const c10::ScalarType dtype = ComputationDtype(input_dtypes_, output);
+    CheckContext c;
+    c.tol = spec_.proto().has_tolerance()
+                ? Tolerance{spec_.proto().tolerance().rtol(), spec_.proto().tolerance().atol()}
+                : DefaultTolerance(dtype);
+    c.eps = Epsilon(dtype);
+    c.reference_paths = options_.reference_paths;
+    contexts_.push_back(c);
+    needs_reference_.push_back(Epsilon(dtype) > Epsilon(at::kDouble));
+  }
+
+  // The full outputs for the inputs negated by `mask`, or an error when the
+  // operator rejects them.
+  const std::pair<Tensors, absl::StatusOr<Tensors>>& Negated(FullCase& full,
+                                                              const std::vector<bool>& mask) {
+    auto it = full.negated.find(mask);
+    if (it == full.negated.end()) {
+      Tensors inputs;
+      for (size_t i = 0; i < full.inputs.size(); ++i) {
+        inputs.push_back(mask[i] ? WithLayout(at::neg(full.inputs[i]), sample_.inputs()[i].layout)
+                                 : full.inputs[i]);
+      }
+      absl::StatusOr<Tensors> outputs = sample_.Call(CallInputs(inputs, sample_));
+      it = full.negated.emplace(mask, std::make_pair(std::move(inputs), std::move(outputs))).first;
+    }
+    return it->second;
+  }
+
+  // Output k's float64 reference for the inputs `inputs` (negated by
+  // `mask`), computed once per case and mask; nullptr when none applies.
+  const RoundingReference* Reference(FullCase& full, const std::vector<bool>& mask,
+                                     const Tensors& inputs, const Tensors& want, size_t k) {
+    if (!needs_reference_[k]) return nullptr;
+    auto it = full.references.find(mask);
+    if (it == full.references.end()) {
+      std::vector<std::optional<RoundingReference>> refs(want.size());
+      absl::StatusOr<Tensors> ref = sample_.CallInFloat64(CallInputs(inputs, sample_));
+      if (ref.ok() && ref->size() == want.size()) {
+        for (size_t j = 0; j < want.size(); ++j) {
+          const at::Tensor& r = (*ref)[j];
+          if (!needs_reference_[j] || r.sizes() != want[j].sizes() ||
+              !at::isFloatingType(r.scalar_type())) {
+            continue;
+          }
+          RoundingReference rr;
+          rr.value = r.to(at::kDouble).contiguous();
+          const at::Tensor f = want[j].to(at::kDouble).contiguous();
+          const double* a = f.data_ptr<double>();
+          const double* b = rr.value.data_ptr<double>();
+          for (int64_t i = 0; i < f.numel(); ++i) {
+            if (std::isfinite(a[i]) && std::isfinite(b[i])) {
+              rr.own_error = std::max(rr.own_error, std::abs(a[i] - b[i]));
+            }
+          }
+          refs[j] = std::move(rr);
+        }
+      }
+      it = full.references.emplace(mask, std::move(refs)).first;
+    }
+    return it->second[k].has_value() ? &*it->second[k] : nullptr;
+  }
+
+  // Checks output k's locals against `want` under candidate c, re-judging a
+  // numeric failure of a low-precision computation against its float64
+  // reference (output_check.h).
+  OutputCheck Check(FullCase& full, const std::vector<bool>& mask, const Tensors& inputs,
+                    const Tensors& want, const Tensors& locals, size_t k, const Placement& p,
+                    double input_scale, double full_input_scale) {
+    CheckContext context = contexts_[k];
+    context.input_scale = input_scale;
+    context.full_input_scale = full_input_scale;
+    OutputCheck check = CheckOutput(want[k], locals, p, context);
+    if (check.ok || !std::isfinite(check.max_abs_diff) || !needs_reference_[k]) return check;
+    // A cheap gate before the float64 call: the re-judgement allows at most
+    // kMaxRelativeRounding of the magnitudes involved (output_check.h), so
+    // a difference ten times that (wrong values, not rounding) fails there
+    // too, unless the low-precision call were itself that far from float64;
+    // then this gate keeps a false "refuted", never a false "valid".
+    double magnitude = MaxAbs(want[k]) + static_cast<double>(locals.size()) * input_scale;
+    for (const at::Tensor& l : locals) magnitude += MaxAbs(l);
+    if (check.max_abs_diff > context.tol.atol + 10 * kMaxRelativeRounding * magnitude) return check;
+    const RoundingReference* ref = Reference(full, mask, inputs, want, k);
+    return ref == nullptr ? check : CheckAgainstReference(want[k], locals, p, context, *ref);
+  }
+
+  void RunTuple(int64_t t, FullCase& full, uint64_t case_seed, LocalsCache& cache) {
+    SampleTruth& truth = *truth_;
+    const std::vector<int> idx = truth.in_.Indices(t);
+    const std::vector<Placement> placements = truth.in_.Placements(t);
+    for (const PartialVariant& run :
+         PartialVariants(placements, input_dtypes_, input_numels_, options_.partial_redraws)) {
+      const bool neg = std::any_of(run.negated.begin(), run.negated.end(), [](bool b) { return b; });
+      const Tensors* inputs = &full.inputs;
+      const Tensors* want = &full.outputs;
+      if (neg) {
+        const auto& [negated_inputs, negated_outputs] = Negated(full, run.negated);
+        // An operator that rejects negated values (e.g. index inputs) has no
+        // Partial rule on them to test this way.
+        if (!negated_outputs.ok()) continue;
+        inputs = &negated_inputs;
+        want = &*negated_outputs;
+      }
+      // locals[r][i]: rank r's local for input i.
+      std::vector<Tensors> locals(w_, Tensors(placements.size()));
+      double input_scale = 0, full_input_scale = 0;
+      for (size_t i = 0; i < placements.size(); ++i) {
+        if (placements[i].is_partial()) {
+          full_input_scale = std::max(full_input_scale, full.scales[i]);
+        }
+        const Layout layout = sample_.inputs()[i].layout;
+        // Only Partial parts are drawn: R and S locals are the same in every
+        // redraw.
+        const int redraw = placements[i].is_partial() ? run.redraw : 0;
+        Locals fresh;
+        const Locals* in = &fresh;
+        if (options_.reference_paths) {
+          fresh = MakeLocals((*inputs)[i], placements[i], layout, w_, case_seed, i, idx[i], redraw);
+        } else {
+          in = &cache.Get((*inputs)[i], placements[i], layout, w_, case_seed, i, idx[i], redraw,
+                          run.negated[i]);
+        }
+        input_scale = std::max(input_scale, in->scale);
+        for (int r = 0; r < w_; ++r) {
+          const at::Tensor& x = in->ranks[r];
+          // An overload that writes its inputs gets private copies: cached
+          // locals stay intact for the next tuple, and Partial rows share a
+          // buffer (distribute.h).
+          locals[r][i] = !sample_.mutates()    ? x
+                         : layout == CONTIGUOUS ? x.clone(at::MemoryFormat::Contiguous)
+                                                : WithLayout(x, layout);
+        }
+      }
+      const SampleTruth::Evidence where{full.generator, run.label};
+      if (sample_.has_local_shape()) {
+        RunLocalShapeCalls(t, full, run.negated, *inputs, *want, locals, where, input_scale,
+                           full_input_scale);
+        continue;
+      }
+      std::vector<Tensors> outs(truth.out_.size(), Tensors(w_));
+      for (int r = 0; r < w_; ++r) {
+        if (options_.recorder != nullptr) {
+          options_.recorder->Record(sample_.handle(), sample_.Stack(locals[r]));
+        }
+        absl::StatusOr<Tensors> got = sample_.Call(locals[r]);
+        std::string error;
+        if (!got.ok()) {
+          error = std::string(got.status().message());
+        } else if (got->size() != truth.out_.size()) {
+          error = absl::StrCat("returned ", got->size(), " outputs instead of ", truth.out_.size());
+        } else {
+          error = NotWrittenInPlace(*got, locals[r]);
+        }
+        if (!error.empty()) {
+          SampleTruth::Evidence e = where;
+          e.rank = r;
+          e.detail = std::move(error);
+          e.error = true;
+          truth.FailAll(t, e);
+          return;
+        }
+        for (size_t k = 0; k < got->size(); ++k) outs[k][r] = (*got)[k];
+      }
+      for (size_t k = 0; k < truth.out_.size(); ++k) {
+        for (size_t c = 0; c < truth.out_[k].size(); ++c) {
+          if (truth.failure(t, k, c) >= 0) continue;
+          const OutputCheck check =
+              Check(full, run.negated, *inputs, *want, outs[k], k, truth.out_[k][c], input_scale,
+                    full_input_scale);
+          if (!check.ok) truth.Fail(t, k, c, Refuted(where, k, check));
+        }
+      }
+    }
+  }
+
+  static SampleTruth::Evidence Refuted(const SampleTruth::Evidence& where, size_t k,
+                                       const OutputCheck& check) {
+    SampleTruth::Evidence e = where;
+    e.output = static_cast<int>(k);
+    e.rank = check.rank;
+    e.max_abs_diff = check.max_abs_diff;
+    e.detail = check.detail;
+    return e;
+  }
+
+  // For an overload with a local_shape_arg (spec.proto): the call depends on
+  // the output placement, so each candidate placement of the one output gets
+  // its own W calls, each rank with the shape of its part of the output.
+  void RunLocalShapeCalls(int64_t t, FullCase& full, const std::vector<bool>& mask,
+                          const Tensors& inputs, const Tensors& want,
+                          const std::vector<Tensors>& locals, const SampleTruth::Evidence& where,
+                          double input_scale, double full_input_scale) {
+    SampleTruth& truth = *truth_;
+    for (size_t c = 0; c < truth.out_[0].size(); ++c) {
+      if (truth.failure(t, 0, c) >= 0) continue;
+      const Placement& p = truth.out_[0][c];
+      Tensors outs(w_);
+      bool failed = false;
+      for (int r = 0; r < w_ && !failed; ++r) {
+        std::vector<int64_t> shape = want[0].sizes().vec();
+        if (p.is_shard()) shape[p.dim()] = ChunkOf(shape[p.dim()], w_, r).length();
+        if (options_.recorder != nullptr) {
+          options_.recorder->Record(sample_.handle(), sample_.Stack(locals[r], &shape));
+        }
+        absl::StatusOr<Tensors> got = sample_.Call(locals[r], shape);
+        if (!got.ok() || got->size() != 1) {
+          SampleTruth::Evidence e = where;
+          e.rank = r;
+          e.detail = got.ok() ? absl::StrCat("returned ", got->size(), " outputs")
+                              : std::string(got.status().message());
+          e.error = true;
+          truth.Fail(t, 0, c, std::move(e));
+          failed = true;
+          break;
+        }
+        outs[r] = (*got)[0];
+      }
+      if (failed) continue;
+      const OutputCheck check =
+          Check(full, mask, inputs, want, outs, 0, p, input_scale, full_input_scale);
+      if (!check.ok) truth.Fail(t, 0, c, Refuted(where, 0, check));
+    }
+  }
+
+  // Why a rank's call did not write in place what its schema says it
+  // writes (`Tensor(a!) self -> Tensor(a!)`: the output must be the rank's
+  // own self, so that checking the output checks self), or "".
+  std::string NotWrittenInPlace(const Tensors& outputs, const Tensors& inputs) const {
+    const std::vector<int>& aliases = sample_.output_aliases();
+    for (size_t k = 0; k < aliases.size() && k < outputs.size(); ++k) {
+      const int i = aliases[k];
+      if (i >= 0 && static_cast<size_t>(i) < inputs.size() && !outputs[k].is_same(inputs[i])) {
+        return absl::StrCat("output ", k, " is not input ", i,
+                            " written in place: the overload returned another tensor");
+      }
+    }
+    return "";
+  }
+
+  const LoadedSpec& spec_;
+  const int s_;
+  const BoundSample& sample_;
+  const TruthOptions& options_;
+  const int w_;
+  std::vector<c10::ScalarType> input_dtypes_;
+  std::vector<int64_t> input_numels_;
+  std::vector<CheckContext> contexts_;  // per output
+  std::vector<bool> needs_reference_;   // per output
+  std::optional<SampleTruth> truth_;
+};
+
+absl::StatusOr<SampleTruth> GroundTruth(const LoadedSpec& spec, int s, const BoundSample& sample,
+                                        const TruthOptions& options) {
+  static std::once_flag no_backtraces;
+  std::call_once(no_backtraces, [] { c10::SetStackTraceFetcher([] { return std::string(); }); });
+  if (absl::StatusOr<Mesh> mesh = Mesh::Create(options.world_size); !mesh.ok()) {
+    return mesh.status();
+  }
+  if (options.partial_redraws < 1) {
+    return absl::InvalidArgumentError("partial_redraws must be at least 1");
+  }
+  return TruthBuilder(spec, s, sample, options).Run();
+}
+
+absl::StatusOr<std::vector<SampleTruth>> SpecTruth(const LoadedSpec& spec,
+                                                   const TruthOptions& options,
+                                                   const std::vector<std::string>& only) {
+  std::vector<SampleTruth> out;
+  for (int s = 0; s < spec.proto().sample_size(); ++s) {
+    const std::string& name = spec.proto().sample(s).name();
+    if (!only.empty() && std::find(only.begin(), only.end(), name) == only.end()) continue;
+    absl::StatusOr<std::vector<BoundSample>> bound = BoundSample::BindAll(spec, s);
+    if (!bound.ok()) return bound.status();
+    for (const BoundSample& sample : *bound) {
+      absl::StatusOr<SampleTruth> truth = GroundTruth(spec, s, sample, options);
+      if (!truth.ok()) return truth.status();
+      out.push_back(*std::move(truth));
+    }
+  }
+  return out;
+}
+
+}  // namespace shrt

@@ -1,0 +1,77 @@
+// The report of one overload's validation (validate.h), and helpers to
+// merge the reports of one overload (per sample, per world size).
+#ifndef SHRT_OP_REPORT_H_
+#define SHRT_OP_REPORT_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "shrt/verdicts.h"
+
+namespace shrt {
+
+struct SampleSummary {
+  std::string name;
+  std::string description;  // "self=Float[8, 16], other=Float[16]"
+};
+
+struct OpReport {
+  std::string op;          // canonical overload, "aten::mul.Tensor"
+  std::string spec_path;
+  int world_size = 0;
+  std::vector<SampleSummary> samples;
+  std::vector<std::string> recipes;  // recipes used, e.g. "default"
+  // (sample, generator, input placements, output placements) verdicts
+  // evaluated; a combination already refuted by an earlier generator is not
+  // evaluated again.
+  int64_t combination_checks = 0;
+  double seconds = 0;  // wall time of this overload, seconds
+  // In report order (verdicts.h InReportOrder).
+  std::vector<RuleVerdict> rules;
+  // Non-empty when the strategy broke its contract (registry.h), or when an
+  // in-place or out= variant rejects every sample of its group's spec: the
+  // op cannot be certified and counts as failing.
+  std::string error;
+  // Findings that are not rule verdicts: each sample an in-place or out=
+  // variant rejects on full inputs, with the operator's error ("sample
+  // broadcast_row: aten::add_.Tensor rejects the full inputs: ..."). Such a
+  // sample is not applicable to that overload.
+  std::vector<std::string> notes;
+  // c10 warnings (TORCH_WARN) the operator raised during the run: how many,
+  // and the first one's text. They are collected here instead of reaching
+  // stderr.
+  int64_t warning_count = 0;
+  std::string first_warning;
+  // With ValidateClaims (validate.h) for a strategy table: one verdict per
+  // table rule (VerdictBook::Origins), and what each is, for reports: its
+  // placements text as written and its condition (set by the caller).
+  std::vector<OriginVerdict> origins;
+  struct Declaration {
+    std::string placements;
+    std::string condition;
+  };
+  std::vector<Declaration> declarations;
+  // The command that reproduces this report, when the caller knows a more
+  // precise one than ReproCommand(op, world_size) (report.h).
+  std::string repro;
+
+  int Count(Verdict v) const;
+};
+
+// "" unless every sample of `report` was rejected by its in-place or out=
+// variant (OpReport::notes); then the error that says so. ValidateOp sets
+// it when it validates every sample; callers that merge per-sample reports
+// check the merged report.
+std::string RejectsEverySample(const OpReport& report);
+
+// Merges reports of the same overload (e.g. one per sample or world size)
+// as if validated together: a rule takes the first of incorrect, missing,
+// correct, unverified that any report gives it, with that report's
+// evidence. Counts, seconds, samples, notes and warnings add up; errors
+// are joined.
+OpReport MergeReports(const std::vector<OpReport>& reports);
+
+}  // namespace shrt
+
+#endif  // SHRT_OP_REPORT_H_
