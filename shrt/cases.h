@@ -64,7 +64,7 @@ struct PartialVariant {
 // Only 0-d and tiny inputs are affected: each draw gives them only a few
 // chances to refute a rule that holds by luck (e.g. round(a) + round(x - a)
 // = round(x) for most a).
-inline constexpr int kMinPartialDraws = 24;
+inline constexpr int kMinPartialDraws = 12;
 
 // The runs of one tuple (DESIGN.md §3: "a rule involving a Partial input is
 // only valid if it holds for several independent redraws of the parts, and

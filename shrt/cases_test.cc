@@ -61,9 +61,9 @@ TEST(PartialVariantsTest, TinyPartialInputsGetMoreDraws) {
   // A 0-d Partial input: kMinPartialDraws one-element draws.
   EXPECT_EQ(PartialVariants({Psum, R}, {at::kFloat, at::kFloat}, {1, 40}, 3).size(),
             static_cast<size_t>(kMinPartialDraws));
-  // 5 elements: ceil(24 / 5) = 5 draws; a tiny replicated input changes
+  // 2 elements: ceil(12 / 2) = 6 draws; a tiny replicated input changes
   // nothing, nor does a tiny Partial input beside a large one.
-  EXPECT_EQ(PartialVariants({Psum, R}, {at::kFloat, at::kFloat}, {5, 1}, 3).size(), 5u);
+  EXPECT_EQ(PartialVariants({Psum, R}, {at::kFloat, at::kFloat}, {2, 1}, 3).size(), 6u);
   EXPECT_EQ(PartialVariants({Psum, R}, {at::kFloat, at::kFloat}, {40, 1}, 3).size(), 3u);
   EXPECT_EQ(PartialVariants({Psum, Psum}, {at::kFloat, at::kFloat}, {40, 1}, 3).size(), 3u);
 }

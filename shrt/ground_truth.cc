@@ -6,6 +6,7 @@
 #include <mutex>
 #include <optional>
 
+#include "ATen/Dispatch.h"
 #include "ATen/ops/isnan.h"
 #include "ATen/ops/neg.h"
 #include "absl/container/flat_hash_map.h"
@@ -45,7 +46,23 @@ double FiniteMaxAbs(const at::Tensor& t) {
 
 // max |t| (NaN if t has one; 0 when empty).
 double MaxAbs(const at::Tensor& t) {
-  return t.numel() == 0 ? 0 : t.abs().max().item<double>();
+  if (t.numel() == 0) return 0;
+  if (!t.is_contiguous() || !at::isFloatingType(t.scalar_type())) {
+    return t.abs().max().item<double>();
+  }
+  double m = 0;
+  AT_DISPATCH_FLOATING_TYPES_AND2(at::kHalf, at::kBFloat16, t.scalar_type(), "MaxAbs", [&] {
+    const scalar_t* p = t.data_ptr<scalar_t>();
+    for (int64_t i = 0; i < t.numel(); ++i) {
+      const double v = std::abs(static_cast<double>(p[i]));
+      if (std::isnan(v)) {
+        m = v;
+        return;
+      }
+      m = std::max(m, v);
+    }
+  });
+  return m;
 }
 
 // A case is informative when no full output is empty, all zero or all NaN.
@@ -451,9 +468,11 @@ class TruthBuilder {
   // Checks output k's locals against `want` under candidate c, re-judging a
   // numeric failure of a low-precision computation against its float64
   // reference (output_check.h).
+  // `magnitude` caches, per run and output, the gate's magnitude (< 0: not
+  // computed yet).
   OutputCheck Check(FullCase& full, const std::vector<bool>& mask, const Tensors& inputs,
                     const Tensors& want, const Tensors& locals, size_t k, const Placement& p,
-                    double input_scale, double full_input_scale) {
+                    double input_scale, double full_input_scale, double& magnitude) {
     CheckContext context = contexts_[k];
     context.input_scale = input_scale;
     context.full_input_scale = full_input_scale;
@@ -464,8 +483,10 @@ class TruthBuilder {
     // a difference ten times that (wrong values, not rounding) fails there
     // too, unless the low-precision call were itself that far from float64;
     // then this gate keeps a false "refuted", never a false "valid".
-    double magnitude = MaxAbs(want[k]) + static_cast<double>(locals.size()) * input_scale;
-    for (const at::Tensor& l : locals) magnitude += MaxAbs(l);
+    if (magnitude < 0) {
+      magnitude = MaxAbs(want[k]) + static_cast<double>(locals.size()) * input_scale;
+      for (const at::Tensor& l : locals) magnitude += MaxAbs(l);
+    }
     if (check.max_abs_diff > context.tol.atol + 10 * kMaxRelativeRounding * magnitude) return check;
     const RoundingReference* ref = Reference(full, mask, inputs, want, k);
     return ref == nullptr ? check : CheckAgainstReference(want[k], locals, p, context, *ref);
@@ -549,11 +570,12 @@ class TruthBuilder {
         for (size_t k = 0; k < got->size(); ++k) outs[k][r] = (*got)[k];
       }
       for (size_t k = 0; k < truth.out_.size(); ++k) {
+        double magnitude = -1;
         for (size_t c = 0; c < truth.out_[k].size(); ++c) {
           if (truth.failure(t, k, c) >= 0) continue;
           const OutputCheck check =
               Check(full, run.negated, *inputs, *want, outs[k], k, truth.out_[k][c], input_scale,
-                    full_input_scale);
+                    full_input_scale, magnitude);
           if (!check.ok) truth.Fail(t, k, c, Refuted(where, k, check));
         }
       }
@@ -603,8 +625,9 @@ class TruthBuilder {
         outs[r] = (*got)[0];
       }
       if (failed) continue;
+      double magnitude = -1;  // the locals differ per output placement here
       const OutputCheck check =
-          Check(full, mask, inputs, want, outs, 0, p, input_scale, full_input_scale);
+          Check(full, mask, inputs, want, outs, 0, p, input_scale, full_input_scale, magnitude);
       if (!check.ok) truth.Fail(t, 0, c, Refuted(where, 0, check));
     }
   }

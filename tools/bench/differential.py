@@ -83,7 +83,7 @@ import torch
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import reference as ref  # noqa: E402  (ground-truth pieces)
 
-MIN_PARTIAL_DRAWS = 24  # shrt/cases.h kMinPartialDraws
+MIN_PARTIAL_DRAWS = 12  # shrt/cases.h kMinPartialDraws
 ROUNDING_FACTOR = 8.0
 # F * rel never exceeds this: operators whose float32 and float64 results
 # differ by more than rounding (floor near an integer, a comparison near a
