@@ -9,7 +9,6 @@
 #include "ATen/Dispatch.h"
 #include "ATen/ops/isnan.h"
 #include "ATen/ops/neg.h"
-#include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
@@ -22,6 +21,7 @@
 #include "shrt/output_check.h"
 #include "shrt/overload_name.h"
 #include "shrt/recipes.h"
+#include "shrt/rank_locals.h"
 #include "shrt/rng.h"
 #include "shrt/sample.h"
 #include "shrt/text_proto.h"
@@ -89,55 +89,6 @@ Tensors CallInputs(const Tensors& ts, const BoundSample& sample) {
   return out;
 }
 
-// One input's per-rank locals under one placement, in the input's layout,
-// with the largest |part| of a Partial placement (0 otherwise).
-struct Locals {
-  Tensors ranks;
-  double scale = 0;
-};
-
-// The locals of input `i` (full tensor `full`, layout `layout`) under
-// placement `p`, drawn with a seed that depends on the case, the input, the
-// placement and the redraw, never on the rest of the tuple, so that every
-// tuple of one case sees the same parts and they can be built once
-// (LocalsCache) or per tuple (the reference path) with identical results.
-Locals MakeLocals(const at::Tensor& full, const Placement& p, Layout layout, int w,
-                  uint64_t case_seed, size_t i, int candidate, int redraw) {
-  Locals out;
-  if (p.is_replicate()) {
-    // Distribute's W copies are not needed: nobody writes these locals
-    // (RunTuple copies them for an overload that writes its inputs), and
-    // `full` is already in the input's layout.
-    out.ranks.assign(w, full);
-    return out;
-  }
-  const uint64_t seed = MixSeed({case_seed, static_cast<uint64_t>(candidate),
-                                 static_cast<uint64_t>(redraw), i});
-  out.ranks = Distribute(full, p, w, seed, &out.scale);
-  for (at::Tensor& t : out.ranks) t = WithLayout(t, layout);
-  return out;
-}
-
-// Locals built once per case and shared by the tuples that use them. Keyed
-// by (input, candidate index, redraw, negated). Sharing is safe because the
-// operator does not write its inputs; callers copy them for one that does.
-class LocalsCache {
- public:
-  const Locals& Get(const at::Tensor& full, const Placement& p, Layout layout, int w,
-                    uint64_t case_seed, size_t i, int candidate, int redraw, bool negated) {
-    auto key = std::make_tuple(i, candidate, redraw, negated);
-    auto it = cache_.find(key);
-    if (it == cache_.end()) {
-      it = cache_.emplace(key, MakeLocals(full, p, layout, w, case_seed, i, candidate, redraw))
-               .first;
-    }
-    return it->second;
-  }
-
- private:
-  absl::flat_hash_map<std::tuple<size_t, int, int, bool>, Locals> cache_;
-};
-
 // The full inputs and outputs of one generator's case, with its negated
 // variants and float64 references made on first use.
 struct FullCase {
@@ -154,147 +105,6 @@ struct FullCase {
 };
 
 }  // namespace
-
-SampleTruth::SampleTruth(TupleSpace in, std::vector<std::vector<Placement>> out)
-    : in_(std::move(in)), out_(std::move(out)), out_tuples_(out_) {
-  for (const auto& c : out_) width_ = std::max(width_, c.size());
-  failure_.assign(static_cast<size_t>(in_.size()) * out_.size() * width_, -1);
-  informative_.assign(in_.size(), 0);
-}
-
-void SampleTruth::Fail(int64_t t, size_t k, size_t c, Evidence e) {
-  int& slot = failure(t, k, c);
-  if (slot >= 0) return;
-  slot = static_cast<int>(evidence_.size());
-  evidence_.push_back(std::move(e));
-}
-
-void SampleTruth::FailAll(int64_t t, const Evidence& e) {
-  for (size_t k = 0; k < out_.size(); ++k) {
-    for (size_t c = 0; c < out_[k].size(); ++c) Fail(t, k, c, e);
-  }
-}
-
-bool SampleTruth::Dead(int64_t t) const {
-  for (size_t k = 0; k < out_.size(); ++k) {
-    bool all = true;
-    for (size_t c = 0; c < out_[k].size(); ++c) all = all && failure(t, k, c) >= 0;
-    if (all) return true;
-  }
-  return false;
-}
-
-int SampleTruth::Refutation(int64_t t, int64_t o) const {
-  const std::vector<int> idx = out_tuples_.Indices(o);
-  for (size_t k = 0; k < idx.size(); ++k) {
-    const int id = failure(t, k, idx[k]);
-    if (id >= 0) return id;
-  }
-  return -1;
-}
-
-std::string SampleTruth::EvidenceText(int id) const {
-  const Evidence& e = evidence_[id];
-  std::string where = absl::StrCat("sample ", name_, ", generator ", e.generator);
-  if (!e.run.empty()) absl::StrAppend(&where, ", ", e.run);
-  if (e.error) return absl::StrCat(where, ": rank ", e.rank, " raised: ", e.detail);
-  const std::string rank = e.rank < 0 ? "the reduction over ranks" : absl::StrCat("rank ", e.rank);
-  return absl::StrCat(where, ": output ", e.output, " on ", rank, ": max |difference| ",
-                      absl::StrFormat("%.6g", e.max_abs_diff), " (", e.detail, ")");
-}
-
-std::string SampleTruth::WhyNotApplicable(const Rule& rule) const {
-  const std::string head = absl::StrCat("not applicable to sample ", name_, ": ");
-  if (!rejection_.empty()) return absl::StrCat(head, rejection_);
-  for (auto [side, metas, name] : {std::tuple(&rule.inputs, &args_.inputs(), "input"),
-                                   std::tuple(&rule.outputs, &args_.outputs(), "output")}) {
-    if (side->size() != metas->size()) {
-      return absl::StrCat(head, "the rule has ", side->size(), " ", name, " placements for ",
-                          metas->size(), " ", name, "s");
-    }
-    for (size_t i = 0; i < side->size(); ++i) {
-      const TensorMeta& m = (*metas)[i];
-      if (!PlacementApplies((*side)[i], m.ndim(), m.dtype)) {
-        return absl::StrCat(head, (*side)[i].ToString(), " cannot be built for ", name, " ", i,
-                            " (", TensorMetaToString(m), ")");
-      }
-    }
-  }
-  return "";
-}
-
-std::string SampleTruth::InPlaceChange(const Rule& rule) const {
-  for (size_t k = 0; k < output_aliases_.size() && k < rule.outputs.size(); ++k) {
-    const int i = output_aliases_[k];
-    if (i >= 0 && static_cast<size_t>(i) < rule.inputs.size() &&
-        rule.outputs[k] != rule.inputs[i]) {
-      return absl::StrCat("sample ", name_, ": output ", k, " is input ", i,
-                          " written in place, so its placement ", rule.inputs[i].ToString(),
-                          " cannot become ", rule.outputs[k].ToString());
-    }
-  }
-  return "";
-}
-
-Finding SampleTruth::Test(const Rule& rule, std::string* evidence) const {
-  std::string scratch;
-  std::string& why = evidence != nullptr ? *evidence : scratch;
-  why.clear();
-  if (std::string na = WhyNotApplicable(rule); !na.empty()) {
-    why = std::move(na);
-    return Finding::kNotApplicable;
-  }
-  const int64_t t = in_.Find(rule.inputs);
-  const int64_t o = out_tuples_.Find(rule.outputs);
-  if (t < 0 || o < 0) {
-    // Buildable, but not enumerated: a Partial index input (cases.h
-    // InputCandidates). A part of an index is not an index, so the rule
-    // is wrong, not untested.
-    for (size_t i = 0; i < rule.inputs.size(); ++i) {
-      const auto& c = in_.candidates()[i];
-      if (std::find(c.begin(), c.end(), rule.inputs[i]) == c.end()) {
-        why = absl::StrCat("sample ", name_, ": input ", i, " (", input_labels_[i],
-                           ") is an index tensor, and ", rule.inputs[i].ToString(),
-                           " parts of an index are not indices");
-        return Finding::kRefuted;
-      }
-    }
-    why = absl::StrCat("sample ", name_, ": the rule's placements are not enumerated");
-    return Finding::kRefuted;
-  }
-  if (std::string moved = InPlaceChange(rule); !moved.empty()) {
-    why = std::move(moved);
-    return Finding::kRefuted;
-  }
-  if (const int id = Refutation(t, o); id >= 0) {
-    why = EvidenceText(id);
-    return Finding::kRefuted;
-  }
-  if (informative_[t] > 0) return Finding::kValid;
-  why = absl::StrCat("sample ", name_,
-                     ": every case was uninformative (all-zero or all-NaN full output)");
-  return Finding::kUninformative;
-}
-
-std::vector<Rule> SampleTruth::Collect(bool valid_only) const {
-  std::vector<Rule> out;
-  if (!rejection_.empty()) return out;
-  for (int64_t t = 0; t < in_.size(); ++t) {
-    if (valid_only && informative_[t] == 0) continue;
-    const std::vector<Placement> in = in_.Placements(t);
-    for (int64_t o = 0; o < out_tuples_.size(); ++o) {
-      if (Refutation(t, o) >= 0) continue;
-      Rule rule{in, out_tuples_.Placements(o)};
-      if (!InPlaceChange(rule).empty()) continue;
-      if (valid_only && (IsDegenerate(rule) || IsAllReplicate(rule))) continue;
-      out.push_back(std::move(rule));
-    }
-  }
-  return out;
-}
-
-std::vector<Rule> SampleTruth::Valid() const { return Collect(true); }
-std::vector<Rule> SampleTruth::Holds() const { return Collect(false); }
 
 // Runs the cases of one bound sample into a SampleTruth.
 class TruthBuilder {
