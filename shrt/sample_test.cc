@@ -35,6 +35,26 @@ TEST(SpecLoaderTest, UnknownOverloadSuggestsCloseMatches) {
   EXPECT_THAT(std::string(spec.status().message()), HasSubstr("aten::mul.Tensor"));
 }
 
+// A NaN, infinite or negative tolerance would silently pass or fail every
+// comparison: refused, naming the file, line and field.
+TEST(SpecLoaderTest, TolerancesMustBeFiniteAndNonNegative) {
+  for (const std::string& bad : {"atol: nan", "rtol: inf", "atol: -1e-5"}) {
+    absl::StatusOr<LoadedSpec> spec = LoadedSpec::FromText(
+        "op: \"aten::relu\"\ntolerance { " + bad + " }\nsample { name: \"a\" }\n",
+        "tol.textproto", TestRecipes());
+    ASSERT_FALSE(spec.ok()) << bad;
+    EXPECT_THAT(std::string(spec.status().message()), HasSubstr("tol.textproto:2: field 'tolerance."))
+        << bad;
+    EXPECT_THAT(std::string(spec.status().message()),
+                HasSubstr("is not a finite, non-negative tolerance"));
+  }
+  EXPECT_TRUE(LoadedSpec::FromText(
+                  "op: \"aten::relu\"\ntolerance { atol: 1e-4 rtol: 0 }\n"
+                  "sample { name: \"a\" arg { name: \"self\" tensor { shape: [2] } } }\n",
+                  "tol.textproto", TestRecipes())
+                  .ok());
+}
+
 TEST(SpecLoaderTest, SampleNamesMustBeUniqueIdentifiers) {
   EXPECT_THAT(std::string(LoadedSpec::FromText("op: \"aten::relu\"\nsample { name: \"a b\" }",
                                                "s.textproto", TestRecipes())

@@ -1,6 +1,7 @@
 #include "shrt/spec_loader.h"
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <map>
 
@@ -170,6 +171,19 @@ absl::StatusOr<LoadedSpec> LoadedSpec::FromText(absl::string_view text, const st
     return absl::NotFoundError(absl::StrCat(spec.WhereOp(), ": field 'op': ", s.message()));
   }
   if (absl::Status s = spec.CheckGroupFields(); !s.ok()) return s;
+  if (p.has_tolerance()) {
+    // A NaN, infinite or negative tolerance would pass or fail every
+    // comparison silently (inventing missing or incorrect rules).
+    const std::string where = spec.locations_.Where({{"tolerance", -1}}, p);
+    for (const auto& [field, value] : {std::pair<const char*, double>{"tolerance.rtol",
+                                                                      p.tolerance().rtol()},
+                                       {"tolerance.atol", p.tolerance().atol()}}) {
+      if (!std::isfinite(value) || value < 0) {
+        return FieldError(where, field,
+                          absl::StrCat(value, " is not a finite, non-negative tolerance"));
+      }
+    }
+  }
   if (!p.samples_from().empty()) {
     const std::string where = spec.locations_.Where({{"samples_from", -1}}, p);
     absl::StatusOr<c10::OperatorName> from = ParseOverloadName(p.samples_from());

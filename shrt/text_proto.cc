@@ -1,5 +1,6 @@
 #include "shrt/text_proto.h"
 
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -70,11 +71,23 @@ absl::StatusOr<TextLocations> ParseTextProto(absl::string_view text, const std::
 }
 
 absl::StatusOr<std::string> ReadFile(const std::string& path) {
-  std::ifstream in(path);
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) {
+    return absl::InvalidArgumentError(absl::StrCat(path, ": is a directory, not a file"));
+  }
+  std::ifstream in(path, std::ios::binary);
   if (!in) return absl::NotFoundError(absl::StrCat(path, ": cannot read the file"));
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  return buffer.str();
+  std::string out;
+  char buffer[1 << 16];
+  while (in.read(buffer, sizeof(buffer)) || in.gcount() > 0) {
+    out.append(buffer, static_cast<size_t>(in.gcount()));
+    if (out.size() > kMaxFileBytes) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          path, ": longer than ", kMaxFileBytes >> 20, " MiB, the most ShRT reads from one file"));
+    }
+  }
+  if (in.bad()) return absl::NotFoundError(absl::StrCat(path, ": cannot read the file"));
+  return out;
 }
 
 absl::Status FieldError(absl::string_view where, absl::string_view field, absl::string_view what) {

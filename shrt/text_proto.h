@@ -41,7 +41,13 @@ class TextLocations {
 absl::StatusOr<TextLocations> ParseTextProto(absl::string_view text, const std::string& path,
                                              google::protobuf::Message* message);
 
-// Reads a whole file. Errors: NotFound "<path>: cannot read the file".
+// The longest file ReadFile reads, bytes (specs, recipes, tables and xfail
+// files are kilobytes; a device such as /dev/zero never ends).
+inline constexpr size_t kMaxFileBytes = size_t{64} << 20;
+
+// Reads a whole file. Errors: NotFound "<path>: cannot read the file";
+// InvalidArgument "<path>: is a directory, not a file", or when it is
+// longer than kMaxFileBytes.
 absl::StatusOr<std::string> ReadFile(const std::string& path);
 
 // "<where>: field '<field>': <what>" as InvalidArgument: the one form of a

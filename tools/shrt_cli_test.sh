@@ -22,6 +22,12 @@ grep -q "unknown flag --opp" "$TEST_TMPDIR/err" || { echo "FAIL: flag not named"
 expect 2 "bad int" -- "$shrt" validate --op=aten::relu --world_size=four
 grep -q "world_size" "$TEST_TMPDIR/err" || { echo "FAIL: world_size not named"; fail=1; }
 expect 2 "world size 1" -- "$shrt" validate --op=aten::relu --world_size=1
+expect 2 "negative jobs" -- "$shrt" validate --op=aten::relu --jobs=-1
+grep -q "jobs: -1 is negative" "$TEST_TMPDIR/err" || { echo "FAIL: jobs not named"; fail=1; }
+expect 2 "a directory as --spec" -- "$shrt" validate --spec=testing/custom_op
+grep -q "testing/custom_op: is a directory, not a file" "$TEST_TMPDIR/err" || { echo "FAIL: directory not named"; cat "$TEST_TMPDIR/err"; fail=1; }
+expect 2 "an endless file as --spec" -- "$shrt" validate --spec=/dev/zero
+grep -q "/dev/zero: longer than 64 MiB" "$TEST_TMPDIR/err" || { echo "FAIL: endless file not refused"; cat "$TEST_TMPDIR/err"; fail=1; }
 expect 2 "unknown overload" -- "$shrt" validate --op=aten::reluu
 grep -q "aten::relu" "$TEST_TMPDIR/err" || { echo "FAIL: no close match"; fail=1; }
 expect 2 "op and spec" -- "$shrt" validate --op=aten::relu --spec=$spec

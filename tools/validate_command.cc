@@ -51,6 +51,9 @@ int RunValidate(const ValidateCommand& cmd, const StrategyRegistry& registry, st
     return usage(absl::StrCat("--world_size: ", mesh.status().message()));
   }
   if (cmd.redraws < 1) return usage("--redraws: must be at least 1");
+  if (cmd.jobs < 0) {
+    return usage(absl::StrCat("--jobs: ", cmd.jobs, " is negative (0 means one per core)"));
+  }
   if (absl::Status s = registry.Check(); !s.ok()) return usage(s.message());
 
   std::vector<c10::OperatorName> names;
