@@ -42,6 +42,21 @@ double Epsilon(c10::ScalarType dtype) {
   }
 }
 
+double FiniteMaxAbs(const at::Tensor& t) {
+  if (t.numel() == 0) return 0;
+  const at::Tensor c = t.contiguous();
+  double m = 0;
+  AT_DISPATCH_ALL_TYPES_AND3(at::kHalf, at::kBFloat16, at::kBool, c.scalar_type(), "FiniteMaxAbs",
+                             [&] {
+                               const scalar_t* p = c.data_ptr<scalar_t>();
+                               for (int64_t i = 0; i < c.numel(); ++i) {
+                                 const double v = std::abs(static_cast<double>(p[i]));
+                                 if (std::isfinite(v)) m = std::max(m, v);
+                               }
+                             });
+  return m;
+}
+
 c10::ScalarType ComputationDtype(const std::vector<c10::ScalarType>& inputs,
                                  c10::ScalarType output) {
   if (Epsilon(output) == 0) return output;

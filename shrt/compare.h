@@ -32,6 +32,10 @@ Tolerance DefaultTolerance(c10::ScalarType dtype);
 // 2^-23 (float32), 2^-52 (float64); 0 for anything else.
 double Epsilon(c10::ScalarType dtype);
 
+// The largest |value| among the finite elements of `t`, any dtype (0 when
+// there is none; bool counts as 0 and 1).
+double FiniteMaxAbs(const at::Tensor& t);
+
 // The dtype whose precision a computation has (DESIGN.md §3): the least
 // precise floating dtype among its tensor `inputs` and its `output`, or
 // `output` itself when the output is not floating (integers and bool

@@ -6,7 +6,6 @@
 #include <mutex>
 #include <optional>
 
-#include "ATen/Dispatch.h"
 #include "ATen/ops/isnan.h"
 #include "ATen/ops/neg.h"
 #include "absl/strings/str_cat.h"
@@ -30,40 +29,6 @@ namespace shrt {
 namespace {
 
 using Tensors = std::vector<at::Tensor>;
-
-// The largest finite |value| of `t` (0 for none, and for integers beyond
-// double's range of exactness it is still a magnitude).
-double FiniteMaxAbs(const at::Tensor& t) {
-  if (t.numel() == 0 || t.scalar_type() == at::kBool) return 0;
-  const at::Tensor d = t.to(at::kDouble).contiguous();
-  const double* v = d.data_ptr<double>();
-  double m = 0;
-  for (int64_t i = 0; i < d.numel(); ++i) {
-    if (std::isfinite(v[i])) m = std::max(m, std::abs(v[i]));
-  }
-  return m;
-}
-
-// max |t| (NaN if t has one; 0 when empty).
-double MaxAbs(const at::Tensor& t) {
-  if (t.numel() == 0) return 0;
-  if (!t.is_contiguous() || !at::isFloatingType(t.scalar_type())) {
-    return t.abs().max().item<double>();
-  }
-  double m = 0;
-  AT_DISPATCH_FLOATING_TYPES_AND2(at::kHalf, at::kBFloat16, t.scalar_type(), "MaxAbs", [&] {
-    const scalar_t* p = t.data_ptr<scalar_t>();
-    for (int64_t i = 0; i < t.numel(); ++i) {
-      const double v = std::abs(static_cast<double>(p[i]));
-      if (std::isnan(v)) {
-        m = v;
-        return;
-      }
-      m = std::max(m, v);
-    }
-  });
-  return m;
-}
 
 // A case is informative when no full output is empty, all zero or all NaN.
 bool Informative(const Tensors& outputs) {
@@ -294,12 +259,13 @@ class TruthBuilder {
     // too, unless the low-precision call were itself that far from float64;
     // then this gate keeps a false "refuted", never a false "valid".
     if (magnitude < 0) {
-      magnitude = MaxAbs(want[k]) + static_cast<double>(locals.size()) * input_scale;
-      for (const at::Tensor& l : locals) magnitude += MaxAbs(l);
+      magnitude = FiniteMaxAbs(want[k]) + static_cast<double>(locals.size()) * input_scale;
+      for (const at::Tensor& l : locals) magnitude += FiniteMaxAbs(l);
     }
     if (check.max_abs_diff > context.tol.atol + 10 * kMaxRelativeRounding * magnitude) return check;
     const RoundingReference* ref = Reference(full, mask, inputs, want, k);
-    return ref == nullptr ? check : CheckAgainstReference(want[k], locals, p, context, *ref);
+    return ref == nullptr ? check
+                          : CheckAgainstReference(want[k], locals, p, context, *ref, check);
   }
 
   void RunTuple(int64_t t, FullCase& full, uint64_t case_seed, LocalsCache& cache) {

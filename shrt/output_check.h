@@ -81,8 +81,10 @@ inline constexpr double kRoundingFactor = 8;
 // in float32.
 inline constexpr double kMaxRelativeRounding = 1e-4;
 
-// Re-judges locals that failed CheckOutput by their distance to the float64
-// reference instead of to the low-precision full output. Element i may be
+// Re-judges locals that failed CheckOutput (`plain`, its result, returned
+// as is when it passed or failed on shape, dtype or a non-finite value) by
+// their distance to the float64 reference instead of to the low-precision
+// full output. Element i may be
 // off by atol + rtol * |ref[i]| + allowance[i], with
 //   own       = kRoundingFactor * max(own_error, eps * max|ref|) * growth:
 //               the unsharded call's measured rounding (a contraction of
@@ -107,7 +109,8 @@ inline constexpr double kMaxRelativeRounding = 1e-4;
 // mismatches are not re-judged.
 OutputCheck CheckAgainstReference(const at::Tensor& full, const std::vector<at::Tensor>& locals,
                                   const Placement& p, const CheckContext& context,
-                                  const RoundingReference& reference);
+                                  const RoundingReference& reference,
+                                  const OutputCheck& plain);
 
 }  // namespace shrt
 

@@ -133,10 +133,12 @@ TEST(OutputCheckTest, ReferenceAllowsTheComputationsRoundingOnly) {
   context.input_scale = std::max(p0.abs().max().item<double>(), p1.abs().max().item<double>());
   context.full_input_scale = a.abs().max().item<double>();
   EXPECT_FALSE(CheckOutput(full, locals, sum, context).ok) << "the fixed slack should not suffice";
-  EXPECT_TRUE(CheckAgainstReference(full, locals, sum, context, ref).ok);
+  EXPECT_TRUE(CheckAgainstReference(full, locals, sum, context, ref,
+                                    CheckOutput(full, locals, sum, context)).ok);
   std::vector<at::Tensor> off = locals;
   off[1] = off[1] + 1e-3 * off[1].abs();
-  EXPECT_FALSE(CheckAgainstReference(full, off, sum, context, ref).ok);
+  EXPECT_FALSE(CheckAgainstReference(full, off, sum, context, ref,
+                                    CheckOutput(full, off, sum, context)).ok);
 }
 
 TEST(OutputCheckTest, ReferenceStillRejectsAShardOneRowOff) {
@@ -148,7 +150,8 @@ TEST(OutputCheckTest, ReferenceStillRejectsAShardOneRowOff) {
   std::vector<at::Tensor> locals = Distribute(full, Placement::Shard(0), 2, 0);
   locals[1] = full.narrow(0, 3, 4).contiguous();  // rows 3..6 instead of 4..7
   const CheckContext context{DefaultTolerance(at::kFloat), Epsilon(at::kFloat)};
-  EXPECT_FALSE(CheckAgainstReference(full, locals, Placement::Shard(0), context, ref).ok);
+  EXPECT_FALSE(CheckAgainstReference(full, locals, Placement::Shard(0), context, ref,
+                                    CheckOutput(full, locals, Placement::Shard(0), context)).ok);
 }
 
 }  // namespace

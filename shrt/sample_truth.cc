@@ -58,18 +58,18 @@ std::string SampleTruth::EvidenceText(int id) const {
 }
 
 std::string SampleTruth::WhyNotApplicable(const Rule& rule) const {
-  const std::string head = absl::StrCat("not applicable to sample ", name_, ": ");
-  if (!rejection_.empty()) return absl::StrCat(head, rejection_);
+  auto head = [&] { return absl::StrCat("not applicable to sample ", name_, ": "); };
+  if (!rejection_.empty()) return absl::StrCat(head(), rejection_);
   for (auto [side, metas, name] : {std::tuple(&rule.inputs, &args_.inputs(), "input"),
                                    std::tuple(&rule.outputs, &args_.outputs(), "output")}) {
     if (side->size() != metas->size()) {
-      return absl::StrCat(head, "the rule has ", side->size(), " ", name, " placements for ",
+      return absl::StrCat(head(), "the rule has ", side->size(), " ", name, " placements for ",
                           metas->size(), " ", name, "s");
     }
     for (size_t i = 0; i < side->size(); ++i) {
       const TensorMeta& m = (*metas)[i];
       if (!PlacementApplies((*side)[i], m.ndim(), m.dtype)) {
-        return absl::StrCat(head, (*side)[i].ToString(), " cannot be built for ", name, " ", i,
+        return absl::StrCat(head(), (*side)[i].ToString(), " cannot be built for ", name, " ", i,
                             " (", TensorMetaToString(m), ")");
       }
     }

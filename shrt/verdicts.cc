@@ -31,7 +31,11 @@ void VerdictBook::Record(State& st, const Rule& rule, Finding f, const std::stri
   };
   switch (f) {
     case Finding::kRefuted: keep(st.refuted, absl::StrCat(of, evidence)); break;
-    case Finding::kValid: keep(st.valid, absl::StrCat("holds on sample ", sample, instance ? absl::StrCat(" (instance '", RuleToString(rule), "')") : "")); break;
+    case Finding::kValid:
+      keep(st.valid, absl::StrCat("holds on sample ", sample,
+                                  instance ? absl::StrCat(" (instance '", RuleToString(rule), "')")
+                                           : ""));
+      break;
     case Finding::kUninformative: keep(st.uninformative, absl::StrCat(of, evidence)); break;
     case Finding::kNotApplicable: keep(st.not_applicable, absl::StrCat(of, evidence)); break;
   }
