@@ -16,6 +16,7 @@
 #include "shrt/compare.h"
 #include "shrt/distribute.h"
 #include "shrt/generators.h"
+#include "shrt/isolation.h"
 #include "shrt/mesh.h"
 #include "shrt/output_check.h"
 #include "shrt/overload_name.h"
@@ -118,6 +119,10 @@ class TruthBuilder {
         full.generator = absl::StrJoin(names, "/");
       }
       absl::StatusOr<Tensors> outputs = sample_.Call(CallInputs(full.inputs, sample_));
+      if (!outputs.ok() && IsCrash(outputs.status())) {
+        Crashed(outputs.status(), full.generator, "", "", -1);
+        continue;
+      }
       if (!outputs.ok() && spec_.is_variant()) {
         // The variant's real behaviour differs from its functional overload's
         // (e.g. an int self cannot take a float result in place): a finding
@@ -155,7 +160,17 @@ class TruthBuilder {
         if (informative) ++truth_->informative_[t];
       }
     }
+    if (!truth_.has_value() && !crashes_.empty()) {
+      SampleTruth crashed(TupleSpace(in_cands), {});
+      Describe(crashed, Tensors());
+      crashed.rejection_ = absl::StrCat("sample ", sample_.name(), ": every call of ",
+                                        OverloadToString(spec_.op()),
+                                        " on the full inputs crashed (see its crashes)");
+      crashed.crashes_ = std::move(crashes_);
+      return crashed;
+    }
     if (!truth_.has_value()) return Bad("the sample produced no case");
+    truth_->crashes_ = std::move(crashes_);
     return *std::move(truth_);
   }
 
@@ -163,6 +178,22 @@ class TruthBuilder {
   absl::Status Bad(absl::string_view what) const {
     return FieldError(spec_.WhereSample(s_),
                       absl::StrCat("sample[", s_, "] (sample '", sample_.name(), "')"), what);
+  }
+
+  // Records a call that crashed (`status`: IsCrash) in generator
+  // `generator`, run `run`, on local inputs placed `inputs` of rank `rank`
+  // ("" and -1: on the full inputs).
+  void Crashed(const absl::Status& status, const std::string& generator, const std::string& run,
+               const std::string& inputs, int rank) {
+    std::string what = absl::StrCat(status.message(), " in sample ", sample_.name(),
+                                    ", generator ", generator);
+    if (!run.empty()) absl::StrAppend(&what, ", run ", run);
+    if (inputs.empty()) {
+      absl::StrAppend(&what, ", the call on the full inputs");
+    } else {
+      absl::StrAppend(&what, ", inputs ", inputs, ", rank ", rank);
+    }
+    crashes_.push_back({inputs, std::move(what)});
   }
 
   void Describe(SampleTruth& truth, const Tensors& outputs) const {
@@ -201,6 +232,9 @@ class TruthBuilder {
                                  : full.inputs[i]);
       }
       absl::StatusOr<Tensors> outputs = sample_.Call(CallInputs(inputs, sample_));
+      if (!outputs.ok() && IsCrash(outputs.status())) {
+        Crashed(outputs.status(), full.generator, "negated inputs", "", -1);
+      }
       it = full.negated.emplace(mask, std::make_pair(std::move(inputs), std::move(outputs))).first;
     }
     return it->second;
@@ -215,6 +249,9 @@ class TruthBuilder {
     if (it == full.references.end()) {
       std::vector<std::optional<RoundingReference>> refs(want.size());
       absl::StatusOr<Tensors> ref = sample_.CallInFloat64(CallInputs(inputs, sample_));
+      if (!ref.ok() && IsCrash(ref.status())) {
+        Crashed(ref.status(), full.generator, "float64 reference", "", -1);
+      }
       if (ref.ok() && ref->size() == want.size()) {
         for (size_t j = 0; j < want.size(); ++j) {
           const at::Tensor& r = (*ref)[j];
@@ -329,6 +366,9 @@ class TruthBuilder {
         absl::StatusOr<Tensors> got = sample_.Call(locals[r]);
         std::string error;
         if (!got.ok()) {
+          if (IsCrash(got.status())) {
+            Crashed(got.status(), full.generator, run.label, PlacementsToString(placements), r);
+          }
           error = std::string(got.status().message());
         } else if (got->size() != truth.out_.size()) {
           error = absl::StrCat("returned ", got->size(), " outputs instead of ", truth.out_.size());
@@ -388,6 +428,10 @@ class TruthBuilder {
           options_.recorder->Record(sample_.handle(), sample_.Stack(locals[r], &shape));
         }
         absl::StatusOr<Tensors> got = sample_.Call(locals[r], shape);
+        if (!got.ok() && IsCrash(got.status())) {
+          Crashed(got.status(), full.generator, where.run, PlacementsToString(truth.in_.Placements(t)),
+                  r);
+        }
         if (!got.ok() || got->size() != 1) {
           SampleTruth::Evidence e = where;
           e.rank = r;
@@ -433,6 +477,7 @@ class TruthBuilder {
   std::vector<CheckContext> contexts_;  // per output
   std::vector<bool> needs_reference_;   // per output
   std::optional<SampleTruth> truth_;
+  std::vector<CaseCrash> crashes_;
 };
 
 absl::StatusOr<SampleTruth> GroundTruth(const LoadedSpec& spec, int s, const BoundSample& sample,

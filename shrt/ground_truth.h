@@ -63,6 +63,18 @@ enum class Finding {
   kNotApplicable,  // no case of the sample can build its placements
 };
 
+// A call of the operator that crashed (isolation.h: a signal, or the call
+// time limit) and was not made again: the rest of the sample ran without
+// it.
+struct CaseCrash {
+  // The input placements of the crashed local call, "S(0), R"; "" for a
+  // call on the full inputs.
+  std::string inputs;
+  // "crashed: SIGFPE (signal 8) in sample uneven, generator randn, run
+  // redraw 1, inputs S(0), R, rank 3".
+  std::string what;
+};
+
 // The ground truth of one bound sample (one sweep expansion).
 class SampleTruth {
  public:
@@ -79,6 +91,12 @@ class SampleTruth {
   const std::string& rejection() const { return rejection_; }
   // (generator, input placements, output placements) verdicts evaluated.
   int64_t combination_checks() const { return combination_checks_; }
+  // The calls that crashed, in run order. A crashed local call refutes its
+  // input placements for every output, like an error on a rank (DESIGN.md
+  // §3), with the crash as evidence; a crashed call on the full inputs
+  // skips its generator, and when every generator's did, rejection() says
+  // so and no rule is judged.
+  const std::vector<CaseCrash>& crashes() const { return crashes_; }
 
   // What the cases say of `rule`, with why in `evidence` (if not null):
   // the refuting case (sample, generator, run, output, rank, largest
@@ -138,6 +156,7 @@ class SampleTruth {
   std::vector<int> failure_;      // per (tuple, output, candidate): evidence id or -1
   std::vector<int> informative_;  // per tuple: informative cases run
   std::vector<Evidence> evidence_;
+  std::vector<CaseCrash> crashes_;
   int64_t combination_checks_ = 0;
 };
 

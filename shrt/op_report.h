@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 #include "shrt/verdicts.h"
 
 namespace shrt {
@@ -52,6 +54,10 @@ struct OpReport {
     std::string condition;
   };
   std::vector<Declaration> declarations;
+  // The operator calls that crashed (ground_truth.h CaseCrash), over all
+  // samples: the overload's verdict is *crashed* when one is not explained
+  // by its spec (UnexplainedCrashes, validate.h).
+  std::vector<CaseCrash> crashes;
   // The command that reproduces this report, when the caller knows a more
   // precise one than ReproCommand(op, world_size) (report.h).
   std::string repro;
@@ -65,11 +71,17 @@ struct OpReport {
 // check the merged report.
 std::string RejectsEverySample(const OpReport& report);
 
+// The wire form of a report (op_report.proto), for crash isolation
+// (isolation.h): ParseOpReport(SerializeOpReport(r)) equals r.
+// ParseOpReport errors: Internal when the bytes or a rule do not parse.
+std::string SerializeOpReport(const OpReport& report);
+absl::StatusOr<OpReport> ParseOpReport(absl::string_view bytes);
+
 // Merges reports of the same overload (e.g. one per sample or world size)
 // as if validated together: a rule takes the first of incorrect, missing,
 // correct, unverified that any report gives it, with that report's
 // evidence. Counts, seconds, samples, notes and warnings add up; errors
-// are joined.
+// are joined; crashes add up.
 OpReport MergeReports(const std::vector<OpReport>& reports);
 
 }  // namespace shrt

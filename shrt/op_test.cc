@@ -12,6 +12,7 @@
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "absl/time/time.h"
 #include "gtest/gtest.h"
 #include "shrt/group_manifest.h"
 #include "shrt/overload_name.h"
@@ -46,9 +47,19 @@ class OpTestState {
     options.world_size = world_size;
     options.samples = {sample};
     const c10::OperatorName op = spec_->op();
-    absl::StatusOr<OpReport> report = ValidateOp(
-        *spec_, [&](const OpArgs& args) { return StrategyRegistry::Global().Query(op, args); },
-        options);
+    // In a crash-isolated worker (isolation.h): a crashing operator fails
+    // this sample's test with the crash, and the other tests still run.
+    absl::StatusOr<std::vector<absl::StatusOr<OpReport>>> isolated = ValidateIsolated(
+        1,
+        [&](int) {
+          return ValidateOp(
+              *spec_,
+              [&](const OpArgs& args) { return StrategyRegistry::Global().Query(op, args); },
+              options);
+        },
+        [&](int) { return OverloadToString(op); }, isolation_);
+    absl::StatusOr<OpReport> report =
+        isolated.ok() ? std::move(isolated->front()) : absl::StatusOr<OpReport>(isolated.status());
     return reports_.emplace(key, std::move(report)).first->second;
   }
 
@@ -131,6 +142,12 @@ class OpTestState {
         world_sizes_.push_back(v);
       }
     }
+    if (const char* env = std::getenv("SHRT_CALL_TIME_LIMIT"); env != nullptr && *env != '\0') {
+      if (!absl::ParseDuration(env, &isolation_.call_time_limit) ||
+          isolation_.call_time_limit <= absl::ZeroDuration()) {
+        return absl::StrCat("SHRT_CALL_TIME_LIMIT: '", env, "' is not a positive duration (e.g. 60s)");
+      }
+    }
     return "";
   }
 
@@ -139,6 +156,7 @@ class OpTestState {
   std::unique_ptr<LoadedSpec> spec_;
   std::vector<XfailEntry> xfails_;
   std::vector<int> world_sizes_;
+  IsolationOptions isolation_;  // SHRT_CALL_TIME_LIMIT sets the call time limit
   bool nightly_ = false;
   std::map<std::pair<std::string, int>, absl::StatusOr<OpReport>> reports_;
 };
@@ -155,6 +173,21 @@ void RunSampleTest(OpTestState& state, const Sample& sample) {
     }
     if (!report->error.empty()) ADD_FAILURE() << report->error;
     for (const std::string& note : report->notes) std::cout << "note: " << note << "\n";
+    const std::vector<CaseCrash> unexplained =
+        UnexplainedCrashes(state.spec(), report->crashes, w);
+    for (const CaseCrash& c : report->crashes) {
+      const bool known = std::none_of(unexplained.begin(), unexplained.end(),
+                                      [&](const CaseCrash& u) { return u.what == c.what; });
+      if (known) {
+        std::cout << "known crash (the spec's crash entry for " << c.inputs << "): " << c.what
+                  << "\n";
+      } else {
+        ADD_FAILURE() << report->op << " at W=" << w << ": " << c.what
+                      << ". Fix the operator, or explain it in " << state.spec().path()
+                      << ": crash { inputs: \"" << c.inputs << "\" reason: \"...\" }"
+                      << " | reproduce: " << state.Repro(w);
+      }
+    }
     if (report->warning_count > 0) {
       std::cout << "c10 warnings: " << report->warning_count << "; first: "
                 << report->first_warning << "\n";
@@ -251,6 +284,40 @@ void RunMissingTest(OpTestState& state, const OpTestData& data) {
   }
 }
 
+// Every `crash` entry of the spec must still crash at some world size the
+// test runs where it applies (else it is stale, like a `missing` entry).
+void RunKnownCrashTest(OpTestState& state) {
+  const LoadedSpec& spec = state.spec();
+  const auto& entries = spec.proto().crash();
+  std::vector<std::vector<bool>> seen(entries.size());
+  std::vector<bool> applies(entries.size());
+  for (int c = 0; c < entries.size(); ++c) seen[c].resize(entries[c].inputs_size());
+  for (int w : state.world_sizes()) {
+    std::optional<OpReport> merged = state.Merged(w);
+    if (!merged.has_value()) return;
+    for (int c = 0; c < entries.size(); ++c) {
+      if (!CrashApplies(entries[c], w)) continue;
+      applies[c] = true;
+      for (int i = 0; i < entries[c].inputs_size(); ++i) {
+        absl::StatusOr<std::vector<Placement>> inputs = ParsePlacements(entries[c].inputs(i));
+        const std::string text = inputs.ok() ? PlacementsToString(*inputs) : "";  // checked
+        seen[c][i] = seen[c][i] || std::any_of(merged->crashes.begin(), merged->crashes.end(),
+                                               [&](const CaseCrash& x) { return x.inputs == text; });
+      }
+    }
+  }
+  for (int c = 0; c < entries.size(); ++c) {
+    for (int i = 0; i < entries[c].inputs_size(); ++i) {
+      if (!applies[c] || seen[c][i]) continue;
+      ADD_FAILURE() << spec.WhereCrash(c) << ": field 'crash[" << c << "].inputs[" << i
+                    << "]': stale: '" << entries[c].inputs(i) << "' crash "
+                    << OverloadToString(spec.op())
+                    << " at no world size tested here; remove it (or restrict it with "
+                       "`world_sizes:`)";
+    }
+  }
+}
+
 // A gtest that runs `body` on the loaded state, or fails with its error.
 class OpTest : public ::testing::Test {
  public:
@@ -290,6 +357,9 @@ int RunOpTests(const OpTestData& data, int argc, char** argv) {
   }
   Register(*state, data, "xfails", [&data](OpTestState& s) { RunXfailTest(s, data); });
   Register(*state, data, "missing_rules", [&data](OpTestState& s) { RunMissingTest(s, data); });
+  if (state->error().empty() && state->spec().proto().crash_size() > 0) {
+    Register(*state, data, "known_crashes", [](OpTestState& s) { RunKnownCrashTest(s); });
+  }
   return RUN_ALL_TESTS();
 }
 

@@ -104,15 +104,16 @@ absl::StatusOr<Placement> ParsePlacement(absl::string_view text) {
   return BadToken(token, "unknown kind");
 }
 
-std::string RuleToString(const Rule& rule) {
+std::string PlacementsToString(const std::vector<Placement>& placements) {
   auto fmt = [](std::string* out, const Placement& p) { out->append(p.ToString()); };
-  return absl::StrCat(absl::StrJoin(rule.inputs, ", ", fmt), " -> ",
-                      absl::StrJoin(rule.outputs, ", ", fmt));
+  return absl::StrJoin(placements, ", ", fmt);
 }
 
-namespace {
+std::string RuleToString(const Rule& rule) {
+  return absl::StrCat(PlacementsToString(rule.inputs), " -> ", PlacementsToString(rule.outputs));
+}
 
-absl::StatusOr<std::vector<Placement>> ParseList(absl::string_view text) {
+absl::StatusOr<std::vector<Placement>> ParsePlacements(absl::string_view text) {
   std::vector<Placement> out;
   if (absl::StripAsciiWhitespace(text).empty()) return out;
   for (absl::string_view token : absl::StrSplit(text, ',')) {
@@ -122,8 +123,6 @@ absl::StatusOr<std::vector<Placement>> ParseList(absl::string_view text) {
   }
   return out;
 }
-
-}  // namespace
 
 absl::StatusOr<Rule> ParseRule(absl::string_view text) {
   const size_t arrow = text.find("->");
@@ -135,9 +134,9 @@ absl::StatusOr<Rule> ParseRule(absl::string_view text) {
     return absl::InvalidArgumentError(absl::StrCat("bad rule '", text, "': more than one '->'"));
   }
   Rule rule;
-  absl::StatusOr<std::vector<Placement>> inputs = ParseList(text.substr(0, arrow));
+  absl::StatusOr<std::vector<Placement>> inputs = ParsePlacements(text.substr(0, arrow));
   if (!inputs.ok()) return inputs.status();
-  absl::StatusOr<std::vector<Placement>> outputs = ParseList(text.substr(arrow + 2));
+  absl::StatusOr<std::vector<Placement>> outputs = ParsePlacements(text.substr(arrow + 2));
   if (!outputs.ok()) return outputs.status();
   if (outputs->empty()) {
     return absl::InvalidArgumentError(absl::StrCat("bad rule '", text, "': no output placement"));

@@ -91,6 +91,14 @@ class Placement {
 // Errors: InvalidArgument naming the offending token.
 absl::StatusOr<Placement> ParsePlacement(absl::string_view text);
 
+// Canonical text of a list of placements, e.g. "S(1), R" (one side of a
+// rule).
+std::string PlacementsToString(const std::vector<Placement>& placements);
+
+// Parses a comma-separated list of placements (one side of a rule); empty
+// text is the empty list. Errors: as ParsePlacement.
+absl::StatusOr<std::vector<Placement>> ParsePlacements(absl::string_view text);
+
 // One inputs -> outputs combination of placements. Tensor[] arguments are
 // flattened in schema order, one placement per element.
 struct Rule {

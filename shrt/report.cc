@@ -93,6 +93,8 @@ std::string TextReport(const std::vector<OpReport>& ops, int world_size, double 
                           op.seconds);
     if (!op.error.empty()) absl::StrAppend(&out, "  ERROR: ", op.error, "\n");
     for (const std::string& note : op.notes) absl::StrAppend(&out, "  note: ", note, "\n");
+    if (!op.crashes.empty()) absl::StrAppend(&out, "  crashed (", op.crashes.size(), "):\n");
+    for (const CaseCrash& c : op.crashes) absl::StrAppend(&out, "    ", c.what, "\n");
     if (op.warning_count > 0) {
       absl::StrAppend(&out, "  c10 warnings: ", op.warning_count, "; first: ", op.first_warning,
                       "\n");
@@ -108,7 +110,7 @@ std::string TextReport(const std::vector<OpReport>& ops, int world_size, double 
         if (v != Verdict::kCorrect) absl::StrAppend(&out, "      ", e.evidence, "\n");
       }
     }
-    if (CountOf(op, Verdict::kIncorrect) > 0 || !op.error.empty()) {
+    if (CountOf(op, Verdict::kIncorrect) > 0 || !op.error.empty() || !op.crashes.empty()) {
       absl::StrAppend(&out, "  reproduce: ",
                       op.repro.empty() ? ReproOf(op) : op.repro, "\n");
     }
@@ -133,7 +135,8 @@ std::string TextReport(const std::vector<OpReport>& ops, int world_size, double 
     totals[1] += i;
     totals[2] += m;
     checks += op.combination_checks;
-    row(op.op + (op.error.empty() ? "" : " (error)"), absl::StrCat(c), absl::StrCat(i),
+    row(op.op + (op.error.empty() ? "" : " (error)") + (op.crashes.empty() ? "" : " (crashed)"),
+        absl::StrCat(c), absl::StrCat(i),
         absl::StrCat(m), absl::StrFormat("%.2fs", op.seconds));
   }
   out += std::string(width + 45, '-') + "\n";
@@ -157,6 +160,11 @@ std::string JsonReport(const std::vector<OpReport>& ops, int world_size, double 
     for (const std::string& note : op.notes) v->add_notes(note);
     v->set_warning_count(static_cast<int32_t>(op.warning_count));
     v->set_first_warning(op.first_warning);
+    for (const CaseCrash& c : op.crashes) {
+      CrashedCase* crashed = v->add_crashed();
+      crashed->set_inputs(c.inputs);
+      crashed->set_evidence(c.what);
+    }
     const bool table = !op.declarations.empty();
     for (const Entry& e : Entries(op)) {
       switch (e.verdict) {

@@ -1,6 +1,7 @@
 #include "shrt/sample.h"
 
 #include <algorithm>
+#include <stdexcept>
 
 #include "ATen/core/ivalue.h"
 #include "ATen/core/jit_type.h"
@@ -9,6 +10,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "c10/util/Exception.h"
+#include "shrt/isolation.h"
 #include "shrt/overload_name.h"
 
 namespace shrt {
@@ -434,6 +436,11 @@ const std::vector<c10::ScalarType>& BoundSample::OutDtypes(
       if (!is_out) call.push_back(stack[i]);
     }
     try {
+      // Numbered like every call of an operator under test (isolation.h).
+      if (!BeginOperatorCall().ok()) throw std::runtime_error("crashed before");
+      struct End {
+        ~End() { EndOperatorCall(); }
+      } end;
       functional_->callBoxed(&call);
       for (const c10::IValue& v : call) {
         if (v.isTensor()) from_functional.push_back(v.toTensor().scalar_type());
@@ -494,13 +501,18 @@ absl::StatusOr<std::vector<at::Tensor>> BoundSample::CallStack(
   // freed tensors (seen as heap corruption; Python callers hold theirs).
   std::vector<c10::IValue> out_tensors;
   for (const auto& [index, dtype] : out_args_) out_tensors.push_back(stack[index]);
+  // A call known to crash (isolation.h) is not made again.
+  if (absl::Status crash = BeginOperatorCall(); !crash.ok()) return crash;
+  absl::Status raised;
   try {
     op_->callBoxed(&stack);
   } catch (const c10::Error& e) {
-    return absl::InternalError(e.what_without_backtrace());
+    raised = absl::InternalError(e.what_without_backtrace());
   } catch (const std::exception& e) {
-    return absl::InternalError(e.what());
+    raised = absl::InternalError(e.what());
   }
+  EndOperatorCall();
+  if (!raised.ok()) return raised;
   std::vector<at::Tensor> outputs;
   std::function<absl::Status(const c10::IValue&)> flatten = [&](const c10::IValue& v) {
     if (v.isTensor()) {

@@ -86,6 +86,10 @@ std::string LoadedSpec::WhereMissing(int m) const {
   return locations_.Where({{"missing", m}}, proto_);
 }
 
+std::string LoadedSpec::WhereCrash(int c) const {
+  return locations_.Where({{"crash", c}}, proto_);
+}
+
 std::string LoadedSpec::WhereOp() const { return locations_.Where({{"op", -1}}, proto_); }
 
 std::string LoadedSpec::WhereLocalShapeArg() const {
@@ -149,6 +153,28 @@ absl::Status LoadedSpec::CheckGroupFields() {
     for (int w : x.world_sizes()) {
       if (absl::StatusOr<Mesh> mesh = Mesh::Create(w); !mesh.ok()) {
         return FieldError(WhereMissing(m), field + ".world_sizes", mesh.status().message());
+      }
+    }
+  }
+  absl::flat_hash_set<std::string> crashes;
+  for (int c = 0; c < proto_.crash_size(); ++c) {
+    const KnownCrash& x = proto_.crash(c);
+    const std::string field = absl::StrCat("crash[", c, "]");
+    if (x.inputs().empty()) return FieldError(WhereCrash(c), field + ".inputs", "is required");
+    for (int i = 0; i < x.inputs_size(); ++i) {
+      const std::string item = absl::StrCat(field, ".inputs[", i, "]");
+      absl::StatusOr<std::vector<Placement>> inputs = ParsePlacements(x.inputs(i));
+      if (!inputs.ok()) return FieldError(WhereCrash(c), item, inputs.status().message());
+      if (inputs->empty()) return FieldError(WhereCrash(c), item, "is empty");
+      if (!crashes.insert(PlacementsToString(*inputs)).second) {
+        return FieldError(WhereCrash(c), item,
+                          absl::StrCat("'", x.inputs(i), "' is explained twice"));
+      }
+    }
+    if (x.reason().empty()) return FieldError(WhereCrash(c), field + ".reason", "is required");
+    for (int w : x.world_sizes()) {
+      if (absl::StatusOr<Mesh> mesh = Mesh::Create(w); !mesh.ok()) {
+        return FieldError(WhereCrash(c), field + ".world_sizes", mesh.status().message());
       }
     }
   }

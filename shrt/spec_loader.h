@@ -83,13 +83,15 @@ class LoadedSpec {
 
   // "<path>:<line>" of the `op` field, of the `local_shape_arg` field, of
   // sample `s`, of argument `a` of sample `s`, of sweep `w` of sample `s`
-  // (in the samples_from spec for its samples) and of `missing` entry `m`.
+  // (in the samples_from spec for its samples), of `missing` entry `m` and
+  // of `crash` entry `c`.
   std::string WhereOp() const;
   std::string WhereLocalShapeArg() const;
   std::string WhereSample(int s) const;
   std::string WhereArg(int s, int a) const;
   std::string WhereSweep(int s, int w) const;
   std::string WhereMissing(int m) const;
+  std::string WhereCrash(int c) const;
 
  private:
   LoadedSpec(OpSpec proto, TextLocations locations, std::shared_ptr<const RecipeSet> recipes)

@@ -5,6 +5,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "c10/util/Exception.h"
+#include "shrt/isolation.h"
 #include "shrt/overload_name.h"
 #include "shrt/sample.h"
 
@@ -69,6 +70,8 @@ absl::StatusOr<OpReport> ValidateClaims(const LoadedSpec& spec, const ClaimSourc
       if (!truth.ok()) return truth.status();
       report.samples.push_back({truth->name(), truth->description()});
       report.combination_checks += truth->combination_checks();
+      report.crashes.insert(report.crashes.end(), truth->crashes().begin(),
+                            truth->crashes().end());
       if (!truth->rejection().empty()) {
         report.notes.push_back(truth->rejection());
         continue;
@@ -88,6 +91,67 @@ absl::StatusOr<OpReport> ValidateClaims(const LoadedSpec& spec, const ClaimSourc
   report.seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return report;
+}
+
+bool CrashApplies(const KnownCrash& entry, int world_size) {
+  return entry.world_sizes().empty() ||
+         std::find(entry.world_sizes().begin(), entry.world_sizes().end(), world_size) !=
+             entry.world_sizes().end();
+}
+
+std::vector<CaseCrash> UnexplainedCrashes(const LoadedSpec& spec,
+                                          const std::vector<CaseCrash>& crashes, int world_size) {
+  std::vector<CaseCrash> out;
+  for (const CaseCrash& c : crashes) {
+    bool explained = false;
+    for (const KnownCrash& k : spec.proto().crash()) {
+      if (!CrashApplies(k, world_size)) continue;
+      for (const std::string& text : k.inputs()) {
+        absl::StatusOr<std::vector<Placement>> inputs = ParsePlacements(text);  // checked
+        explained = explained || (inputs.ok() && !c.inputs.empty() &&
+                                  PlacementsToString(*inputs) == c.inputs);
+      }
+    }
+    if (!explained) out.push_back(c);
+  }
+  return out;
+}
+
+absl::StatusOr<std::vector<absl::StatusOr<OpReport>>> ValidateIsolated(
+    int n, const std::function<absl::StatusOr<OpReport>(int)>& validate,
+    const std::function<std::string(int)>& op_of, const IsolationOptions& options,
+    const std::function<void(int)>& done) {
+  IsolatedTask task = [&](int i) -> absl::StatusOr<std::string> {
+    absl::StatusOr<OpReport> report = validate(i);
+    if (!report.ok()) return report.status();
+    return SerializeOpReport(*report);
+  };
+  absl::StatusOr<std::vector<TaskOutcome>> outcomes = RunIsolated(n, task, options, done);
+  if (!outcomes.ok()) return outcomes.status();
+  std::vector<absl::StatusOr<OpReport>> reports;
+  for (int i = 0; i < n; ++i) {
+    TaskOutcome& o = (*outcomes)[i];
+    if (o.result.ok()) {
+      reports.push_back(ParseOpReport(*o.result));
+    } else if (o.result.status().code() == absl::StatusCode::kInternal && !o.crashes.empty()) {
+      // The task could not finish: a report that says so, crashed.
+      OpReport r;
+      r.op = op_of(i);
+      r.error = absl::StrCat("validation did not finish: ", o.result.status().message());
+      for (const CallCrash& c : o.crashes) {
+        r.crashes.push_back({"", absl::StrCat("crashed: ", c.reason, " at operator call #", c.call)});
+      }
+      reports.push_back(std::move(r));
+    } else if (o.result.status().code() == absl::StatusCode::kInternal) {
+      OpReport r;
+      r.op = op_of(i);
+      r.error = absl::StrCat("validation did not finish: ", o.result.status().message());
+      reports.push_back(std::move(r));
+    } else {
+      reports.push_back(o.result.status());
+    }
+  }
+  return reports;
 }
 
 }  // namespace shrt

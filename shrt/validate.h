@@ -13,6 +13,7 @@
 
 #include "absl/status/statusor.h"
 #include "shrt/ground_truth.h"
+#include "shrt/isolation.h"
 #include "shrt/op_args.h"
 #include "shrt/op_report.h"
 #include "shrt/placement.h"
@@ -51,6 +52,30 @@ absl::StatusOr<OpReport> ValidateOp(const LoadedSpec& spec, const RuleSource& cl
 // origin.
 absl::StatusOr<OpReport> ValidateClaims(const LoadedSpec& spec, const ClaimSource& claimed,
                                         int num_origins, const ValidateOptions& options);
+
+// True if `entry` applies at `world_size` (its world_sizes, or every one).
+bool CrashApplies(const KnownCrash& entry, int world_size);
+
+// The crashes of `crashes` (e.g. OpReport::crashes, found at `world_size`)
+// that no `crash` entry of `spec` applying there explains (spec.proto
+// KnownCrash: the same input placements), in order. A crash on the full
+// inputs is never explained. A non-empty result makes the overload
+// *crashed*: a failure, like an incorrect rule.
+std::vector<CaseCrash> UnexplainedCrashes(const LoadedSpec& spec,
+                                          const std::vector<CaseCrash>& crashes, int world_size);
+
+// Runs `validate(i)` for i in [0, n) in crash-isolated worker processes
+// (isolation.h) and returns their results in order: a crashing operator
+// call becomes a CaseCrash of its report, and the rest of the validation
+// still runs. A validation that cannot finish (isolation.h TaskOutcome:
+// e.g. more crashes than options.max_crashes, or a worker that died
+// outside any operator call) gives a report of overload `op_of(i)` whose
+// error says why, with its crashes. The caller must be single-threaded.
+// Errors: as RunIsolated (Internal when fork, a pipe or a mapping fails).
+absl::StatusOr<std::vector<absl::StatusOr<OpReport>>> ValidateIsolated(
+    int n, const std::function<absl::StatusOr<OpReport>(int)>& validate,
+    const std::function<std::string(int)>& op_of, const IsolationOptions& options,
+    const std::function<void(int)>& done = {});
 
 }  // namespace shrt
 

@@ -18,6 +18,8 @@
 #include "shrt/synthesize.h"
 #include "shrt/table.pb.h"
 #include "shrt/ground_truth.h"
+#include "shrt/isolation.h"
+#include "shrt/validate.h"
 #include "shrt/sample.h"
 #include "tools/validate_command.h"
 
@@ -82,7 +84,14 @@ DiscoveryReport MakeReport(const LoadedSpec& spec, const std::vector<SampleTruth
     d->set_explains(sr.covers);
   }
   int64_t checks = 0;
-  for (const SampleTruth& truth : truths) checks += truth.combination_checks();
+  for (const SampleTruth& truth : truths) {
+    checks += truth.combination_checks();
+    for (const CaseCrash& c : truth.crashes()) {
+      CrashedCase* crashed = r.add_crashed();
+      crashed->set_inputs(c.inputs);
+      crashed->set_evidence(c.what);
+    }
+  }
   r.set_combination_checks(static_cast<int32_t>(checks));
   r.set_seconds(seconds);
   return r;
@@ -96,6 +105,8 @@ std::string Text(const DiscoveryReport& r) {
     absl::StrAppend(&out, "  swept:\n");
     for (const std::string& s : r.sweeps()) absl::StrAppend(&out, "    ", s, "\n");
   }
+  if (r.crashed_size() > 0) absl::StrAppend(&out, "  crashed (", r.crashed_size(), "):\n");
+  for (const CrashedCase& c : r.crashed()) absl::StrAppend(&out, "    ", c.evidence(), "\n");
   absl::StrAppend(&out, "  samples (shapes, dtypes, arguments):\n");
   for (const DiscoveredSample& s : r.samples()) {
     absl::StrAppend(&out, "    ", s.name(), ": ", s.description(), "\n");
@@ -183,6 +194,9 @@ int RunDiscover(const DiscoverCommand& cmd, std::ostream& out, std::ostream& err
   if (absl::StatusOr<Mesh> m = Mesh::Create(cmd.world_size); !m.ok()) {
     return usage(absl::StrCat("--world_size: ", m.status().message()));
   }
+  if (cmd.call_time_limit <= absl::ZeroDuration()) {
+    return usage("--call_time_limit: must be positive, e.g. 60s");
+  }
   std::optional<LoadedSpec> spec;
   if (!cmd.spec.empty()) {
     absl::StatusOr<RecipeSet> recipes = RecipeSet::FromDir(cmd.recipe_dir);
@@ -211,13 +225,34 @@ int RunDiscover(const DiscoverCommand& cmd, std::ostream& out, std::ostream& err
   options.seed = cmd.seed;
   options.partial_redraws = cmd.redraws;
   const auto start = std::chrono::steady_clock::now();
-  absl::StatusOr<std::vector<SampleTruth>> truths = SpecTruth(*spec, options);
-  if (!truths.ok()) return usage(truths.status().message());
-  absl::StatusOr<Synthesis> syn = Synthesize(spec->op(), *truths, cmd.world_size);
-  if (!syn.ok()) return usage(syn.status().message());
-  const DiscoveryReport report = MakeReport(
-      *spec, *truths, *syn, cmd.world_size,
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  // In a crash-isolated worker (shrt/isolation.h): an operator that
+  // crashes is reported, its other cases still judged.
+  IsolationOptions isolation;
+  isolation.call_time_limit = cmd.call_time_limit;
+  absl::StatusOr<std::vector<TaskOutcome>> outcome = RunIsolated(
+      1,
+      [&](int) -> absl::StatusOr<std::string> {
+        absl::StatusOr<std::vector<SampleTruth>> truths = SpecTruth(*spec, options);
+        if (!truths.ok()) return truths.status();
+        absl::StatusOr<Synthesis> syn = Synthesize(spec->op(), *truths, cmd.world_size);
+        if (!syn.ok()) return syn.status();
+        return MakeReport(*spec, *truths, *syn, cmd.world_size,
+                          std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+                              .count())
+            .SerializeAsString();
+      },
+      isolation);
+  if (!outcome.ok()) return usage(outcome.status().message());
+  const absl::StatusOr<std::string>& result = outcome->front().result;
+  if (!result.ok()) {
+    err << "shrt discover: " << result.status().message() << "\n";
+    for (const CallCrash& c : outcome->front().crashes) {
+      err << "  crashed: " << c.reason << " at operator call #" << c.call << "\n";
+    }
+    return result.status().code() == absl::StatusCode::kInternal ? kExitIncorrect : kExitUsage;
+  }
+  DiscoveryReport report;
+  if (!report.ParseFromString(*result)) return usage("a worker's report does not parse");
   if (cmd.format == "json") {
     google::protobuf::util::JsonPrintOptions o;
     o.preserve_proto_field_names = true;
@@ -233,7 +268,9 @@ int RunDiscover(const DiscoverCommand& cmd, std::ostream& out, std::ostream& err
   } else {
     out << Text(report);
   }
-  return kExitOk;
+  std::vector<CaseCrash> crashes;
+  for (const CrashedCase& c : report.crashed()) crashes.push_back({c.inputs(), c.evidence()});
+  return UnexplainedCrashes(*spec, crashes, cmd.world_size).empty() ? kExitOk : kExitIncorrect;
 }
 
 }  // namespace shrt

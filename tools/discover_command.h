@@ -7,6 +7,8 @@
 #include <ostream>
 #include <string>
 
+#include "absl/time/time.h"
+
 namespace shrt {
 
 struct DiscoverCommand {
@@ -18,10 +20,13 @@ struct DiscoverCommand {
   std::string recipe_dir = "op_specs/recipes";
   uint64_t seed = 0;
   int redraws = 3;
+  // Wall time one operator call may take before it counts as crashed.
+  absl::Duration call_time_limit = absl::Seconds(60);
 };
 
 // Runs the command, writing the report to `out` and errors to `err`.
-// Returns 0, or 2 on a usage or input error.
+// Returns 0; 1 when the operator crashed (the report lists the crashes;
+// shrt/isolation.h); 2 on a usage or input error.
 int RunDiscover(const DiscoverCommand& cmd, std::ostream& out, std::ostream& err);
 
 }  // namespace shrt

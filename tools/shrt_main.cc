@@ -3,8 +3,10 @@
 //   shrt validate (--op=OVERLOAD[,...] | --all | --spec=FILE[,...])
 //                 [--world_size=N] [--format=text|json] [--spec_dir=DIR]
 //                 [--recipe_dir=DIR] [--seed=N] [--redraws=N] [--jobs=N]
+//                 [--call_time_limit=DURATION]
 //   shrt discover (--op=OVERLOAD | --spec=FILE) [--world_size=N]
 //                 [--format=text|json|textproto|cc] [--spec_dir=DIR] [--recipe_dir=DIR]
+//                 [--call_time_limit=DURATION]
 //   shrt coverage [--namespace=NS] [--uncovered] [--format=text|json]
 //                 [--spec_dir=DIR] [--recipe_dir=DIR]
 //   shrt groups [--write] [--spec_dir=DIR] [--recipe_dir=DIR]
@@ -32,6 +34,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/strip.h"
+#include "absl/time/time.h"
 #include "shrt/registry.h"
 #include "tools/coverage_command.h"
 #include "tools/discover_command.h"
@@ -52,6 +55,8 @@ ABSL_FLAG(std::string, recipe_dir, "op_specs/recipes", "Directory of recipe file
 ABSL_FLAG(uint64_t, seed, 0, "Base seed of every generator and Partial draw");
 ABSL_FLAG(int, redraws, 3, "Independent redraws of the parts of Partial inputs");
 ABSL_FLAG(int, jobs, 0, "Overloads validated in parallel; 0 means one per core");
+ABSL_FLAG(absl::Duration, call_time_limit, absl::Seconds(60),
+          "Wall time one operator call may take before it counts as crashed, e.g. 60s, 500ms");
 ABSL_FLAG(std::string, namespace, "", "Only this namespace of the dispatcher, e.g. aten");
 ABSL_FLAG(bool, uncovered, false, "Also list the overloads with neither a spec nor a strategy");
 ABSL_FLAG(std::string, file, "op_specs/xfails.textproto", "The xfails file");
@@ -68,9 +73,10 @@ constexpr char kUsage[] =
     "usage: shrt validate (--op=OVERLOAD[,...] | --all | --spec=FILE[,...]) [--strategies=TABLE]\n"
     "                     [--world_size=N]\n"
     "                     [--format=text|json] [--spec_dir=DIR] [--recipe_dir=DIR] [--seed=N]\n"
-    "                     [--redraws=N] [--jobs=N]\n"
+    "                     [--redraws=N] [--jobs=N] [--call_time_limit=DURATION]\n"
     "       shrt discover (--op=OVERLOAD | --spec=FILE) [--world_size=N]\n"
     "                     [--format=text|json|textproto|cc] [--spec_dir=DIR] [--recipe_dir=DIR]\n"
+    "                     [--call_time_limit=DURATION]\n"
     "       shrt coverage [--namespace=NS] [--uncovered] [--format=text|json] [--spec_dir=DIR]\n"
     "                     [--recipe_dir=DIR]\n"
     "       shrt groups [--write] [--spec_dir=DIR] [--recipe_dir=DIR]\n"
@@ -84,9 +90,10 @@ const std::map<std::string, std::vector<std::string>>& CommandFlags() {
   static const auto* flags = new std::map<std::string, std::vector<std::string>>{
       {"validate",
        {"op", "all", "spec", "strategies", "world_size", "format", "spec_dir", "recipe_dir", "seed",
-        "redraws", "jobs"}},
+        "redraws", "jobs", "call_time_limit"}},
       {"discover",
-       {"op", "spec", "world_size", "format", "spec_dir", "recipe_dir", "seed", "redraws"}},
+       {"op", "spec", "world_size", "format", "spec_dir", "recipe_dir", "seed", "redraws",
+        "call_time_limit"}},
       {"coverage", {"namespace", "uncovered", "format", "spec_dir", "recipe_dir"}},
       {"groups", {"write", "spec_dir", "recipe_dir"}},
       {"xfail", {"op", "file", "rule", "all_rules", "reason", "issue", "expires"}},
@@ -195,6 +202,7 @@ int main(int argc, char** argv) {
     cmd.recipe_dir = InWorkspace(absl::GetFlag(FLAGS_recipe_dir));
     cmd.seed = absl::GetFlag(FLAGS_seed);
     cmd.redraws = absl::GetFlag(FLAGS_redraws);
+    cmd.call_time_limit = absl::GetFlag(FLAGS_call_time_limit);
     return shrt::RunDiscover(cmd, std::cout, std::cerr);
   }
   if (command == "coverage") {
@@ -225,5 +233,6 @@ int main(int argc, char** argv) {
   cmd.seed = absl::GetFlag(FLAGS_seed);
   cmd.redraws = absl::GetFlag(FLAGS_redraws);
   cmd.jobs = absl::GetFlag(FLAGS_jobs);
+  cmd.call_time_limit = absl::GetFlag(FLAGS_call_time_limit);
   return shrt::RunValidate(cmd, shrt::StrategyRegistry::Global(), std::cout, std::cerr);
 }

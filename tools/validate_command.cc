@@ -1,6 +1,5 @@
 #include "tools/validate_command.h"
 
-#include <atomic>
 #include <chrono>
 #include <thread>
 #include <map>
@@ -51,6 +50,9 @@ int RunValidate(const ValidateCommand& cmd, const StrategyRegistry& registry, st
     return usage(absl::StrCat("--world_size: ", mesh.status().message()));
   }
   if (cmd.redraws < 1) return usage("--redraws: must be at least 1");
+  if (cmd.call_time_limit <= absl::ZeroDuration()) {
+    return usage("--call_time_limit: must be positive, e.g. 60s");
+  }
   if (cmd.jobs < 0) {
     return usage(absl::StrCat("--jobs: ", cmd.jobs, " is negative (0 means one per core)"));
   }
@@ -138,24 +140,27 @@ int RunValidate(const ValidateCommand& cmd, const StrategyRegistry& registry, st
     }
     return report;
   };
-  std::vector<absl::StatusOr<OpReport>> results(targets.size(), absl::UnknownError("not run"));
+  // Overloads run in crash-isolated worker processes (shrt/isolation.h;
+  // ATen intra-op threads stay at 1): an operator that crashes makes its
+  // overload *crashed*, the other overloads are unaffected.
+  IsolationOptions isolation;
+  isolation.jobs = std::max(1, std::min<int>(cmd.jobs > 0 ? cmd.jobs
+                                                          : static_cast<int>(std::thread::hardware_concurrency()),
+                                             static_cast<int>(targets.size())));
+  isolation.call_time_limit = cmd.call_time_limit;
+  absl::StatusOr<std::vector<absl::StatusOr<OpReport>>> isolated;
   {
     Progress progress(static_cast<int>(targets.size()), stderr);
-    std::atomic<size_t> next{0};
-    auto worker = [&] {
-      for (size_t i = next++; i < targets.size(); i = next++) {
-        results[i] = validate_one(targets[i]);
-        progress.Done();
-      }
-    };
-    const int jobs = std::max(1, std::min<int>(cmd.jobs > 0 ? cmd.jobs
-                                                          : static_cast<int>(std::thread::hardware_concurrency()),
-                                               static_cast<int>(targets.size())));
-    std::vector<std::thread> threads;
-    for (int j = 1; j < jobs; ++j) threads.emplace_back(worker);
-    worker();
-    for (std::thread& t : threads) t.join();
+    isolated = ValidateIsolated(
+        static_cast<int>(targets.size()), [&](int i) { return validate_one(targets[i]); },
+        [&](int i) { return OverloadToString(targets[i]->op()); }, isolation,
+        [&](int) { progress.Done(); });
   }
+  if (!isolated.ok()) {
+    err << "shrt validate: " << isolated.status().message() << "\n";
+    return kExitUsage;
+  }
+  std::vector<absl::StatusOr<OpReport>>& results = *isolated;
   std::vector<OpReport> reports;
   bool failing = false;
   for (size_t i = 0; i < targets.size(); ++i) {
@@ -166,7 +171,8 @@ int RunValidate(const ValidateCommand& cmd, const StrategyRegistry& registry, st
       failing = failing || v.verdict == Verdict::kIncorrect;
     }
     failing = failing || report->Count(Verdict::kIncorrect) > 0 ||
-              (has_strategy && !report->error.empty());
+              (has_strategy && !report->error.empty()) ||
+              !UnexplainedCrashes(*targets[i], report->crashes, cmd.world_size).empty();
     reports.push_back(*std::move(report));
   }
   const double seconds =

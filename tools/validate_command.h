@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/time/time.h"
 #include "shrt/registry.h"
 
 namespace shrt {
@@ -27,11 +28,16 @@ struct ValidateCommand {
   uint64_t seed = 0;
   int jobs = 0;  // --jobs: overloads validated in parallel; 0 = one per core
   int redraws = 3;
+  // --call_time_limit: wall time one operator call may take before it
+  // counts as crashed (shrt/isolation.h).
+  absl::Duration call_time_limit = absl::Seconds(60);
 };
 
 // Exit statuses of the CLI.
 inline constexpr int kExitOk = 0;         // no rule is incorrect
-inline constexpr int kExitIncorrect = 1;  // some rule is incorrect, or a strategy failed
+// Some rule is incorrect, a strategy failed, or an operator crashed
+// (a crash its spec does not explain).
+inline constexpr int kExitIncorrect = 1;
 inline constexpr int kExitUsage = 2;      // usage or input error (flags, specs, overloads)
 
 // Runs the command with `registry`'s strategies, writing the report to
