@@ -27,7 +27,40 @@ size_t EditDistance(absl::string_view a, absl::string_view b) {
   return row[b.size()];
 }
 
+// Adds the tensors `type` stands for to the range [*lo, *hi] (hi: kAny).
+void CountTensors(const c10::TypePtr& type, int* lo, int* hi) {
+  c10::TypePtr t = type;
+  bool optional = false;
+  if (auto o = t->cast<c10::OptionalType>()) {
+    t = o->getElementType();
+    optional = true;
+  }
+  if (t->kind() == c10::TypeKind::TensorType) {
+    if (!optional) ++*lo;
+    if (*hi != RuleArity::kAny) ++*hi;
+    return;
+  }
+  if (auto list = t->cast<c10::ListType>()) {
+    c10::TypePtr e = list->getElementType();
+    if (auto oe = e->cast<c10::OptionalType>()) e = oe->getElementType();
+    if (e->kind() == c10::TypeKind::TensorType) *hi = RuleArity::kAny;
+  }
+}
+
 }  // namespace
+
+absl::StatusOr<RuleArity> SchemaArity(const c10::OperatorName& name) {
+  if (absl::Status s = CheckOverloadExists(name); !s.ok()) return s;
+  const c10::FunctionSchema& schema = c10::Dispatcher::singleton().findSchema(name)->schema();
+  RuleArity arity;
+  for (const c10::Argument& a : schema.arguments()) {
+    if (!a.is_out()) CountTensors(a.real_type(), &arity.min_inputs, &arity.max_inputs);
+  }
+  for (const c10::Argument& r : schema.returns()) {
+    CountTensors(r.real_type(), &arity.min_outputs, &arity.max_outputs);
+  }
+  return arity;
+}
 
 std::vector<std::string> CloseOverloads(absl::string_view text, int max) {
   std::vector<std::pair<size_t, std::string>> scored;

@@ -9,6 +9,7 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "shrt/placement.h"
 
 namespace shrt {
 
@@ -20,6 +21,13 @@ absl::Status CheckOverloadExists(const c10::OperatorName& name);
 // The schema's argument names, in order (out= arguments included).
 // Errors: those of CheckOverloadExists.
 absl::StatusOr<std::vector<std::string>> SchemaArgumentNames(const c10::OperatorName& name);
+
+// The arity of `name`'s rules (placement.h) as its schema gives it: per
+// argument that is not out=, one tensor input for a Tensor, zero or one for
+// a Tensor?, any number for a Tensor[] or Tensor?[] (flattened); per return,
+// one tensor output for a Tensor, zero or one for a Tensor?, any number for
+// a Tensor[]. Errors: those of CheckOverloadExists.
+absl::StatusOr<RuleArity> SchemaArity(const c10::OperatorName& name);
 
 // Up to `max` registered overloads whose canonical text is closest to
 // `text` by edit distance, best first (ties by name).

@@ -146,6 +146,22 @@ absl::StatusOr<Rule> ParseRule(absl::string_view text) {
   return rule;
 }
 
+absl::Status CheckRuleArity(const Rule& rule, const RuleArity& arity) {
+  for (auto [count, lo, hi, side] :
+       {std::tuple(rule.inputs.size(), arity.min_inputs, arity.max_inputs, "input"),
+        std::tuple(rule.outputs.size(), arity.min_outputs, arity.max_outputs, "output")}) {
+    const int n = static_cast<int>(count);
+    if (n >= lo && (hi == RuleArity::kAny || n <= hi)) continue;
+    const std::string range = hi == RuleArity::kAny ? absl::StrCat("at least ", lo)
+                              : lo == hi            ? absl::StrCat(lo)
+                                                    : absl::StrCat(lo, " to ", hi);
+    return absl::InvalidArgumentError(absl::StrCat(
+        "has ", n, " ", side, " placement", n == 1 ? "" : "s", " but the overload has ", range,
+        " tensor ", side, lo == 1 && hi == 1 ? "" : "s"));
+  }
+  return absl::OkStatus();
+}
+
 bool IsAllReplicate(const Rule& rule) {
   for (const auto* side : {&rule.inputs, &rule.outputs}) {
     for (const Placement& p : *side) {

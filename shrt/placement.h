@@ -24,6 +24,7 @@
 #include <string>
 #include <vector>
 
+#include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 
@@ -125,6 +126,29 @@ std::string RuleToString(const Rule& rule);
 // an operator without tensor inputs / outputs. Errors: InvalidArgument
 // naming the offending token (or the missing "->").
 absl::StatusOr<Rule> ParseRule(absl::string_view text);
+
+// How many placements each side of an overload's rules has: one per tensor
+// input and output. A sample fixes the counts; a schema alone gives a range
+// (an optional tensor may be absent, a Tensor[] has any length; see
+// SchemaArity in op_lookup.h).
+struct RuleArity {
+  // No upper bound (a Tensor[] argument or return).
+  static constexpr int kAny = -1;
+
+  int min_inputs = 0;
+  int max_inputs = 0;  // or kAny
+  int min_outputs = 0;
+  int max_outputs = 0;  // or kAny
+
+  // Exactly `inputs` tensor inputs and `outputs` tensor outputs.
+  static RuleArity Exactly(int inputs, int outputs) { return {inputs, inputs, outputs, outputs}; }
+};
+
+// The one arity check of a rule. OK if `rule` has as many input and output
+// placements as `arity` allows. Errors: InvalidArgument "has 1 input
+// placement but the overload has 2 tensor inputs" (or "1 to 2", "at least
+// 2"; outputs alike, inputs checked first).
+absl::Status CheckRuleArity(const Rule& rule, const RuleArity& arity);
 
 // True for `R, ..., R -> R, ...`: the rule every operator has, implicit in
 // every strategy.

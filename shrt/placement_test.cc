@@ -83,6 +83,29 @@ TEST(RuleTest, AllReplicateAndDegenerate) {
   EXPECT_FALSE(IsDegenerate(*ParseRule("S(0), R -> P(max)")));
 }
 
+TEST(RuleTest, ArityCheckNamesTheSideAndTheRange) {
+  const Rule rule = *ParseRule("S(0), R -> S(0)");
+  EXPECT_TRUE(CheckRuleArity(rule, RuleArity::Exactly(2, 1)).ok());
+  EXPECT_TRUE(CheckRuleArity(rule, {1, 2, 1, 1}).ok());
+  EXPECT_TRUE(CheckRuleArity(rule, {0, RuleArity::kAny, 1, RuleArity::kAny}).ok());
+  struct Case {
+    RuleArity arity;
+    const char* message;
+  };
+  for (const Case& c : {
+           Case{RuleArity::Exactly(1, 1), "has 2 input placements but the overload has 1 tensor input"},
+           Case{RuleArity::Exactly(3, 1), "has 2 input placements but the overload has 3 tensor inputs"},
+           Case{{3, 4, 1, 1}, "has 2 input placements but the overload has 3 to 4 tensor inputs"},
+           Case{{3, RuleArity::kAny, 1, 1}, "has 2 input placements but the overload has at least 3 tensor inputs"},
+           Case{RuleArity::Exactly(2, 2), "has 1 output placement but the overload has 2 tensor outputs"},
+           Case{RuleArity::Exactly(2, 0), "has 1 output placement but the overload has 0 tensor outputs"},
+       }) {
+    absl::Status s = CheckRuleArity(rule, c.arity);
+    EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
+    EXPECT_EQ(s.message(), c.message);
+  }
+}
+
 TEST(PlacementTest, OrdersReplicateThenShardsThenPartials) {
   EXPECT_LT(Placement::Replicate(), Placement::Shard(0));
   EXPECT_LT(Placement::Shard(0), Placement::Shard(1));

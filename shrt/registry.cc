@@ -25,13 +25,9 @@ absl::Status NormalisePlacement(Placement& p, int64_t ndim, absl::string_view si
   return absl::OkStatus();
 }
 
+// Normalises one side of a rule whose arity matches `metas`.
 absl::Status NormaliseSide(std::vector<Placement>& side, const std::vector<TensorMeta>& metas,
                            absl::string_view name) {
-  if (side.size() != metas.size()) {
-    return absl::FailedPreconditionError(absl::StrCat("has ", side.size(), " ", name,
-                                                      " placements but the overload has ",
-                                                      metas.size(), " tensor ", name, "s"));
-  }
   for (size_t i = 0; i < side.size(); ++i) {
     absl::Status s = NormalisePlacement(side[i], metas[i].ndim(), name, i);
     if (!s.ok()) return s;
@@ -149,6 +145,9 @@ absl::StatusOr<std::vector<Rule>> StrategyRegistry::Query(const c10::OperatorNam
       return absl::FailedPreconditionError(absl::StrCat("strategy for ", OverloadToString(name),
                                                         " returned '", text, "', which ", why));
     };
+    const RuleArity arity = RuleArity::Exactly(static_cast<int>(args.inputs().size()),
+                                               static_cast<int>(args.outputs().size()));
+    if (absl::Status s = CheckRuleArity(rule, arity); !s.ok()) return broken(s.message());
     for (auto [side, metas, label] :
          {std::tuple(&rule.inputs, &args.inputs(), "input"),
           std::tuple(&rule.outputs, &args.outputs(), "output")}) {

@@ -67,8 +67,8 @@ TEST(RegistryTest, QueryRejectsContractViolations) {
     const char* rule;
     const char* message;
   };
-  for (const Case& c : {Case{"S(0) -> S(0)", "1 input placements"},
-                        Case{"S(0), S(0) -> S(0), S(0)", "2 output placements"},
+  for (const Case& c : {Case{"S(0) -> S(0)", "has 1 input placement but the overload has 2 tensor inputs"},
+                        Case{"S(0), S(0) -> S(0), S(0)", "has 2 output placements but the overload has 1 tensor output"},
                         Case{"S(2), R -> S(0)", "has 2 dims"},
                         Case{"R, R -> R", "implicit all-Replicate"}}) {
     StrategyRegistry registry;

@@ -1,5 +1,6 @@
 #include "shrt/text_proto.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -42,8 +43,11 @@ std::string TextLocations::Where(std::initializer_list<std::pair<absl::string_vi
     const FieldDescriptor* field = message->GetDescriptor()->FindFieldByName(std::string(name));
     if (field == nullptr || tree == nullptr) break;
     auto loc = tree->GetLocation(field, field->is_repeated() ? index : -1);
-    // A list written as `f: [a, b]` records where the list starts only.
-    if (loc.line < 0 && field->is_repeated()) loc = tree->GetLocation(field, 0);
+    // A list written as `f: [a, b]` records where the list starts only: use
+    // the closest earlier value that has a location.
+    if (loc.line < 0 && field->is_repeated()) {
+      for (int k = std::max(index, 1); loc.line < 0 && k-- > 0;) loc = tree->GetLocation(field, k);
+    }
     if (loc.line >= 0) line = loc.line + 1;
     if (field->type() != FieldDescriptor::TYPE_MESSAGE) break;
     const bool in_range = !field->is_repeated() ||
@@ -55,6 +59,27 @@ std::string TextLocations::Where(std::initializer_list<std::pair<absl::string_vi
                   : &message->GetReflection()->GetMessage(*message, field);
   }
   return line > 0 ? absl::StrCat(path_, ":", line) : path_;
+}
+
+TextFormat::ParseLocationRange TextLocations::Range(absl::string_view field, int index,
+                                                   const Message& root) const {
+  const FieldDescriptor* f = root.GetDescriptor()->FindFieldByName(std::string(field));
+  if (f == nullptr || tree_ == nullptr) return {};
+  return tree_->GetLocationRange(f, index);
+}
+
+size_t TextOffset(absl::string_view text, TextFormat::ParseLocation where) {
+  size_t offset = 0;
+  for (int line = 0; line < where.line; ++line) {
+    offset = text.find('\n', offset);
+    if (offset == absl::string_view::npos) return text.size();
+    ++offset;
+  }
+  // As io::Tokenizer counts: a column per byte, tabs to the next multiple of 8.
+  for (int column = 0; column < where.column && offset < text.size() && text[offset] != '\n'; ++offset) {
+    column = text[offset] == '\t' ? column + 8 - column % 8 : column + 1;
+  }
+  return offset;
 }
 
 absl::StatusOr<TextLocations> ParseTextProto(absl::string_view text, const std::string& path,

@@ -30,6 +30,14 @@ class TextLocations {
   std::string Where(std::initializer_list<std::pair<absl::string_view, int>> nested,
                     const google::protobuf::Message& root) const;
 
+  // Where value `index` of the root message's repeated field `field` is in
+  // the text: from its field name to just past its value, as the parser
+  // counts lines and columns (0-based; see TextOffset). Start line -1 when
+  // the value was not in the file, or shares one range with its neighbours
+  // (only the first value of a list `f: [a, b]` has one, spanning the list).
+  google::protobuf::TextFormat::ParseLocationRange Range(absl::string_view field, int index,
+                                                         const google::protobuf::Message& root) const;
+
  private:
   std::string path_;
   std::shared_ptr<google::protobuf::TextFormat::ParseInfoTree> tree_;
@@ -40,6 +48,11 @@ class TextLocations {
 // syntax error or an unknown field.
 absl::StatusOr<TextLocations> ParseTextProto(absl::string_view text, const std::string& path,
                                              google::protobuf::Message* message);
+
+// The byte offset in `text` of a location the parser recorded (0-based
+// line and column; its tokenizer counts a column per byte, a tab advancing
+// to the next multiple of 8), or text.size() for one past the end.
+size_t TextOffset(absl::string_view text, google::protobuf::TextFormat::ParseLocation where);
 
 // The longest file ReadFile reads, bytes (specs, recipes, tables and xfail
 // files are kilobytes; a device such as /dev/zero never ends).

@@ -23,6 +23,42 @@ std::string XfailEntry::Describe() const {
                            : absl::StrCat(op, " rule '", RuleToString(rule), "'");
 }
 
+absl::StatusOr<XfailEntry> CheckXfail(const Xfail& x, std::string* field) {
+  auto bad = [&](absl::string_view f, absl::string_view what) {
+    *field = std::string(f);
+    return absl::InvalidArgumentError(what);
+  };
+  XfailEntry e;
+  e.proto = x;
+  absl::StatusOr<c10::OperatorName> op = ParseOverloadName(x.op());
+  if (!op.ok()) return bad("op", op.status().message());
+  absl::StatusOr<RuleArity> arity = SchemaArity(*op);
+  if (!arity.ok()) return bad("op", arity.status().message());
+  e.op = OverloadToString(*op);
+  if (x.all_rules() == !x.rule().empty()) {
+    return bad("rule", "give exactly one of rule and all_rules: true");
+  }
+  if (!x.all_rules()) {
+    absl::StatusOr<Rule> rule = ParseRule(x.rule());
+    if (!rule.ok()) return bad("rule", rule.status().message());
+    if (absl::Status s = CheckRuleArity(*rule, *arity); !s.ok()) {
+      return bad("rule", absl::StrCat("'", RuleToString(*rule), "' ", s.message(), " (", e.op, ")"));
+    }
+    e.rule = *rule;
+  }
+  if (x.reason().empty()) return bad("reason", "is required");
+  if (!absl::StartsWith(x.issue(), "https://") && !absl::StartsWith(x.issue(), "http://")) {
+    return bad("issue", "a link to the tracking issue (http:// or https://) is required");
+  }
+  if (!ParseDay(x.added(), &e.added)) return bad("added", "must be a date YYYY-MM-DD");
+  if (!x.expires().empty()) {
+    if (!ParseDay(x.expires(), &e.expires)) return bad("expires", "must be a date YYYY-MM-DD");
+    if (e.expires < e.added) return bad("expires", "is before the date added");
+    e.has_expiry = true;
+  }
+  return e;
+}
+
 absl::StatusOr<std::vector<XfailEntry>> ParseXfails(absl::string_view text,
                                                     const std::string& path) {
   XfailList list;
@@ -31,45 +67,33 @@ absl::StatusOr<std::vector<XfailEntry>> ParseXfails(absl::string_view text,
   std::vector<XfailEntry> entries;
   absl::flat_hash_set<std::string> seen;
   for (int i = 0; i < list.xfail_size(); ++i) {
-    const Xfail& x = list.xfail(i);
     auto bad = [&](absl::string_view field, absl::string_view what) {
       return FieldError(where->Where({{"xfail", i}, {std::string(field), -1}}, list),
                         absl::StrCat("xfail[", i, "].", field), what);
     };
-    XfailEntry e;
-    e.proto = x;
-    absl::StatusOr<c10::OperatorName> op = ParseOverloadName(x.op());
-    if (!op.ok()) return bad("op", op.status().message());
-    if (absl::Status s = CheckOverloadExists(*op); !s.ok()) return bad("op", s.message());
-    e.op = OverloadToString(*op);
-    if (x.all_rules() == !x.rule().empty()) {
-      return bad("rule", "give exactly one of rule and all_rules: true");
-    }
-    if (!x.all_rules()) {
-      absl::StatusOr<Rule> rule = ParseRule(x.rule());
-      if (!rule.ok()) return bad("rule", rule.status().message());
-      e.rule = *rule;
-    }
-    if (x.reason().empty()) return bad("reason", "is required");
-    if (!absl::StartsWith(x.issue(), "https://") && !absl::StartsWith(x.issue(), "http://")) {
-      return bad("issue", "a link to the tracking issue (http:// or https://) is required");
-    }
-    if (!ParseDay(x.added(), &e.added)) return bad("added", "must be a date YYYY-MM-DD");
-    if (!x.expires().empty()) {
-      if (!ParseDay(x.expires(), &e.expires)) return bad("expires", "must be a date YYYY-MM-DD");
-      if (e.expires < e.added) return bad("expires", "is before the date added");
-      e.has_expiry = true;
-    }
-    if (!seen.insert(e.Describe()).second) return bad("op", absl::StrCat(e.Describe(), " is listed twice"));
-    entries.push_back(std::move(e));
+    std::string field;
+    absl::StatusOr<XfailEntry> e = CheckXfail(list.xfail(i), &field);
+    if (!e.ok()) return bad(field, e.status().message());
+    if (!seen.insert(e->Describe()).second) return bad("op", absl::StrCat(e->Describe(), " is listed twice"));
+    entries.push_back(*std::move(e));
   }
   return entries;
+}
+
+absl::StatusOr<std::vector<XfailEntry>> ParseXfailsFile(absl::string_view text,
+                                                        const std::string& path) {
+  if (text.empty()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        path, ": is empty (0 bytes); an xfails file always has at least its header comment, "
+              "so this one was cut short: restore it (e.g. from version control)"));
+  }
+  return ParseXfails(text, path);
 }
 
 absl::StatusOr<std::vector<XfailEntry>> LoadXfails(const std::string& path) {
   absl::StatusOr<std::string> text = ReadFile(path);
   if (!text.ok()) return text.status();
-  return ParseXfails(*text, path);
+  return ParseXfailsFile(*text, path);
 }
 
 absl::CivilDay Today() { return absl::ToCivilDay(absl::Now(), absl::UTCTimeZone()); }

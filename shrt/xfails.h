@@ -32,15 +32,31 @@ struct XfailEntry {
   std::string Describe() const;
 };
 
-// Parses and checks xfail text (the content of `path`).
+// Checks one entry on its own and returns it checked.
+// Errors: InvalidArgument with the problem, and `*field` set to the field
+// it is in ("op", "rule", ...), for an op that does not parse or that the
+// dispatcher lacks, a rule that does not parse or whose arity does not
+// match the op's schema (CheckRuleArity, SchemaArity), both or neither of
+// rule and all_rules, an empty reason, an issue that is not an http(s)
+// URL, a date that is not YYYY-MM-DD, or an expiry before the date added.
+absl::StatusOr<XfailEntry> CheckXfail(const Xfail& x, std::string* field);
+
+// Parses and checks xfail text (the content of `path`, or an overload's
+// entries embedded in its generated test, where no entries is no text).
 // Errors: InvalidArgument "<path>:<line>: field 'xfail[i].<f>': ..." for a
-// syntax error, an op that does not parse or that the dispatcher lacks, a
-// rule that does not parse, both or neither of rule and all_rules, an empty
-// reason, an issue that is not an http(s) URL, a date that is not
-// YYYY-MM-DD, an expiry before the date added, or a repeated (op, rule).
+// syntax error, an entry that CheckXfail refuses, or a repeated (op, rule).
 absl::StatusOr<std::vector<XfailEntry>> ParseXfails(absl::string_view text,
                                                     const std::string& path);
-// As ParseXfails, reading `path`. Errors: also NotFound if unreadable.
+
+// As ParseXfails, for the whole content of the xfails file `path`, which is
+// never empty (ShRT writes a header comment in every xfails file: an empty
+// one was cut short). Errors: also InvalidArgument "<path>: is empty (0
+// bytes); ..." for an empty `text`.
+absl::StatusOr<std::vector<XfailEntry>> ParseXfailsFile(absl::string_view text,
+                                                        const std::string& path);
+
+// As ParseXfailsFile, reading `path`. Errors: also those of ReadFile
+// (text_proto.h).
 absl::StatusOr<std::vector<XfailEntry>> LoadXfails(const std::string& path);
 
 // Today's date in UTC.

@@ -12,6 +12,7 @@ PACKAGES=(
   bazel-rules-proto     # @rules_proto
   bazel-skylib          # @bazel_skylib
   g++
+  strace                # tools/xfail_kill_test.sh: a slow disk, by delaying fsync
   libtorch-dev          # libtorch 1.13 (ATen, c10, the dispatcher)
   libabsl-dev           # Abseil
   libprotobuf-dev       # protobuf runtime

@@ -54,6 +54,44 @@ grep -q "^aten::relu | P(sum) -> P(sum) | https://example.org/1 | added" "$TEST_
 head -1 "$TEST_TMPDIR/x.textproto" | grep -q "^# header" || { echo "FAIL: header lost"; fail=1; }
 expect 0 "xfail remove" -- "$shrt" xfail remove --file="$TEST_TMPDIR/x.textproto" --op=aten::relu --rule="P(sum) -> P(sum)"
 expect 2 "xfail remove again" -- "$shrt" xfail remove --file="$TEST_TMPDIR/x.textproto" --op=aten::relu --rule="P(sum) -> P(sum)"
+rm -f "$TEST_TMPDIR/new.textproto"
+expect 0 "xfail add to a new file" -- "$shrt" xfail add --file="$TEST_TMPDIR/new.textproto" --op=aten::relu --all_rules --reason=r --issue=https://example.org/1
+head -2 "$TEST_TMPDIR/new.textproto" | grep -q "^# proto-message: shrt.XfailList" || { echo "FAIL: new file header"; cat "$TEST_TMPDIR/new.textproto"; fail=1; }
+expect 2 "xfail add twice" -- "$shrt" xfail add --file="$TEST_TMPDIR/new.textproto" --op=aten::relu --all_rules --reason=r --issue=https://example.org/1
+grep -q "new.textproto already has an xfail for aten::relu (all rules)" "$TEST_TMPDIR/err" || { echo "FAIL: repeated entry"; cat "$TEST_TMPDIR/err"; fail=1; }
+expect 2 "xfail add with the wrong arity" -- "$shrt" xfail add --file="$TEST_TMPDIR/new.textproto" --op=aten::relu --rule="S(0), R -> S(0)" --reason=r --issue=https://example.org/1
+grep -qF "shrt xfail add: --rule: 'S(0), R -> S(0)' has 2 input placements but the overload has 1 tensor input (aten::relu)" "$TEST_TMPDIR/err" || { echo "FAIL: arity"; cat "$TEST_TMPDIR/err"; fail=1; }
+: > "$TEST_TMPDIR/empty.textproto"
+for action in list add; do
+  expect 2 "xfail $action on a 0-byte file" -- "$shrt" xfail $action --file="$TEST_TMPDIR/empty.textproto" --op=aten::relu --rule="P(sum) -> P(sum)" --reason=r --issue=https://example.org/1
+  grep -q "empty.textproto: is empty (0 bytes)" "$TEST_TMPDIR/err" || { echo "FAIL: 0-byte file not named"; cat "$TEST_TMPDIR/err"; fail=1; }
+  [[ ! -s "$TEST_TMPDIR/empty.textproto" ]] || { echo "FAIL: 0-byte file written"; fail=1; }
+done
+# Comments and order survive: add then remove gives the file back byte for
+# byte, and removing an entry keeps the comments around it.
+cat > "$TEST_TMPDIR/c.textproto" <<'END'
+# header
+
+# about neg
+xfail {
+  op: "aten::neg"  # inside
+  rule: "P(sum) -> P(sum)"
+  reason: "r"
+  issue: "https://example.org/2"
+  added: "2026-01-01"
+}  # after neg
+# between
+	xfail { op: "aten::abs" all_rules: true reason: "r" issue: "https://example.org/3" added: "2026-01-01" }
+# last
+END
+cp "$TEST_TMPDIR/c.textproto" "$TEST_TMPDIR/c.orig"
+expect 0 "xfail add to a commented file" -- "$shrt" xfail add --file="$TEST_TMPDIR/c.textproto" --op=aten::relu --rule="P(sum) -> P(sum)" --reason=r --issue=https://example.org/1
+head -c "$(stat -c %s "$TEST_TMPDIR/c.orig")" "$TEST_TMPDIR/c.textproto" | cmp -s - "$TEST_TMPDIR/c.orig" || { echo "FAIL: add changed the old text"; fail=1; }
+expect 0 "xfail remove from a commented file" -- "$shrt" xfail remove --file="$TEST_TMPDIR/c.textproto" --op=aten::relu --rule="P(sum) -> P(sum)"
+cmp "$TEST_TMPDIR/c.textproto" "$TEST_TMPDIR/c.orig" || { echo "FAIL: add then remove is not byte for byte"; diff "$TEST_TMPDIR/c.orig" "$TEST_TMPDIR/c.textproto"; fail=1; }
+expect 0 "xfail remove the first entry" -- "$shrt" xfail remove --file="$TEST_TMPDIR/c.textproto" --op=aten::neg --rule="P(sum) -> P(sum)"
+printf '# header\n\n# about neg\n# between\n\txfail { op: "aten::abs" all_rules: true reason: "r" issue: "https://example.org/3" added: "2026-01-01" }\n# last\n' |
+  cmp -s - "$TEST_TMPDIR/c.textproto" || { echo "FAIL: remove took more than the entry"; cat "$TEST_TMPDIR/c.textproto"; fail=1; }
 # discover: every format, and its table validates clean (the round trip).
 expect 2 "discover without op or spec" -- "$shrt" discover
 expect 2 "discover bad format" -- "$shrt" discover --spec=$spec --format=yaml

@@ -1,61 +1,33 @@
 #include "tools/xfail_command.h"
 
-#include <fstream>
+#include <algorithm>
 
-#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
-#include "absl/strings/str_split.h"
 #include "absl/time/civil_time.h"
-#include "google/protobuf/text_format.h"
+#include "shrt/atomic_file.h"
 #include "shrt/overload_name.h"
-#include "shrt/text_proto.h"
+#include "shrt/xfail_text.h"
 #include "shrt/xfails.h"
 #include "tools/validate_command.h"
 
 namespace shrt {
-namespace {
-
-// The leading comment block of `text`, kept when the file is rewritten.
-std::string Header(const std::string& text) {
-  std::string header;
-  for (absl::string_view line : absl::StrSplit(text, '\n')) {
-    if (!absl::StartsWith(line, "#")) break;
-    absl::StrAppend(&header, line, "\n");
-  }
-  return header;
-}
-
-// Checks `list` as the new content of `path` and writes it.
-absl::Status Write(const std::string& path, const std::string& header, const XfailList& list) {
-  std::string body;
-  google::protobuf::TextFormat::PrintToString(list, &body);
-  const std::string text = header + (header.empty() || body.empty() ? "" : "\n") + body;
-  if (absl::StatusOr<std::vector<XfailEntry>> check = ParseXfails(text, path); !check.ok()) {
-    return check.status();
-  }
-  std::ofstream out(path);
-  out << text;
-  if (!out) return absl::InternalError(absl::StrCat(path, ": cannot write the file"));
-  return absl::OkStatus();
-}
-
-bool Matches(const XfailEntry& e, const std::string& op, const Rule* rule, bool all_rules) {
-  if (e.op != op) return false;
-  return all_rules ? e.proto.all_rules() : (!e.proto.all_rules() && rule && e.rule == *rule);
-}
-
-}  // namespace
 
 int RunXfail(const XfailCommand& cmd, std::ostream& out, std::ostream& err) {
   auto usage = [&](absl::string_view message) {
     err << "shrt xfail " << cmd.action << ": " << message << "\n";
     return kExitUsage;
   };
+  if (cmd.action != "add" && cmd.action != "remove" && cmd.action != "list") {
+    return usage("the action must be add, remove or list");
+  }
   const std::string& path = cmd.file;
-  absl::StatusOr<std::string> text = ReadFile(path);
-  if (!text.ok()) return usage(text.status().message());
-  absl::StatusOr<std::vector<XfailEntry>> entries = ParseXfails(*text, path);
+  // What was read, compared with the file again just before it is replaced.
+  absl::StatusOr<FileSnapshot> read = ReadSnapshot(path);
+  if (!read.ok()) return usage(read.status().message());
+  if (!read->has_value() && cmd.action != "add") return usage(absl::StrCat(path, ": no such file"));
+  const std::string text = read->has_value() ? **read : std::string(kNewXfailsFile);
+  absl::StatusOr<std::vector<XfailEntry>> entries = ParseXfailsFile(text, path);
   if (!entries.ok()) return usage(entries.status().message());
 
   if (cmd.action == "list") {
@@ -78,56 +50,49 @@ int RunXfail(const XfailCommand& cmd, std::ostream& out, std::ostream& err) {
     }
     return 0;
   }
-  if (cmd.action != "add" && cmd.action != "remove") {
-    return usage("the action must be add, remove or list");
-  }
   if (cmd.op.empty()) return usage("--op is required");
   absl::StatusOr<c10::OperatorName> name = ParseOverloadName(cmd.op);
   if (!name.ok()) return usage(absl::StrCat("--op: ", name.status().message()));
   const std::string op = OverloadToString(*name);
   if (cmd.all_rules == !cmd.rule.empty()) return usage("give exactly one of --rule and --all_rules");
-  std::optional<Rule> rule;
+  // The entry the flags name, identified by Describe() as in ParseXfails.
+  XfailEntry named;
+  named.op = op;
+  named.proto.set_op(op);
+  named.proto.set_all_rules(cmd.all_rules);
   if (!cmd.all_rules) {
     absl::StatusOr<Rule> r = ParseRule(cmd.rule);
     if (!r.ok()) return usage(absl::StrCat("--rule: ", r.status().message()));
-    rule = *r;
+    named.rule = *r;
+    named.proto.set_rule(RuleToString(*r));
   }
+  const std::string what = absl::StrCat("xfail for ", named.Describe());
+  auto existing = std::find_if(entries->begin(), entries->end(), [&](const XfailEntry& e) {
+    return e.Describe() == named.Describe();
+  });
+  // The edit: the new entry's text appended, or the old entry's text cut.
+  // The result needs no second check: the edit is verified to leave the
+  // checked entries as they were and to add one checked, new entry.
+  absl::StatusOr<std::string> edited;
   if (cmd.action == "add") {
-    absl::CivilDay day;
-    if (cmd.reason.empty()) return usage("--reason is required");
-    if (!absl::StartsWith(cmd.issue, "https://") && !absl::StartsWith(cmd.issue, "http://")) {
-      return usage("--issue: a link to the tracking issue (http:// or https://) is required");
+    if (existing != entries->end()) return usage(absl::StrCat(path, " already has an ", what));
+    Xfail x = named.proto;
+    x.set_reason(cmd.reason);
+    x.set_issue(cmd.issue);
+    x.set_added(absl::FormatCivilTime(Today()));
+    x.set_expires(cmd.expires);
+    std::string field;
+    if (absl::StatusOr<XfailEntry> checked = CheckXfail(x, &field); !checked.ok()) {
+      return usage(absl::StrCat("--", field, ": ", checked.status().message()));
     }
-    if (!cmd.expires.empty() && (cmd.expires.size() != 10 || !absl::ParseCivilTime(cmd.expires, &day))) {
-      return usage("--expires: must be a date YYYY-MM-DD");
-    }
-  }
-  XfailList list;
-  for (const XfailEntry& e : *entries) {
-    if (cmd.action == "remove" && Matches(e, op, rule ? &*rule : nullptr, cmd.all_rules)) continue;
-    *list.add_xfail() = e.proto;
-  }
-  if (cmd.action == "remove") {
-    if (list.xfail_size() == static_cast<int>(entries->size())) {
-      return usage(absl::StrCat("no xfail for ", op, cmd.all_rules ? " (all rules)" : absl::StrCat(" rule '", cmd.rule, "'"), " in ", path));
-    }
+    edited = AppendXfail(text, path, x);
   } else {
-    Xfail* x = list.add_xfail();
-    x->set_op(op);
-    if (rule) x->set_rule(RuleToString(*rule));
-    x->set_all_rules(cmd.all_rules);
-    x->set_reason(cmd.reason);
-    x->set_issue(cmd.issue);
-    x->set_added(absl::FormatCivilTime(Today()));
-    x->set_expires(cmd.expires);
+    if (existing == entries->end()) return usage(absl::StrCat("no ", what, " in ", path));
+    edited = RemoveXfail(text, path, static_cast<int>(existing - entries->begin()));
   }
-  if (absl::Status s = Write(path, Header(*text), list); !s.ok()) {
-    // Name the flag behind the field that failed.
-    return usage(absl::StrCat(s.message(), " (from the flags; nothing was written)"));
-  }
-  out << (cmd.action == "add" ? "added" : "removed") << " xfail for " << op
-      << (cmd.all_rules ? " (all rules)" : absl::StrCat(" rule '", rule ? RuleToString(*rule) : "", "'"))
-      << " in " << path << "\n";
+  if (!edited.ok()) return usage(absl::StrCat(edited.status().message(), "; nothing written"));
+  if (absl::Status s = WriteFileAtomically(path, *read, *edited); !s.ok()) return usage(s.message());
+  out << (cmd.action == "add" ? "added " : "removed ") << what << " in " << path << "\n";
   return 0;
 }
 

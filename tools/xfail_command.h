@@ -1,5 +1,12 @@
 // `shrt xfail add|remove|list`: edit and list op_specs/xfails.textproto
 // (shrt/xfail.proto) without hand-editing.
+//
+// add and remove edit the file's text in place (shrt/xfail_text.h: every
+// comment and the order of entries survive) and replace the file
+// atomically (shrt/atomic_file.h): killed at any moment, or out of disk,
+// they leave the old file or the new one, never a torn one, and they write
+// nothing if the file changed since they read it. add creates a missing
+// file, with a header comment.
 #ifndef TOOLS_XFAIL_COMMAND_H_
 #define TOOLS_XFAIL_COMMAND_H_
 
@@ -22,7 +29,11 @@ struct XfailCommand {
 };
 
 // Runs the command; returns 0 on success and 2 on a usage or input error
-// (named on `err`: the flag, or the file, line and field).
+// (named on `err`: the flag, or the file, line and field), an empty
+// (torn) xfails file, an entry the flags repeat (add) or do not name
+// (remove), and a failed write (named with its file and errno text; the
+// file is then as it was, unless only syncing its directory after the
+// rename failed).
 int RunXfail(const XfailCommand& cmd, std::ostream& out, std::ostream& err);
 
 }  // namespace shrt
