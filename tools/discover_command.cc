@@ -171,10 +171,7 @@ std::string Cc(const DiscoveryReport& r) {
 }  // namespace
 
 int RunDiscover(const DiscoverCommand& cmd, std::ostream& out, std::ostream& err) {
-  auto usage = [&](absl::string_view message) {
-    err << "shrt discover: " << message << "\n";
-    return kExitUsage;
-  };
+  auto usage = [&](absl::string_view message) { return UsageError(err, "discover", message); };
   if (cmd.op.empty() == cmd.spec.empty()) return usage("give exactly one of --op=OVERLOAD and --spec=FILE");
   const std::vector<std::string> formats = {"text", "json", "textproto", "cc"};
   if (std::find(formats.begin(), formats.end(), cmd.format) == formats.end()) {

@@ -49,8 +49,7 @@ bool Matches(const XfailEntry& e, const std::string& op, const Rule* rule, bool 
 
 int RunXfail(const XfailCommand& cmd, std::ostream& out, std::ostream& err) {
   auto usage = [&](absl::string_view message) {
-    err << "shrt xfail " << cmd.action << ": " << message << "\n";
-    return kExitUsage;
+    return UsageError(err, absl::StrCat("xfail ", cmd.action), message);
   };
   const std::string& path = cmd.file;
   absl::StatusOr<std::string> text = ReadFile(path);

@@ -1,0 +1,66 @@
+#!/bin/bash
+# Runs the malformed-input corpus (README.md beside this file): every
+# directory in testing/malformed/cases/ is one case, run in a scratch copy
+# of itself beside op_specs/recipes/ (a spec tree with the checked-in
+# recipes and no spec). Its `cmd` must exit
+# with `status` (2 when there is no such file) and print exactly `stderr`
+# (and `stdout`, when that file exists). Prints one line per case and the
+# corpus size and pass count.
+#
+#   corpus_test.sh SHRT           check every case (the sh_test)
+#   corpus_test.sh SHRT --write   from the workspace root: write each case's
+#                                 stderr (and stdout) files from what SHRT
+#                                 prints, for a new case or a changed message
+set -u
+shrt="$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"
+mode="${2:-check}"
+root="$PWD"
+cases="testing/malformed/cases"
+scratch="${TEST_TMPDIR:-$(mktemp -d)}/malformed"
+rm -rf "$scratch" && mkdir -p "$scratch"
+total=0
+passed=0
+for dir in "$cases"/*/; do
+  dir="${dir%/}"
+  name="${dir##*/}"
+  total=$((total + 1))
+  work="$scratch/$name"
+  mkdir -p "$work"
+  cp -RL "$dir/." "$work/"
+  mkdir -p "$work/op_specs"
+  ln -s "$root/op_specs/recipes" "$work/op_specs/recipes"
+  # `shrt` in a cmd is the binary under test, stopped after 60 s: a hang
+  # fails its case instead of the whole test.
+  (
+    cd "$work" || exit 99
+    shrt() { timeout 60 "$shrt" "$@"; }
+    . ./cmd
+  ) >"$scratch/$name.stdout" 2>"$scratch/$name.stderr" </dev/null
+  got=$?
+  want=2
+  [[ -f "$dir/status" ]] && want="$(<"$dir/status")"
+  if [[ "$mode" == "--write" ]]; then
+    cp "$scratch/$name.stderr" "$dir/stderr"
+    [[ -f "$dir/stdout" ]] && cp "$scratch/$name.stdout" "$dir/stdout"
+    [[ "$got" == "$want" ]] || echo "NOTE $name: exit $got, want $want"
+    echo "wrote $name"
+    continue
+  fi
+  failures=()
+  [[ "$got" == "$want" ]] || failures+=("exit $got, want $want")
+  for stream in stderr stdout; do
+    [[ "$stream" == stdout && ! -f "$dir/stdout" ]] && continue
+    if ! diff -u "$dir/$stream" "$scratch/$name.$stream" >"$scratch/$name.$stream.diff"; then
+      failures+=("$stream differs:"$'\n'"$(cat "$scratch/$name.$stream.diff")")
+    fi
+  done
+  if ((${#failures[@]} == 0)); then
+    passed=$((passed + 1))
+    echo "ok   $name"
+  else
+    echo "FAIL $name: $(printf '%s\n' "${failures[@]}")"
+    echo "     command: $(tr '\n' ';' <"$dir/cmd")"
+  fi
+done
+echo "malformed corpus: $passed of $total cases pass"
+[[ "$mode" == "--write" ]] || [[ "$total" -gt 0 && "$passed" == "$total" ]]
