@@ -418,7 +418,7 @@ absl::Status BoundSample::CheckLimits(
                                             kMaxSampleElements,
                                             " a sample may hold (shrt/limits.h)"));
     }
-    // FromText checked that every recipe a sample names exists.
+    // FromText checked the recipes a spec names, not the implicit "default".
     absl::StatusOr<const Recipe*> recipe = spec.recipes().Find(in.recipe);
     if (!recipe.ok()) return bad(input_arg[k], recipe.status().message());
     candidates.push_back(

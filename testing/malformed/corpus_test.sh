@@ -2,10 +2,11 @@
 # Runs the malformed-input corpus (README.md beside this file): every
 # directory in testing/malformed/cases/ is one case, run in a scratch copy
 # of itself beside op_specs/recipes/ (a spec tree with the checked-in
-# recipes and no spec). Its `cmd` must exit
-# with `status` (2 when there is no such file) and print exactly `stderr`
-# (and `stdout`, when that file exists). Prints one line per case and the
-# corpus size and pass count.
+# recipes and no spec). Its `cmd` must exit with `status` (2 when there is
+# no such file) and print exactly `stderr` (and `stdout`, when that file
+# exists). Prints one line per case and the corpus size and pass count.
+# Cases run $CORPUS_JOBS at a time (default 2): each starts the CLI, which
+# costs about half a second of libtorch loading.
 #
 #   corpus_test.sh SHRT           check every case (the sh_test)
 #   corpus_test.sh SHRT --write   from the workspace root: write each case's
@@ -18,16 +19,14 @@ root="$PWD"
 cases="testing/malformed/cases"
 scratch="${TEST_TMPDIR:-$(mktemp -d)}/malformed"
 rm -rf "$scratch" && mkdir -p "$scratch"
-total=0
-passed=0
-for dir in "$cases"/*/; do
-  dir="${dir%/}"
-  name="${dir##*/}"
-  total=$((total + 1))
-  work="$scratch/$name"
-  mkdir -p "$work"
-  cp -RL "$dir/." "$work/"
+
+# Runs case directory $1 and writes its verdict to $scratch/<name>.result:
+# "ok", or what differs.
+run_case() {
+  local dir="$1" name="${1##*/}"
+  local work="$scratch/$name"
   mkdir -p "$work/op_specs"
+  cp -RL "$dir/." "$work/"
   ln -s "$root/op_specs/recipes" "$work/op_specs/recipes"
   # `shrt` in a cmd is the binary under test, stopped after 60 s: a hang
   # fails its case instead of the whole test.
@@ -36,17 +35,15 @@ for dir in "$cases"/*/; do
     shrt() { timeout 60 "$shrt" "$@"; }
     . ./cmd
   ) >"$scratch/$name.stdout" 2>"$scratch/$name.stderr" </dev/null
-  got=$?
-  want=2
+  local got=$? want=2
   [[ -f "$dir/status" ]] && want="$(<"$dir/status")"
   if [[ "$mode" == "--write" ]]; then
     cp "$scratch/$name.stderr" "$dir/stderr"
     [[ -f "$dir/stdout" ]] && cp "$scratch/$name.stdout" "$dir/stdout"
-    [[ "$got" == "$want" ]] || echo "NOTE $name: exit $got, want $want"
-    echo "wrote $name"
-    continue
+    [[ "$got" == "$want" ]] && echo "wrote" || echo "wrote, but exit $got, want $want"
+    return
   fi
-  failures=()
+  local failures=()
   [[ "$got" == "$want" ]] || failures+=("exit $got, want $want")
   for stream in stderr stdout; do
     [[ "$stream" == stdout && ! -f "$dir/stdout" ]] && continue
@@ -55,12 +52,36 @@ for dir in "$cases"/*/; do
     fi
   done
   if ((${#failures[@]} == 0)); then
+    echo "ok"
+  else
+    printf '%s\n' "${failures[@]}"
+    echo "command: $(tr '\n' ';' <"$dir/cmd")"
+  fi
+}
+
+names=()
+for dir in "$cases"/*/; do
+  dir="${dir%/}"
+  names+=("${dir##*/}")
+  while (($(jobs -rp | wc -l) >= ${CORPUS_JOBS:-2})); do wait -n; done
+  run_case "$dir" >"$scratch/${dir##*/}.result" &
+done
+wait
+passed=0
+for name in "${names[@]}"; do
+  result="$(<"$scratch/$name.result")"
+  if [[ "$mode" == "--write" ]]; then
+    echo "$name: $result"
+  elif [[ "$result" == ok ]]; then
     passed=$((passed + 1))
     echo "ok   $name"
   else
-    echo "FAIL $name: $(printf '%s\n' "${failures[@]}")"
-    echo "     command: $(tr '\n' ';' <"$dir/cmd")"
+    echo "FAIL $name: $result"
   fi
 done
-echo "malformed corpus: $passed of $total cases pass"
-[[ "$mode" == "--write" ]] || [[ "$total" -gt 0 && "$passed" == "$total" ]]
+if [[ "$mode" == "--write" ]]; then
+  echo "malformed corpus: wrote the expected output of ${#names[@]} cases"
+  exit 0
+fi
+echo "malformed corpus: $passed of ${#names[@]} cases pass"
+[[ "${#names[@]}" -gt 0 && "$passed" == "${#names[@]}" ]]
