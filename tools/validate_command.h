@@ -45,7 +45,10 @@ inline constexpr int kExitUsage = 2;      // usage or input error (flags, specs,
 int UsageError(std::ostream& err, absl::string_view command, absl::string_view message);
 
 // Runs the command with `registry`'s strategies, writing the report to
-// `out` and errors to `err`; returns the exit status above.
+// `out` and errors to `err`; returns the exit status above. With --all and
+// --strategies, a table entry whose overload has no spec in spec_dir is a
+// warning on `err` naming its file and line (the table may serve other
+// spec trees too; the exit status is unchanged).
 int RunValidate(const ValidateCommand& cmd, const StrategyRegistry& registry, std::ostream& out,
                 std::ostream& err);
 
