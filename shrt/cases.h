@@ -40,9 +40,9 @@ class TupleSpace {
 };
 
 // The placements enumerated for one input: CandidatePlacements(ndim,
-// dtype) (candidates.h), without Partial ones for an index input (every
-// generator of its recipe draws indices): a part of an index is not an
-// index, and some kernels (embedding_dense_backward with
+// dtype) (candidates.h), without Partial ones for an index input (its
+// recipe draws indices, recipes.h IsIndexRecipe): a part of an index is
+// not an index, and some kernels (embedding_dense_backward with
 // scale_grad_by_freq) write out of bounds on one instead of raising.
 std::vector<Placement> InputCandidates(int64_t ndim, c10::ScalarType dtype, bool index_only);
 

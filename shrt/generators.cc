@@ -53,31 +53,9 @@ void Mask(const MaskGen& g, int i, Rng& rng, Values& v) {
 }
 
 absl::Status Index(const IndexGen& g, Rng& rng, const GenContext& ctx, Values& v) {
-  const std::optional<std::vector<int64_t>> shape = ctx.shape_of(g.of_arg());
-  if (!shape.has_value()) {
-    return absl::InvalidArgumentError(
-        absl::StrCat("index generator: the sample has no tensor argument '", g.of_arg(), "'"));
-  }
-  int64_t dim = g.dim();
-  if (g.along_case() == IndexGen::kDimArg) {
-    const std::optional<int64_t> d = ctx.int_of(g.dim_arg());
-    if (!d.has_value()) {
-      return absl::InvalidArgumentError(
-          absl::StrCat("index generator: the sample has no int argument '", g.dim_arg(), "'"));
-    }
-    dim = *d;
-  }
-  const int64_t ndim = static_cast<int64_t>(shape->size());
-  if (dim < 0) dim += ndim;
-  if (dim < 0 || dim >= std::max<int64_t>(ndim, 1)) {
-    return absl::InvalidArgumentError(absl::StrCat("index generator: dim ", dim, " is out of range for '",
-                                                   g.of_arg(), "' with ", ndim, " dims"));
-  }
-  const int64_t n = ndim == 0 ? 1 : (*shape)[dim];
-  if (n <= 0) {
-    return absl::InvalidArgumentError(absl::StrCat("index generator: '", g.of_arg(), "' has size 0 at dim ", dim));
-  }
-  for (double& x : v) x = static_cast<double>(rng.Index(n));
+  absl::StatusOr<int64_t> n = IndexBound(g, ctx);
+  if (!n.ok()) return n.status();
+  for (double& x : v) x = static_cast<double>(rng.Index(*n));
   return absl::OkStatus();
 }
 
@@ -102,6 +80,99 @@ double Convert<double>(double x) {
 }
 
 }  // namespace
+
+absl::StatusOr<int64_t> IndexBound(const IndexGen& g, const GenContext& ctx) {
+  if (!g.size_arg().empty()) {
+    const std::optional<int64_t> n = ctx.int_of(g.size_arg());
+    if (!n.has_value()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("indices: the sample has no int argument '", g.size_arg(), "'"));
+    }
+    if (*n < 1) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("indices: '", g.size_arg(), "' is ", *n, ", so no index exists"));
+    }
+    return *n;
+  }
+  const std::optional<std::vector<int64_t>> shape = ctx.shape_of(g.of_arg());
+  if (!shape.has_value()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("indices: the sample has no tensor argument '", g.of_arg(), "'"));
+  }
+  int64_t dim = g.dim();
+  if (g.along_case() == IndexGen::kDimArg) {
+    const std::optional<int64_t> d = ctx.int_of(g.dim_arg());
+    if (!d.has_value()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat("indices: the sample has no int argument '", g.dim_arg(), "'"));
+    }
+    dim = *d;
+  }
+  const int64_t ndim = static_cast<int64_t>(shape->size());
+  const int64_t given = dim;
+  if (dim < 0) dim += ndim;
+  if (dim < 0 || dim >= std::max<int64_t>(ndim, 1)) {
+    return absl::InvalidArgumentError(absl::StrCat("indices: dim ", given, " is out of range for '",
+                                                   g.of_arg(), "' with ", ndim, " dims"));
+  }
+  const int64_t n = ndim == 0 ? 1 : (*shape)[dim];
+  if (n < 1) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("indices: '", g.of_arg(), "' has size 0 at dim ", dim, ", so no index exists"));
+  }
+  return n;
+}
+
+absl::StatusOr<ValueRange> GeneratedRange(const Generator& gen, int64_t numel, int input_index,
+                                          const GenContext& context) {
+  const double i = input_index;
+  const double last = static_cast<double>(std::max<int64_t>(numel - 1, 0));
+  auto either_sign = [](double a, double b) {
+    const double m = std::max(std::abs(a), std::abs(b));
+    return ValueRange{-m, m};
+  };
+  switch (gen.kind_case()) {
+    case Generator::kArange: {
+      const ArangeGen& g = gen.arange();
+      const double first = g.start() + g.per_input_offset() * i;
+      const double end = first + (g.step() == 0 ? 1 : g.step()) * last;
+      return ValueRange{std::min(first, end), std::max(first, end)};
+    }
+    case Generator::kNormal: {
+      const double spread = kNormalBound * (gen.normal().std() == 0 ? 1 : std::abs(gen.normal().std()));
+      return ValueRange{gen.normal().mean() - spread, gen.normal().mean() + spread};
+    }
+    case Generator::kUniform:
+      if (gen.uniform().random_sign()) return either_sign(gen.uniform().low(), gen.uniform().high());
+      return ValueRange{gen.uniform().low(), gen.uniform().high()};
+    case Generator::kConstant: {
+      const double v = gen.constant().value() + gen.constant().per_input_step() * i;
+      return ValueRange{v, v};
+    }
+    case Generator::kSparse:
+      return either_sign(gen.sparse().low(), gen.sparse().high());
+    case Generator::kMagnitude: {
+      const double top = std::pow(10.0, gen.magnitude().max_exp());
+      if (gen.magnitude().positive()) return ValueRange{std::pow(10.0, gen.magnitude().min_exp()), top};
+      return ValueRange{-top, top};
+    }
+    case Generator::kTies: {
+      const auto [lo, hi] = std::minmax_element(gen.ties().values().begin(), gen.ties().values().end());
+      if (lo == gen.ties().values().end()) return ValueRange{};
+      return ValueRange{*lo, *hi};
+    }
+    case Generator::kMask:
+      return ValueRange{0, 1};
+    case Generator::kIndex: {
+      absl::StatusOr<int64_t> n = IndexBound(gen.index(), context);
+      if (!n.ok()) return n.status();
+      return ValueRange{0, static_cast<double>(*n - 1)};
+    }
+    case Generator::KIND_NOT_SET:
+      break;
+  }
+  return ValueRange{};
+}
 
 at::Tensor ValuesToTensor(const std::vector<double>& values, at::IntArrayRef shape,
                           c10::ScalarType dtype) {

@@ -17,6 +17,7 @@
 #include "shrt/distribute.h"
 #include "shrt/generators.h"
 #include "shrt/isolation.h"
+#include "shrt/limits.h"
 #include "shrt/mesh.h"
 #include "shrt/output_check.h"
 #include "shrt/overload_name.h"
@@ -142,9 +143,19 @@ class TruthBuilder {
       full.outputs = *std::move(outputs);
       if (!truth_.has_value()) {
         std::vector<std::vector<Placement>> out_cands;
+        std::vector<size_t> counts;
         for (const at::Tensor& t : full.outputs) {
           out_cands.push_back(CandidatePlacements(t.dim(), t.scalar_type()));
+          counts.push_back(out_cands.back().size());
           PickPrecision(t.scalar_type());
+        }
+        if (PlacementTuples(counts) > kMaxPlacementTuples) {
+          // Only a call can tell (split into many chunks): a limit on the
+          // enumeration, as BoundSample::Bind has for the inputs.
+          return Bad(absl::StrCat("its ", full.outputs.size(), " outputs have more than ",
+                                  kMaxPlacementTuples,
+                                  " tuples of candidate placements, the most a sample may have "
+                                  "(shrt/limits.h)"));
         }
         truth_.emplace(SampleTruth(TupleSpace(in_cands), std::move(out_cands)));
         Describe(*truth_, full.outputs);

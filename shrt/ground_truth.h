@@ -164,8 +164,10 @@ class SampleTruth {
 // and returns its ground truth. Errors: InvalidArgument "<path>:<line>:
 // field 'sample[s]' ..." when an input's recipe or generator fails, the
 // operator rejects the full inputs (for spec.is_variant(), that is
-// SampleTruth::rejection() instead) or the number of outputs differs
-// between generators; InvalidArgument for options out of range.
+// SampleTruth::rejection() instead), the number of outputs differs
+// between generators, or the outputs have more than kMaxPlacementTuples
+// tuples of candidate placements (limits.h); InvalidArgument for options
+// out of range.
 // Validating turns off c10's stack-trace capture for c10::Error
 // (c10::SetStackTraceFetcher) for the whole process: most input placements
 // make some rank's call throw, symbolising a backtrace per throw took ~70%

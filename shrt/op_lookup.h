@@ -14,8 +14,8 @@
 namespace shrt {
 
 // OK if the dispatcher has a schema for `name`. Errors: NotFound whose
-// message names up to three close matches ("did you mean aten::add.Tensor,
-// aten::add.Scalar?").
+// message names up to three close matches, if any ("did you mean
+// aten::add.Tensor, aten::add.Scalar?").
 absl::Status CheckOverloadExists(const c10::OperatorName& name);
 
 // The schema's argument names, in order (out= arguments included).
@@ -29,8 +29,8 @@ absl::StatusOr<std::vector<std::string>> SchemaArgumentNames(const c10::Operator
 // a Tensor[]. Errors: those of CheckOverloadExists.
 absl::StatusOr<RuleArity> SchemaArity(const c10::OperatorName& name);
 
-// Up to `max` registered overloads whose canonical text is closest to
-// `text` by edit distance, best first (ties by name).
+// Up to `max` registered overloads close to `text` (suggest.h: edit
+// distance within a band, case ignored), best first (ties by name).
 std::vector<std::string> CloseOverloads(absl::string_view text, int max);
 
 }  // namespace shrt

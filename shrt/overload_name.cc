@@ -1,10 +1,10 @@
 #include "shrt/overload_name.h"
 
-#include "absl/strings/str_replace.h"
-
 #include "absl/status/status.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_replace.h"
+#include "shrt/limits.h"
 
 namespace shrt {
 
@@ -13,6 +13,11 @@ absl::StatusOr<c10::OperatorName> ParseOverloadName(absl::string_view text) {
     return absl::InvalidArgumentError(absl::StrCat(
         "bad overload name '", text, "': ", why, " (expected e.g. aten::add.Tensor or aten::relu)"));
   };
+  if (text.size() > kMaxOverloadNameBytes) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "bad overload name '", text.substr(0, 40), "...': ", text.size(),
+        " bytes long, more than the ", kMaxOverloadNameBytes, " an overload name may have"));
+  }
   for (char c : text) {
     if (absl::ascii_isspace(static_cast<unsigned char>(c))) return bad("contains whitespace");
   }

@@ -14,8 +14,9 @@ namespace shrt {
 
 // Parses "<namespace>::<name>[.<overload>]". ".default" maps to the empty
 // overload name, as in torch.ops.aten.relu.default.
-// Errors: InvalidArgument when the namespace or name is missing or the text
-// contains whitespace.
+// Errors: InvalidArgument when the namespace or name is missing, the text
+// contains whitespace, or it is longer than kMaxOverloadNameBytes
+// (limits.h).
 absl::StatusOr<c10::OperatorName> ParseOverloadName(absl::string_view text);
 
 // The canonical text: "aten::add.Tensor", "aten::relu" (no ".default").

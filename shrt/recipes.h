@@ -23,10 +23,14 @@ class RecipeSet {
   // Errors: InvalidArgument "<path>:<line>: field '<field>': ..." for a
   // syntax error or unknown field, a name that is not the file's stem, a
   // name used twice, a recipe without generators, a generator without a
-  // name or kind or with a repeated name, or bad parameters (uniform or
-  // sparse low >= high, density outside [0, 1], magnitude min_exp >=
-  // max_exp, fewer than 2 ties values, a zero constant per_input_step, an
-  // index generator without of_arg or dim).
+  // name or kind or with a repeated name, or bad parameters (any that is
+  // NaN or infinite, a negative normal std, uniform or sparse low >= high,
+  // a negative sparse low, density outside [0, 1], magnitude min_exp >=
+  // max_exp or max_exp > kMaxMagnitudeExp (limits.h), fewer than 2 ties
+  // values, a zero constant per_input_step, an index generator or
+  // `indexes` that does not name exactly one of of_arg with a dim, and
+  // size_arg). Whether values fit a sample's dtype, and indices what they
+  // index, is checked per sample (recipe_fit.h).
   static absl::StatusOr<RecipeSet> FromFiles(
       const std::vector<std::pair<std::string, std::string>>& files);
 
@@ -34,7 +38,8 @@ class RecipeSet {
   // be listed; otherwise those of FromFiles.
   static absl::StatusOr<RecipeSet> FromDir(const std::string& dir);
 
-  // Errors: NotFound "unknown recipe 'x' (known: a, b, ...)".
+  // Errors: NotFound "unknown recipe 'x'; did you mean y? (known: a, b,
+  // ...)", the suggestion only when one is close (suggest.h).
   absl::StatusOr<const Recipe*> Find(absl::string_view name) const;
 
   // Recipe names, sorted.
@@ -44,9 +49,10 @@ class RecipeSet {
   std::map<std::string, Recipe, std::less<>> recipes_;
 };
 
-// True if every generator of `recipe` draws indices (recipe.proto
-// IndexGen): its tensors are index tensors, which take no Partial placement
-// (cases.h InputCandidates).
+// True if `recipe` draws indices: it says what they index (`indexes`), or
+// every generator is an index generator (recipe.proto IndexGen). Its
+// tensors are index tensors, which take no Partial placement (cases.h
+// InputCandidates).
 bool IsIndexRecipe(const Recipe& recipe);
 
 }  // namespace shrt

@@ -64,6 +64,21 @@ TEST(RecipesTest, BadRecipesNameFileLineAndField) {
            Case{"name: \"r\"\ngenerator { name: \"x\" }", "has no kind"},
            Case{"name: \"r\"\ngenerator { name: \"i\" index { of_arg: \"self\" } }", "dim or dim_arg"},
            Case{"name: \"r\"\ngenerater { }", "r.textproto:2:1"},
+           // Issue 14: numeric settings are finite, non-negative where a
+           // magnitude, and cannot overflow double precision.
+           Case{"name: \"r\"\ngenerator { name: \"n\" normal { mean: nan } }",
+                "r.textproto:2: field 'generator[0] (n)': normal mean is nan; parameters must be finite"},
+           Case{"name: \"r\"\ngenerator { name: \"t\" ties { values: [1, -inf] } }",
+                "ties values[1] is -inf; parameters must be finite"},
+           Case{"name: \"r\"\ngenerator { name: \"n\" normal { std: -1 } }", "std must not be negative"},
+           Case{"name: \"r\"\ngenerator { name: \"s\" sparse { density: 0.5 low: -1 high: 2 } }",
+                "sparse low is a magnitude"},
+           Case{"name: \"r\"\ngenerator { name: \"m\" magnitude { min_exp: 0 max_exp: 400 } }",
+                "magnitude max_exp 400 is more than 308: 10^max_exp overflows to inf"},
+           Case{"name: \"r\"\ngenerator { name: \"i\" index { of_arg: \"self\" dim: 0 size_arg: \"n\" } }",
+                "give either of_arg with dim or dim_arg, or size_arg"},
+           Case{"name: \"r\"\ngenerator { name: \"t\" ties { values: [0, 1] } }\nindexes { dim: 0 }",
+                "r.textproto:3: field 'indexes': index needs of_arg"},
        }) {
     absl::StatusOr<RecipeSet> set = RecipeSet::FromFiles({{"dir/r.textproto", c.text}});
     ASSERT_FALSE(set.ok()) << c.text;
@@ -90,6 +105,27 @@ TEST(RecipesTest, IndexGeneratorFollowsAnotherArgumentsSize) {
   g.mutable_index()->set_of_arg("missing");
   EXPECT_THAT(std::string(Generate(g, {2}, at::kLong, 0, 5, ctx).status().message()),
               HasSubstr("no tensor argument 'missing'"));
+}
+
+TEST(RecipesTest, IndexGeneratorMayTakeItsBoundFromAnIntArgument) {
+  Generator g;
+  g.set_name("idx");
+  g.mutable_index()->set_size_arg("num_weights");
+  GenContext ctx{[](absl::string_view) { return std::optional<std::vector<int64_t>>(); },
+                 [](absl::string_view name) -> std::optional<int64_t> {
+                   if (name == "num_weights") return 4;
+                   return std::nullopt;
+                 }};
+  const at::Tensor idx = *Generate(g, {200}, at::kLong, 0, 5, ctx);
+  EXPECT_EQ(idx.min().item<int64_t>(), 0);
+  EXPECT_EQ(idx.max().item<int64_t>(), 3);
+}
+
+TEST(RecipesTest, IndexRecipesAreThoseThatSayWhatTheyIndex) {
+  EXPECT_TRUE(IsIndexRecipe(**TestRecipes()->Find("gather_index")));
+  EXPECT_TRUE(IsIndexRecipe(**TestRecipes()->Find("embedding_backward_indices")));
+  EXPECT_TRUE(IsIndexRecipe(**TestRecipes()->Find("indexing_distinct_index")));
+  EXPECT_FALSE(IsIndexRecipe(**TestRecipes()->Find("default")));
 }
 
 }  // namespace

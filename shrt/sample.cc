@@ -11,7 +11,11 @@
 #include "absl/strings/str_join.h"
 #include "c10/util/Exception.h"
 #include "shrt/isolation.h"
+#include "shrt/cases.h"
+#include "shrt/limits.h"
 #include "shrt/overload_name.h"
+#include "shrt/recipe_fit.h"
+#include "shrt/recipes.h"
 
 namespace shrt {
 namespace {
@@ -57,6 +61,16 @@ ArgType Classify(const c10::Argument& a) {
     }
     default: return {ArgKind::kOther, optional};
   }
+}
+
+// True for a SymInt or SymInt[] argument (optional or not): the schema's
+// mark of a size (view's `size`, embedding_dense_backward's `num_weights`),
+// which limits.h bounds before the operator allocates by it.
+bool IsSizeArgument(const c10::Argument& a) {
+  c10::TypePtr t = a.real_type();
+  if (auto o = t->cast<c10::OptionalType>()) t = o->getElementType();
+  if (auto l = t->cast<c10::ListType>()) t = l->getElementType();
+  return t->kind() == c10::TypeKind::SymIntType;
 }
 
 struct DtypeEntry {
@@ -226,8 +240,9 @@ absl::StatusOr<BoundSample> BoundSample::Bind(const LoadedSpec& spec, int s, con
     return FieldError(a < 0 ? spec.WhereSample(s) : where[a],
                       absl::StrCat(field, " (sample '", b.name_, "')"), what);
   };
-  // Which proto arg names each schema argument.
+  // Which proto arg names each schema argument, and each input.
   std::vector<int> given(schema.arguments().size(), -1);
+  std::vector<int> input_arg;
   for (int a = 0; a < sample.arg_size(); ++a) {
     const std::string& name = sample.arg(a).name();
     auto idx = schema.argumentIndexWithName(name);
@@ -248,13 +263,14 @@ absl::StatusOr<BoundSample> BoundSample::Bind(const LoadedSpec& spec, int s, con
     b.list_sizes_.push_back(-1);
     auto add_input = [&](std::string label, const TensorArg& t, int elem) -> absl::Status {
       std::vector<int64_t> shape(t.shape().begin(), t.shape().end());
-      for (int64_t d : shape) {
-        if (d < 0) return bad(a, absl::StrCat("input '", label, "' has a negative size"));
+      if (absl::Status st = CheckShape(shape); !st.ok()) {
+        return bad(a, absl::StrCat("input '", label, "': ", st.message()));
       }
       if (t.layout() == TRANSPOSED && shape.size() < 2) {
         return bad(a, absl::StrCat("input '", label, "': layout TRANSPOSED needs >= 2 dims"));
       }
       b.slots_.push_back({static_cast<int>(i), elem});
+      input_arg.push_back(a);
       b.inputs_.push_back({std::move(label), shape, ToScalarType(t.dtype()),
                            t.recipe().empty() ? default_recipe : t.recipe(), t.layout()});
       return absl::OkStatus();
@@ -293,6 +309,14 @@ absl::StatusOr<BoundSample> BoundSample::Bind(const LoadedSpec& spec, int s, con
                                  arg.real_type()->str(), ", which a '",
                                  Arg::descriptor()->FindFieldByNumber(given_arg.value_case())->name(),
                                  "' value cannot give"));
+    }
+    if (IsSizeArgument(arg)) {
+      const absl::Status st =
+          given_arg.value_case() == Arg::kIntList
+              ? CheckSizeList({given_arg.int_list().value().data(),
+                               static_cast<size_t>(given_arg.int_list().value_size())})
+              : CheckSize(given_arg.int_value());
+      if (!st.ok()) return bad(a, absl::StrCat("argument '", arg.name(), "': ", st.message()));
     }
     switch (given_arg.value_case()) {
       case Arg::kTensor:
@@ -377,7 +401,44 @@ absl::StatusOr<BoundSample> BoundSample::Bind(const LoadedSpec& spec, int s, con
     b.functional_ = c10::Dispatcher::singleton().findSchemaOrThrow(
         spec.group().functional.name.c_str(), spec.group().functional.overload_name.c_str());
   }
+  if (absl::Status st = b.CheckLimits(spec, input_arg, bad); !st.ok()) return st;
   return b;
+}
+
+absl::Status BoundSample::CheckLimits(
+    const LoadedSpec& spec, const std::vector<int>& input_arg,
+    const std::function<absl::Status(int, absl::string_view)>& bad) const {
+  int64_t elements = 0;
+  std::vector<size_t> candidates;
+  const GenContext context = MakeGenContext();
+  for (size_t k = 0; k < inputs_.size(); ++k) {
+    const InputSpec& in = inputs_[k];
+    elements += NumElements(in.shape);  // each <= kMaxSampleElements: no overflow
+    if (elements > kMaxSampleElements) {
+      return bad(input_arg[k], absl::StrCat("the inputs up to '", in.label, "' hold ", elements,
+                                            " elements together, more than the ",
+                                            kMaxSampleElements,
+                                            " a sample may hold (shrt/limits.h)"));
+    }
+    // FromText checked the recipes a spec names, not the implicit "default".
+    absl::StatusOr<const Recipe*> recipe = spec.recipes().Find(in.recipe);
+    if (!recipe.ok()) return bad(input_arg[k], recipe.status().message());
+    candidates.push_back(
+        InputCandidates(static_cast<int64_t>(in.shape.size()), in.dtype, IsIndexRecipe(**recipe))
+            .size());
+    if (absl::Status st =
+            CheckRecipeFits(**recipe, in.shape, in.dtype, static_cast<int>(k), context);
+        !st.ok()) {
+      return bad(input_arg[k], absl::StrCat("input '", in.label, "': ", st.message()));
+    }
+  }
+  if (const int64_t tuples = PlacementTuples(candidates); tuples > kMaxPlacementTuples) {
+    return bad(-1, absl::StrCat("its ", inputs_.size(), " tensor inputs have more than ",
+                                kMaxPlacementTuples,
+                                " tuples of candidate placements, the most a sample may have "
+                                "(shrt/limits.h): use fewer or smaller tensors"));
+  }
+  return absl::OkStatus();
 }
 
 std::string BoundSample::Describe() const {

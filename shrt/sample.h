@@ -5,6 +5,7 @@
 #ifndef SHRT_SAMPLE_H_
 #define SHRT_SAMPLE_H_
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -34,7 +35,11 @@ class BoundSample {
   // the sample must exist in the schema and have a value of the schema's
   // type; omitted arguments take their defaults (an argument with no default
   // must be given); out= arguments take an empty tensor of the given dtype
-  // (default: the first input's) at every call.
+  // (default: the first input's) at every call. Sizes are bounded before
+  // anything is allocated (limits.h): each input's shape, the inputs'
+  // elements together, every size argument (SymInt, SymInt[]) and the
+  // sample's input placement tuples; and each input's recipe must fit it
+  // (recipe_fit.h).
   // Errors: InvalidArgument "<path>:<line>: field 'sample[s].arg[a]' ..." (or
   // '.sweep[w]') naming the argument and what is wrong.
   static absl::StatusOr<std::vector<BoundSample>> BindAll(const LoadedSpec& spec, int s);
@@ -93,6 +98,14 @@ class BoundSample {
   static absl::StatusOr<BoundSample> Bind(const LoadedSpec& spec, int s, const Sample& sample,
                                           const std::vector<std::string>& where,
                                           std::string name);
+  // The checks of a whole bound sample (DESIGN.md §10): its inputs hold at
+  // most kMaxSampleElements together and have at most kMaxPlacementTuples
+  // tuples of candidate placements (limits.h), and each input's recipe
+  // fits it (recipe_fit.h: values finite in its dtype, indices inside what
+  // they index). `input_arg[k]` is the proto arg (or sweep) of input k;
+  // `bad(arg, what)` builds the error, as in Bind.
+  absl::Status CheckLimits(const LoadedSpec& spec, const std::vector<int>& input_arg,
+                           const std::function<absl::Status(int, absl::string_view)>& bad) const;
   // The dtype of each out= argument for a call on `stack` (out= holes
   // unset): the sample's, else functional_'s output dtype, else the first
   // input's.

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <filesystem>
 #include <map>
+#include <set>
 
 #include "absl/container/flat_hash_set.h"
 #include "absl/status/status.h"
@@ -14,6 +15,7 @@
 #include "shrt/op_lookup.h"
 #include "shrt/overload_name.h"
 #include "shrt/placement.h"
+#include "shrt/sample.h"
 
 namespace shrt {
 namespace {
@@ -302,34 +304,86 @@ absl::StatusOr<LoadedSpec> LoadedSpec::FromFile(const std::string& path,
 
 namespace {
 
+// Appends the spec files below `dir` to `paths` (see LoadSpecTree),
+// following symlinked folders. `visited` holds the canonical paths of the
+// folders walked so far (a folder reached twice, through a loop of links
+// or two links to it, is walked once) and of those to skip. Errors:
+// NotFound naming the folder that cannot be listed, or the entry whose
+// type cannot be read (a dangling link, a loop of links).
+absl::Status WalkSpecFolder(const std::filesystem::path& dir, std::set<std::filesystem::path>& visited,
+                            std::vector<std::string>& paths) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  const fs::path canonical = fs::canonical(dir, ec);
+  if (ec) return absl::NotFoundError(absl::StrCat(dir.string(), ": cannot list the directory: ", ec.message()));
+  if (!visited.insert(canonical).second) return absl::OkStatus();
+  std::vector<fs::path> entries;
+  fs::directory_iterator it(dir, ec), end;
+  for (; !ec && it != end; it.increment(ec)) entries.push_back(it->path());
+  if (ec) return absl::NotFoundError(absl::StrCat(dir.string(), ": cannot list the directory: ", ec.message()));
+  std::sort(entries.begin(), entries.end());
+  for (const fs::path& entry : entries) {
+    const fs::file_status status = fs::status(entry, ec);  // follows links
+    if (ec) {
+      // A dangling link or a loop of links: said, never skipped.
+      return absl::NotFoundError(
+          absl::StrCat(entry.string(), ": cannot follow the link: ", ec.message()));
+    }
+    const std::string file = entry.filename().string();
+    if (fs::is_directory(status)) {
+      if (absl::Status s = WalkSpecFolder(entry, visited, paths); !s.ok()) return s;
+    } else if (entry.extension() == ".textproto" && file != kXfailFile && file != kExemptionFile) {
+      paths.push_back(entry.string());
+    }
+  }
+  return absl::OkStatus();
+}
+
 // The spec files below `root` (see LoadSpecTree), sorted.
 absl::StatusOr<std::vector<std::string>> SpecPaths(const std::string& root,
                                                    const std::string& recipe_dir) {
   namespace fs = std::filesystem;
-  std::error_code ec;
-  const fs::path skip = fs::weakly_canonical(recipe_dir, ec);
-  std::vector<std::string> paths;
-  fs::recursive_directory_iterator it(root, ec), end;
-  if (ec) return absl::NotFoundError(absl::StrCat(root, ": cannot list the directory: ", ec.message()));
-  for (; it != end; it.increment(ec)) {
-    if (it->is_directory() && fs::weakly_canonical(it->path(), ec) == skip) {
-      it.disable_recursion_pending();
-      continue;
-    }
-    const std::string file = it->path().filename().string();
-    if (it->path().extension() == ".textproto" && file != kXfailFile && file != kExemptionFile) {
-      paths.push_back(it->path().string());
-    }
+  std::set<fs::path> visited;
+  for (const std::string& skip : {recipe_dir, DefaultRecipeDir(root)}) {
+    std::error_code ec;
+    if (fs::path p = fs::canonical(skip, ec); !ec) visited.insert(p);
   }
+  std::vector<std::string> paths;
+  if (absl::Status s = WalkSpecFolder(root, visited, paths); !s.ok()) return s;
   std::sort(paths.begin(), paths.end());
   return paths;
+}
+
+// OK if the file of `spec` is named after its op, as codegen/naming.py
+// names it and the generated test targets (TestTargetName): one spec per op
+// group, found by the name of its functional overload.
+absl::Status CheckFileName(const LoadedSpec& spec) {
+  const std::string want = absl::StrCat(TestTargetName(spec.op()), ".textproto");
+  const std::string have = std::filesystem::path(spec.path()).filename().string();
+  if (have == want) return absl::OkStatus();
+  return FieldError(spec.WhereOp(), "op",
+                    absl::StrCat("the spec of ", OverloadToString(spec.op()), " must be named ",
+                                 want, ", not ", have,
+                                 " (one spec per op group, named after its op: codegen/naming.py)"));
+}
+
+// OK if every sample of `spec` binds to its overload (sample.h): schema
+// checks, size limits and recipe fit, at load time rather than when the
+// sample's turn comes.
+absl::Status CheckSamplesBind(const LoadedSpec& spec) {
+  for (int s = 0; s < spec.proto().sample_size(); ++s) {
+    if (absl::StatusOr<std::vector<BoundSample>> b = BoundSample::BindAll(spec, s); !b.ok()) {
+      return b.status();
+    }
+  }
+  return absl::OkStatus();
 }
 
 // The `samples_from` field of the spec text, or "" (also for text that does
 // not parse: FromText reports that).
 std::string SamplesFrom(const std::string& text) {
   OpSpec proto;
-  if (!google::protobuf::TextFormat::ParseFromString(text, &proto)) return "";
+  if (!ParseTextProto(text, "", &proto).ok()) return "";  // quietly: FromText reports it
   return proto.samples_from();
 }
 
@@ -356,6 +410,7 @@ absl::StatusOr<std::vector<LoadedSpec>> LoadGroups(const std::vector<std::string
       }
       absl::StatusOr<LoadedSpec> spec = LoadedSpec::FromText(text, path, recipes, source);
       if (!spec.ok()) return spec.status();
+      if (absl::Status s = CheckFileName(*spec); !s.ok()) return s;
       by_op.emplace(OverloadToString(spec->group().functional), groups.size());
       groups.push_back(*std::move(spec));
     }
@@ -364,7 +419,10 @@ absl::StatusOr<std::vector<LoadedSpec>> LoadGroups(const std::vector<std::string
   for (const std::string& p : paths) {  // file order, then group order
     for (const LoadedSpec& g : groups) {
       if (g.path() != p) continue;
-      for (const c10::OperatorName& o : g.overloads()) specs.push_back(*g.ForOverload(o));
+      for (const c10::OperatorName& o : g.overloads()) {
+        specs.push_back(*g.ForOverload(o));
+        if (absl::Status s = CheckSamplesBind(specs.back()); !s.ok()) return s;
+      }
     }
   }
   return specs;
@@ -372,12 +430,16 @@ absl::StatusOr<std::vector<LoadedSpec>> LoadGroups(const std::vector<std::string
 
 }  // namespace
 
+std::string DefaultRecipeDir(const std::string& spec_dir) {
+  return (std::filesystem::path(spec_dir) / std::string(kRecipeDir)).string();
+}
+
 absl::StatusOr<std::vector<LoadedSpec>> LoadSpecTree(const std::string& root,
                                                      const std::string& recipe_dir) {
-  absl::StatusOr<RecipeSet> recipes = RecipeSet::FromDir(recipe_dir);
-  if (!recipes.ok()) return recipes.status();
   absl::StatusOr<std::vector<std::string>> paths = SpecPaths(root, recipe_dir);
   if (!paths.ok()) return paths.status();
+  absl::StatusOr<RecipeSet> recipes = RecipeSet::FromDir(recipe_dir);
+  if (!recipes.ok()) return recipes.status();
   return LoadGroups(*paths, std::make_shared<const RecipeSet>(*std::move(recipes)));
 }
 
@@ -389,13 +451,12 @@ absl::StatusOr<std::vector<LoadedSpec>> LoadSpecFile(const std::string& path,
   std::vector<std::string> paths = {path};
   if (const std::string from = SamplesFrom(*text); !from.empty()) {
     // The source is the spec below `root` whose op is `from`.
-    absl::StatusOr<std::vector<std::string>> all =
-        SpecPaths(root, (std::filesystem::path(root) / std::string(kRecipeDir)).string());
+    absl::StatusOr<std::vector<std::string>> all = SpecPaths(root, DefaultRecipeDir(root));
     if (all.ok()) {
       for (const std::string& p : *all) {
         absl::StatusOr<std::string> t = ReadFile(p);
         OpSpec proto;
-        if (t.ok() && google::protobuf::TextFormat::ParseFromString(*t, &proto) &&
+        if (t.ok() && ParseTextProto(*t, p, &proto).ok() &&
             proto.op() == from && std::filesystem::path(p) != std::filesystem::path(path)) {
           paths.insert(paths.begin(), p);
           break;

@@ -116,13 +116,25 @@ inline constexpr absl::string_view kRecipeDir = "recipes";
 inline constexpr absl::string_view kXfailFile = "xfails.textproto";
 inline constexpr absl::string_view kExemptionFile = "exemptions.textproto";
 
-// Loads the recipes in `recipe_dir`, then every "*.textproto" below `root`
-// (recursively) except the recipe directory, kXfailFile and kExemptionFile,
-// and returns one LoadedSpec per checked overload of every group
-// (ForOverload), sorted by file path, then group order. Errors: NotFound
-// if a directory cannot be listed; InvalidArgument for a samples_from that
-// no spec of the tree has; otherwise the first error RecipeSet::FromDir or
-// LoadedSpec::FromFile reports.
+// <spec_dir>/recipes: where a spec tree keeps its recipes, and the recipe
+// directory of the CLI unless --recipe_dir names another.
+std::string DefaultRecipeDir(const std::string& spec_dir);
+
+// Loads every "*.textproto" below `root`
+// (recursively, following symlinked folders, each folder once however
+// often links reach it) except those in `recipe_dir` and in
+// DefaultRecipeDir(root), kXfailFile and kExemptionFile, with the recipes
+// in `recipe_dir`, and returns one
+// LoadedSpec per checked overload of every group (ForOverload), sorted by
+// file path, then group order. Every sample of every overload is bound
+// (sample.h) before this returns, so a bad sample is reported at load.
+// Errors: NotFound if a directory cannot be listed, or a link in the tree
+// cannot be followed (dangling, or a loop of links); InvalidArgument
+// "<path>:<line>: field 'op': ..." for a spec file not named after its op
+// (TestTargetName + ".textproto", as codegen/naming.py), and for a
+// samples_from that no spec of the tree has; otherwise the first error
+// RecipeSet::FromDir, LoadedSpec::FromFile or BoundSample::BindAll
+// reports.
 absl::StatusOr<std::vector<LoadedSpec>> LoadSpecTree(const std::string& root,
                                                      const std::string& recipe_dir);
 
@@ -134,8 +146,8 @@ absl::StatusOr<std::map<std::string, const LoadedSpec*>> SpecsByOverload(
     const std::vector<LoadedSpec>& specs);
 
 // Loads the spec file `path` (its samples_from spec found below `root`) and
-// returns one LoadedSpec per checked overload of its group. Errors: as
-// LoadSpecTree.
+// returns one LoadedSpec per checked overload of its group, every sample
+// bound. Errors: as LoadSpecTree.
 absl::StatusOr<std::vector<LoadedSpec>> LoadSpecFile(const std::string& path,
                                                      std::shared_ptr<const RecipeSet> recipes,
                                                      const std::string& root);

@@ -106,6 +106,26 @@ std::vector<std::string> SplitTopLevel(absl::string_view text) {
   return out;
 }
 
+// Why `expr` assigns (muparser's `=`, `+=`, `-=`, `*=`, `/=` write a
+// variable and yield the value written: `ws = 3` would hold everywhere and
+// change ws for the rest of the rule), or "". Comparisons `==`, `!=`,
+// `<=`, `>=` are not assignments.
+std::string Assignment(absl::string_view expr) {
+  for (size_t i = 0; i < expr.size(); ++i) {
+    if (expr[i] != '=') continue;
+    if (i + 1 < expr.size() && expr[i + 1] == '=') {
+      ++i;
+      continue;
+    }
+    if (i > 0 && (expr[i - 1] == '!' || expr[i - 1] == '<' || expr[i - 1] == '>')) continue;
+    const bool compound = i > 0 && absl::string_view("+-*/").find(expr[i - 1]) != absl::string_view::npos;
+    const size_t start = compound ? i - 1 : i;
+    return absl::StrCat("'", expr.substr(start, i + 1 - start),
+                        "' at offset ", start, " assigns; compare with '=='");
+  }
+  return "";
+}
+
 std::string ParserError(const mu::Parser::exception_type& e) {
   return absl::StrCat(e.GetMsg(), e.GetToken().empty() ? "" : absl::StrCat(" (token '", e.GetToken(), "')"));
 }
@@ -125,6 +145,10 @@ struct TableStrategy::Compiled {
   std::vector<std::string> free_vars;
   std::unique_ptr<mu::Parser> condition;
   std::set<std::string> condition_used;
+  // "<path>:<line>" of the rule and its field, "op[i].rule[j]": errors of
+  // a sample's instantiation name them as load errors do.
+  std::string where;
+  std::string field;
 
   std::unique_ptr<mu::Parser> MakeParser(const std::string& expr) {
     auto p = std::make_unique<mu::Parser>();
@@ -224,15 +248,14 @@ absl::StatusOr<std::vector<TableInstance>> TableStrategy::Instantiate(const OpAr
           }
           absl::StatusOr<std::optional<double>> v = c.Eval(*syms[i].parser, syms[i].used);
           if (!v.ok()) {
-            return absl::InvalidArgumentError(absl::StrCat(
-                "rule '", proto_.rule(r).placements(), "': S(", syms[i].expr, "): ", v.status().message()));
+            return FieldError(c.where, c.field + ".placements",
+                              absl::StrCat("S(", syms[i].expr, "): ", v.status().message()));
           }
           if (!v->has_value()) return false;
           const double x = **v;
           if (std::isnan(x) || std::abs(x - std::round(x)) > 1e-9) {
-            return absl::InvalidArgumentError(absl::StrCat(
-                "rule '", proto_.rule(r).placements(), "': S(", syms[i].expr, ") is ", x,
-                ", not an integer dim"));
+            return FieldError(c.where, c.field + ".placements",
+                              absl::StrCat("S(", syms[i].expr, ") is ", x, ", not an integer dim"));
           }
           int64_t d = static_cast<int64_t>(std::llround(x));
           if (d < 0) d += metas[i].ndim();
@@ -251,8 +274,14 @@ absl::StatusOr<std::vector<TableInstance>> TableStrategy::Instantiate(const OpAr
       if (holds && c.condition) {
         absl::StatusOr<std::optional<double>> v = c.Eval(*c.condition, c.condition_used);
         if (!v.ok()) {
-          return absl::InvalidArgumentError(absl::StrCat("rule '", proto_.rule(r).placements(),
-                                                         "': condition: ", v.status().message()));
+          return FieldError(c.where, c.field + ".condition",
+                            absl::StrCat("'", proto_.rule(r).condition(), "': ", v.status().message()));
+        }
+        if (v->has_value() && std::isnan(**v)) {
+          // NaN != 0 would read as true.
+          return FieldError(c.where, c.field + ".condition",
+                            absl::StrCat("'", proto_.rule(r).condition(),
+                                         "' is NaN here, neither true nor false"));
         }
         holds = v->has_value() && **v != 0;
       }
@@ -319,11 +348,14 @@ absl::StatusOr<StrategyTableFile> StrategyTableFile::Compile(const StrategyTable
     }
     const std::set<std::string> args(arg_names->begin(), arg_names->end());
     auto strategy = std::unique_ptr<TableStrategy>(new TableStrategy(op, *name));
+    strategy->where_ = op_where;
     for (int j = 0; j < op.rule_size(); ++j) {
       const TableRule& rule = op.rule(j);
       const std::string rule_where = where->Where({{"op", i}, {"rule", j}}, table);
       const std::string field = absl::StrCat(op_field, ".rule[", j, "]");
       auto c = std::make_unique<TableStrategy::Compiled>();
+      c->where = rule_where;
+      c->field = field;
       const size_t arrow = rule.placements().find("->");
       if (arrow == std::string::npos) {
         return FieldError(rule_where, field + ".placements",
@@ -367,10 +399,20 @@ absl::StatusOr<StrategyTableFile> StrategyTableFile::Compile(const StrategyTable
       // Parse every expression now, so that errors point at the table.
       auto compile = [&](const std::string& expr, const std::string& f,
                          std::set<std::string>& used) -> absl::StatusOr<std::unique_ptr<mu::Parser>> {
+        if (std::string why = Assignment(expr); !why.empty()) {
+          return FieldError(rule_where, f, absl::StrCat("'", expr, "': ", why));
+        }
         std::unique_ptr<mu::Parser> p = c->MakeParser(expr);
         try {
-          p->Eval();
+          c->ctx->error.clear();
+          const double v = p->Eval();
           for (const auto& [name, ptr] : p->GetUsedVar()) used.insert(name);
+          // NaN from arithmetic alone (0/0, sqrt(-1)); ndim() and size()
+          // have no tensors to read yet, and say so in ctx->error.
+          if (std::isnan(v) && c->ctx->error.empty()) {
+            return FieldError(rule_where, f,
+                              absl::StrCat("'", expr, "' is NaN, neither true nor false nor a dim"));
+          }
         } catch (const mu::Parser::exception_type& e) {
           return FieldError(rule_where, f, absl::StrCat("'", expr, "': ", ParserError(e)));
         }

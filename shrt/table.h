@@ -37,13 +37,17 @@ class TableStrategy {
 
   const TableOp& proto() const { return proto_; }
   const c10::OperatorName& op() const { return op_; }
+  // "<path>:<line>" of the entry's name in its table file.
+  const std::string& where() const { return where_; }
 
   // Every concrete rule each table rule yields for `args` at `world_size`:
   // one per assignment of its free dim variables (each over 0 .. the
   // largest rank - 1) for which every placement is well-formed and the
   // condition holds; rules whose arity does not match `args` yield none.
-  // Errors: InvalidArgument when an expression cannot be evaluated (e.g.
-  // a dim expression that is not an integer), naming the rule.
+  // Errors: InvalidArgument "<path>:<line>: field 'op[i].rule[j].<f>': ..."
+  // when an expression cannot be evaluated for `args`: a dim expression
+  // that is not an integer, a condition that is NaN (neither true nor
+  // false; e.g. size(self, 3) alone on a 2-d self).
   absl::StatusOr<std::vector<TableInstance>> Instantiate(const OpArgs& args, int world_size) const;
 
   // The concrete rules for `args`, deduplicated: the body of a registered
@@ -58,6 +62,7 @@ class TableStrategy {
   TableStrategy(TableOp proto, c10::OperatorName op);
   TableOp proto_;
   c10::OperatorName op_;
+  std::string where_;
   std::vector<std::unique_ptr<Compiled>> rules_;
 };
 
@@ -69,7 +74,9 @@ class StrategyTableFile {
   // (or '.condition', '.name') naming the offending token, for a syntax
   // error, an unknown overload, a placement that does not parse, an unknown
   // name in an expression, a condition variable that no placement binds,
-  // or an overload listed twice.
+  // an expression that assigns (`ws = 3`: muparser's `=` and `op=` write
+  // a variable) or is NaN whatever the sample (0/0), or an overload listed
+  // twice.
   static absl::StatusOr<StrategyTableFile> FromText(const std::string& text,
                                                     const std::string& path);
   static absl::StatusOr<StrategyTableFile> FromFile(const std::string& path);

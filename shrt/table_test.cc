@@ -80,6 +80,31 @@ TEST(TableTest, ArgumentDimsAndArity) {
   EXPECT_THAT(Rules(*t, args), UnorderedElementsAreArray({"R, S(1) -> S(1)"}));
 }
 
+TEST(TableTest, ComparisonsAreNotAssignments) {
+  absl::StatusOr<StrategyTableFile> t = Table(R"pb(
+    op {
+      name: "aten::gather"
+      rule { placements: "S(d), S(d) -> S(d)" condition: "d != dim && d <= 1 && d >= 0 && d == d" }
+    }
+  )pb");
+  EXPECT_TRUE(t.ok()) << t.status();
+}
+
+TEST(TableTest, ConditionNaNForASampleIsAnErrorNamingTheRule) {
+  // size(index, 2) of a 2-d index is NaN: neither true nor false.
+  absl::StatusOr<StrategyTableFile> t = Table(
+      "op {\n name: \"aten::gather\"\n rule { placements: \"R, S(1) -> S(1)\" condition: \"size(index, 2)\" }\n}");
+  ASSERT_TRUE(t.ok()) << t.status();
+  OpArgs args({{"self", Meta({6, 5})}, {"dim", int64_t{0}}, {"index", Meta({4, 5})},
+               {"sparse_grad", false}},
+              {Meta({6, 5}), Meta({4, 5})}, {Meta({4, 5})});
+  absl::StatusOr<std::vector<TableInstance>> in = t->ops()[0]->Instantiate(args, 4);
+  ASSERT_FALSE(in.ok());
+  EXPECT_EQ(in.status().message(),
+            "t.textproto:3: field 'op[0].rule[0].condition': 'size(index, 2)' is NaN here, "
+            "neither true nor false");
+}
+
 TEST(TableTest, ErrorsNameFileLineFieldAndToken) {
   struct Case {
     const char* body;
@@ -98,6 +123,14 @@ TEST(TableTest, ErrorsNameFileLineFieldAndToken) {
            Case{"op {\n name: \"aten::gather\"\n rule { placements: \"R, R\" }\n}", "missing '->'"},
            Case{"op {\n name: \"aten::gather\"\n rule { placments: \"R\" }\n}", "t.textproto:3:"},
            Case{"op { name: \"aten::gather\" }\nop { name: \"aten::gather.default\" }", "listed twice"},
+           // Issue 14: an assignment or a NaN read as true.
+           Case{"op {\n name: \"aten::gather\"\n rule { placements: \"R, R -> R\" condition: \"ws = 3\" }\n}",
+                "t.textproto:3: field 'op[0].rule[0].condition': 'ws = 3': '=' at offset 3 assigns; "
+                "compare with '=='"},
+           Case{"op {\n name: \"aten::gather\"\n rule { placements: \"S(d) -> S(d)\" condition: \"d += 1\" }\n}",
+                "'+=' at offset 2 assigns"},
+           Case{"op {\n name: \"aten::gather\"\n rule { placements: \"S(0) -> S(0)\" condition: \"0/0\" }\n}",
+                "t.textproto:3: field 'op[0].rule[0].condition': '0/0' is NaN, neither true nor false"},
        }) {
     absl::StatusOr<StrategyTableFile> t = Table(c.body);
     ASSERT_FALSE(t.ok()) << c.body;

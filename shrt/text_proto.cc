@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "google/protobuf/descriptor.h"
 #include "google/protobuf/io/tokenizer.h"
@@ -23,7 +24,11 @@ class FirstError : public google::protobuf::io::ErrorCollector {
   explicit FirstError(std::string path) : path_(std::move(path)) {}
   void AddError(int line, google::protobuf::io::ColumnNumber column,
                 const std::string& message) override {
-    if (error_.empty()) error_ = absl::StrCat(path_, ":", line + 1, ":", column + 1, ": ", message);
+    if (!error_.empty()) return;
+    // The tokenizer names an empty token at the end of the text.
+    const bool at_end = absl::EndsWith(message, "got: ");
+    error_ = absl::StrCat(path_, ":", line + 1, ":", column + 1, ": ", message,
+                          at_end ? "the end of the file" : "");
   }
   const std::string& error() const { return error_; }
 

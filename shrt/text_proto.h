@@ -11,6 +11,7 @@
 #include "absl/strings/string_view.h"
 #include "google/protobuf/message.h"
 #include "google/protobuf/text_format.h"
+#include "shrt/limits.h"
 
 namespace shrt {
 
@@ -54,13 +55,9 @@ absl::StatusOr<TextLocations> ParseTextProto(absl::string_view text, const std::
 // to the next multiple of 8), or text.size() for one past the end.
 size_t TextOffset(absl::string_view text, google::protobuf::TextFormat::ParseLocation where);
 
-// The longest file ReadFile reads, bytes (specs, recipes, tables and xfail
-// files are kilobytes; a device such as /dev/zero never ends).
-inline constexpr size_t kMaxFileBytes = size_t{64} << 20;
-
 // Reads a whole file. Errors: NotFound "<path>: cannot read the file";
 // InvalidArgument "<path>: is a directory, not a file", or when it is
-// longer than kMaxFileBytes.
+// longer than kMaxFileBytes (limits.h).
 absl::StatusOr<std::string> ReadFile(const std::string& path);
 
 // "<where>: field '<field>': <what>" as InvalidArgument: the one form of a

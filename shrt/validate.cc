@@ -78,6 +78,11 @@ absl::StatusOr<OpReport> ValidateClaims(const LoadedSpec& spec, const ClaimSourc
       }
       absl::StatusOr<std::vector<ClaimedRule>> claims =
           claimed(truth->args(), options.world_size);
+      if (!claims.ok() && claims.status().code() == absl::StatusCode::kInvalidArgument) {
+        // Bad input (a strategy table's rule), not a broken strategy.
+        return absl::InvalidArgumentError(
+            absl::StrCat(claims.status().message(), " (sample ", truth->name(), ")"));
+      }
       if (!claims.ok()) {
         report.error = absl::StrCat("sample ", truth->name(), ": ", claims.status().message());
         break;

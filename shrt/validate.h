@@ -32,7 +32,9 @@ struct ValidateOptions : TruthOptions {
 // strategy's (e.g. FailedPrecondition from StrategyRegistry::Query).
 using RuleSource = std::function<absl::StatusOr<std::vector<Rule>>(const OpArgs&)>;
 
-// The claims for one sample's metadata at a world size.
+// The claims for one sample's metadata at a world size. InvalidArgument
+// means bad input (a strategy table rule that cannot be evaluated for the
+// sample, table.h), any other error a broken strategy.
 using ClaimSource =
     std::function<absl::StatusOr<std::vector<ClaimedRule>>(const OpArgs&, int world_size)>;
 
@@ -42,8 +44,9 @@ using ClaimSource =
 // operator rejects a sample's full inputs (for an in-place or out= variant,
 // spec.is_variant(), that is a note of the report instead, and an error of
 // the report if no sample applies); InvalidArgument for options out of
-// range (world size, redraws). An error of the strategy is the report's
-// `error`, not a Status.
+// range (world size, redraws); the claims' InvalidArgument, with the
+// sample named. Any other error of the claims (a broken strategy) is the
+// report's `error`, not a Status.
 absl::StatusOr<OpReport> ValidateOp(const LoadedSpec& spec, const RuleSource& claimed,
                                     const ValidateOptions& options);
 

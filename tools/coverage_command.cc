@@ -54,17 +54,14 @@ void List(std::ostream& out, const std::string& title,
 int RunCoverage(const CoverageCommand& cmd, const StrategyRegistry& registry, std::ostream& out,
                 std::ostream& err) {
   if (cmd.format != "text" && cmd.format != "json") {
-    err << "shrt coverage: --format must be text or json, not '" << cmd.format << "'\n";
-    return kExitUsage;
+    return UsageError(err, "coverage", absl::StrCat("--format must be text or json, not '", cmd.format, "'"));
   }
   if (absl::Status st = registry.Check(); !st.ok()) {
-    err << "shrt coverage: " << st.message() << "\n";
-    return kExitUsage;
+    return UsageError(err, "coverage", st.message());
   }
   absl::StatusOr<std::vector<LoadedSpec>> specs = LoadSpecTree(cmd.spec_dir, cmd.recipe_dir);
   if (!specs.ok()) {
-    err << "shrt coverage: " << specs.status().message() << "\n";
-    return kExitUsage;
+    return UsageError(err, "coverage", specs.status().message());
   }
   std::vector<SpecEntry> entries;
   std::map<std::string, std::string> excluded;  // overload -> reason
@@ -82,8 +79,8 @@ int RunCoverage(const CoverageCommand& cmd, const StrategyRegistry& registry, st
                    unspecced->end());
   for (const auto& [op, reason] : excluded) report.add_excluded(absl::StrCat(op, ": ", reason));
   if (!cmd.ns.empty() && report.namespaces().empty()) {
-    err << "shrt coverage: --namespace: the dispatcher has no overload in '" << cmd.ns << "'\n";
-    return kExitUsage;
+    return UsageError(err, "coverage",
+                      absl::StrCat("--namespace: the dispatcher has no overload in '", cmd.ns, "'"));
   }
   if (cmd.format == "json") {
     std::string json;

@@ -182,10 +182,7 @@ std::string Cc(const DiscoveryReport& r) {
 }  // namespace
 
 int RunDiscover(const DiscoverCommand& cmd, std::ostream& out, std::ostream& err) {
-  auto usage = [&](absl::string_view message) {
-    err << "shrt discover: " << message << "\n";
-    return kExitUsage;
-  };
+  auto usage = [&](absl::string_view message) { return UsageError(err, "discover", message); };
   if (cmd.op.empty() == cmd.spec.empty()) return usage("give exactly one of --op=OVERLOAD and --spec=FILE");
   const std::vector<std::string> formats = {"text", "json", "textproto", "cc"};
   if (std::find(formats.begin(), formats.end(), cmd.format) == formats.end()) {
@@ -244,12 +241,15 @@ int RunDiscover(const DiscoverCommand& cmd, std::ostream& out, std::ostream& err
       isolation);
   if (!outcome.ok()) return usage(outcome.status().message());
   const absl::StatusOr<std::string>& result = outcome->front().result;
-  if (!result.ok()) {
+  if (!result.ok() && result.status().code() != absl::StatusCode::kInternal) {
+    return usage(result.status().message());
+  }
+  if (!result.ok()) {  // the run could not finish (isolation.h TaskOutcome)
     err << "shrt discover: " << result.status().message() << "\n";
     for (const CallCrash& c : outcome->front().crashes) {
       err << "  crashed: " << c.reason << " at operator call #" << c.call << "\n";
     }
-    return result.status().code() == absl::StatusCode::kInternal ? kExitIncorrect : kExitUsage;
+    return kExitIncorrect;
   }
   DiscoveryReport report;
   if (!report.ParseFromString(*result)) return usage("a worker's report does not parse");

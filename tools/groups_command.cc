@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "absl/strings/str_cat.h"
 #include "shrt/group_manifest.h"
 #include "shrt/spec_loader.h"
 #include "tools/validate_command.h"
@@ -13,8 +14,7 @@ namespace shrt {
 int RunGroups(const GroupsCommand& cmd, std::ostream& out, std::ostream& err) {
   absl::StatusOr<std::vector<LoadedSpec>> specs = LoadSpecTree(cmd.spec_dir, cmd.recipe_dir);
   if (!specs.ok()) {
-    err << "shrt groups: " << specs.status().message() << "\n";
-    return kExitUsage;
+    return UsageError(err, "groups", specs.status().message());
   }
   const std::string manifest = GroupManifest(*specs, cmd.spec_dir);
   if (!cmd.write) {
@@ -31,14 +31,13 @@ int RunGroups(const GroupsCommand& cmd, std::ostream& out, std::ostream& err) {
     f.flush();
     if (!f) {
       std::remove(tmp.c_str());
-      err << "shrt groups: " << tmp << ": cannot write the file; " << path << " is unchanged\n";
-      return kExitUsage;
+      return UsageError(err, "groups",
+                        absl::StrCat(tmp, ": cannot write the file; ", path, " is unchanged"));
     }
   }
   if (std::rename(tmp.c_str(), path.c_str()) != 0) {
     std::remove(tmp.c_str());
-    err << "shrt groups: cannot replace " << path << "; it is unchanged\n";
-    return kExitUsage;
+    return UsageError(err, "groups", absl::StrCat("cannot replace ", path, "; it is unchanged"));
   }
   out << "wrote " << path << "\n";
   return kExitOk;

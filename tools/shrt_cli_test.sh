@@ -117,7 +117,7 @@ op = r["ops"][0]
 assert op["incorrect"] == [] and op["unverified"] == [], op
 assert all(isinstance(c, dict) and "rule" in c for c in op["correct"]), op
 ' "$TEST_TMPDIR/out" || { echo "FAIL: round trip"; cat "$TEST_TMPDIR/out"; fail=1; }
-expect 0 "coverage json" -- "$shrt" coverage --namespace=shrt_example --spec_dir=testing/custom_op --format=json
+expect 0 "coverage json" -- "$shrt" coverage --namespace=shrt_example --spec_dir=testing/custom_op --recipe_dir=op_specs/recipes --format=json
 /usr/bin/python3 -c '
 import json, sys
 r = json.load(open(sys.argv[1]))
@@ -127,8 +127,8 @@ assert ns["overloads"] >= 1 and ns["checked"] == 1, ns
 assert r["families"] == [{"name": "", "overloads": 1, "with_spec": 1, "with_strategy": 1, "checked": 1}], r
 assert r["spec_without_strategy"] == [] and r["uncovered"] == [], r
 ' "$TEST_TMPDIR/out" || { echo "FAIL: coverage json"; cat "$TEST_TMPDIR/out"; fail=1; }
-expect 0 "coverage text" -- "$shrt" coverage --spec_dir=testing/custom_op --uncovered --namespace=aten
+expect 0 "coverage text" -- "$shrt" coverage --spec_dir=testing/custom_op --recipe_dir=op_specs/recipes --uncovered --namespace=aten
 grep -q "Neither spec nor strategy in aten" "$TEST_TMPDIR/out" || { echo "FAIL: coverage uncovered"; fail=1; }
-expect 2 "coverage unknown namespace" -- "$shrt" coverage --namespace=no_such_ns --spec_dir=testing/custom_op
+expect 2 "coverage unknown namespace" -- "$shrt" coverage --namespace=no_such_ns --spec_dir=testing/custom_op --recipe_dir=op_specs/recipes
 grep -q "no_such_ns" "$TEST_TMPDIR/err" || { echo "FAIL: namespace not named"; fail=1; }
 exit $fail

@@ -22,6 +22,7 @@
 // else to the current directory. This library holds main(); a downstream
 // repository links it with its own strategy libraries into its own `shrt`
 // binary.
+#include <algorithm>
 #include <cstdlib>
 #include <iostream>
 #include <map>
@@ -36,6 +37,8 @@
 #include "absl/strings/strip.h"
 #include "absl/time/time.h"
 #include "shrt/registry.h"
+#include "shrt/spec_loader.h"
+#include "shrt/suggest.h"
 #include "tools/coverage_command.h"
 #include "tools/discover_command.h"
 #include "tools/groups_command.h"
@@ -51,7 +54,7 @@ ABSL_FLAG(std::string, strategies, "",
 ABSL_FLAG(int, world_size, 4, "World size W of the simulated 1-D mesh (2 .. 64)");
 ABSL_FLAG(std::string, format, "text", "Report format: text or json");
 ABSL_FLAG(std::string, spec_dir, "op_specs", "Root of the spec tree (*.textproto below it)");
-ABSL_FLAG(std::string, recipe_dir, "op_specs/recipes", "Directory of recipe files");
+ABSL_FLAG(std::string, recipe_dir, "", "Directory of recipe files; <spec_dir>/recipes when empty");
 ABSL_FLAG(uint64_t, seed, 0, "Base seed of every generator and Partial draw");
 ABSL_FLAG(int, redraws, 3, "Independent redraws of the parts of Partial inputs");
 ABSL_FLAG(int, jobs, 0, "Overloads validated in parallel; 0 means one per core");
@@ -101,6 +104,13 @@ const std::map<std::string, std::vector<std::string>>& CommandFlags() {
   return *flags;
 }
 
+// The commands, sorted.
+std::vector<std::string> Commands() {
+  std::vector<std::string> out;
+  for (const auto& [name, flags] : CommandFlags()) out.push_back(name);
+  return out;
+}
+
 // Parses "--name=value" / "--name value" / "--bool_flag" into Abseil flags,
 // accepting only `allowed`. Returns "" or an error naming the flag.
 std::string ParseFlags(const std::vector<std::string>& args, const std::vector<std::string>& allowed) {
@@ -116,7 +126,11 @@ std::string ParseFlags(const std::vector<std::string>& args, const std::vector<s
     }
     const bool known = std::find(allowed.begin(), allowed.end(), name) != allowed.end();
     absl::CommandLineFlag* flag = known ? absl::FindCommandLineFlag(name) : nullptr;
-    if (flag == nullptr) return absl::StrCat("unknown flag --", name);
+    if (flag == nullptr) {
+      const std::vector<std::string> close = shrt::CloseMatches(name, allowed, 1);
+      return absl::StrCat("unknown flag --", name,
+                          close.empty() ? "" : absl::StrCat("; did you mean --", close[0], "?"));
+    }
     if (!has_value) {
       if (flag->IsOfType<bool>()) {
         value = "true";
@@ -139,34 +153,64 @@ std::string InWorkspace(const std::string& path) {
   return absl::StrCat(ws, "/", path);
 }
 
+// --spec_dir, resolved.
+std::string SpecDir() { return InWorkspace(absl::GetFlag(FLAGS_spec_dir)); }
+
+// --recipe_dir, resolved; the spec tree's own recipes when it is not given,
+// so that --spec_dir=DIR alone reads DIR/recipes (spec_loader.h).
+std::string RecipeDir() {
+  const std::string flag = absl::GetFlag(FLAGS_recipe_dir);
+  return flag.empty() ? shrt::DefaultRecipeDir(SpecDir()) : InWorkspace(flag);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   at::set_num_threads(1);
   std::vector<std::string> args(argv + 1, argv + argc);
-  if (args.empty() || args[0] == "--help" || args[0] == "help") {
+  if (args.empty()) {
+    std::cerr << kUsage;
+    return shrt::kExitUsage;
+  }
+  if (args[0] == "--help" || args[0] == "help") {
     std::cout << kUsage;
-    return args.empty() ? shrt::kExitUsage : shrt::kExitOk;
+    return shrt::kExitOk;
   }
   const std::string command = args[0];
   auto allowed = CommandFlags().find(command);
   if (allowed == CommandFlags().end()) {
-    std::cerr << "shrt: unknown command '" << command << "'\n" << kUsage;
+    const std::vector<std::string> close = shrt::CloseMatches(command, Commands(), 1);
+    shrt::UsageError(std::cerr, "",
+                     absl::StrCat("unknown command '", command, "'",
+                                  close.empty() ? "" : absl::StrCat("; did you mean ", close[0], "?")));
+    std::cerr << kUsage;
     return shrt::kExitUsage;
   }
   size_t first_flag = 1;
   std::string action;
   if (command == "xfail") {
     if (args.size() < 2 || absl::StartsWith(args[1], "--")) {
-      std::cerr << "shrt xfail: give an action: add, remove or list\n" << kUsage;
+      shrt::UsageError(std::cerr, "xfail", "give an action: add, remove or list");
+      std::cerr << kUsage;
       return shrt::kExitUsage;
     }
     action = args[1];
     first_flag = 2;
+    const std::vector<std::string> actions = {"add", "list", "remove"};
+    if (std::find(actions.begin(), actions.end(), action) == actions.end()) {
+      const std::vector<std::string> close = shrt::CloseMatches(action, actions, 1);
+      shrt::UsageError(std::cerr, "xfail",
+                       absl::StrCat("unknown action '", action, "'",
+                                    close.empty() ? "" : absl::StrCat("; did you mean ", close[0], "?"),
+                                    " (add, remove or list)"));
+      std::cerr << kUsage;
+      return shrt::kExitUsage;
+    }
   }
   if (std::string error = ParseFlags({args.begin() + first_flag, args.end()}, allowed->second);
       !error.empty()) {
-    std::cerr << "shrt " << command << ": " << error << "\n" << kUsage;
+    shrt::UsageError(std::cerr, command, error);
+    std::cerr << kUsage;
     return shrt::kExitUsage;
   }
   if (command == "xfail") {
@@ -175,8 +219,7 @@ int main(int argc, char** argv) {
     cmd.file = InWorkspace(absl::GetFlag(FLAGS_file));
     const std::vector<std::string> ops = absl::GetFlag(FLAGS_op);
     if (ops.size() > 1) {
-      std::cerr << "shrt xfail: --op takes one overload\n";
-      return shrt::kExitUsage;
+      return shrt::UsageError(std::cerr, "xfail", "--op takes one overload");
     }
     cmd.op = ops.empty() ? "" : ops[0];
     cmd.rule = absl::GetFlag(FLAGS_rule);
@@ -191,15 +234,14 @@ int main(int argc, char** argv) {
     const std::vector<std::string> ops = absl::GetFlag(FLAGS_op);
     const std::vector<std::string> specs = absl::GetFlag(FLAGS_spec);
     if (ops.size() > 1 || specs.size() > 1) {
-      std::cerr << "shrt discover: give one overload or one spec\n";
-      return shrt::kExitUsage;
+      return shrt::UsageError(std::cerr, "discover", "give one overload or one spec");
     }
     cmd.op = ops.empty() ? "" : ops[0];
     cmd.spec = specs.empty() ? "" : InWorkspace(specs[0]);
     cmd.world_size = absl::GetFlag(FLAGS_world_size);
     cmd.format = absl::GetFlag(FLAGS_format);
-    cmd.spec_dir = InWorkspace(absl::GetFlag(FLAGS_spec_dir));
-    cmd.recipe_dir = InWorkspace(absl::GetFlag(FLAGS_recipe_dir));
+    cmd.spec_dir = SpecDir();
+    cmd.recipe_dir = RecipeDir();
     cmd.seed = absl::GetFlag(FLAGS_seed);
     cmd.redraws = absl::GetFlag(FLAGS_redraws);
     cmd.call_time_limit = absl::GetFlag(FLAGS_call_time_limit);
@@ -210,15 +252,15 @@ int main(int argc, char** argv) {
     cmd.ns = absl::GetFlag(FLAGS_namespace);
     cmd.uncovered = absl::GetFlag(FLAGS_uncovered);
     cmd.format = absl::GetFlag(FLAGS_format);
-    cmd.spec_dir = InWorkspace(absl::GetFlag(FLAGS_spec_dir));
-    cmd.recipe_dir = InWorkspace(absl::GetFlag(FLAGS_recipe_dir));
+    cmd.spec_dir = SpecDir();
+    cmd.recipe_dir = RecipeDir();
     return shrt::RunCoverage(cmd, shrt::StrategyRegistry::Global(), std::cout, std::cerr);
   }
   if (command == "groups") {
     shrt::GroupsCommand cmd;
     cmd.write = absl::GetFlag(FLAGS_write);
-    cmd.spec_dir = InWorkspace(absl::GetFlag(FLAGS_spec_dir));
-    cmd.recipe_dir = InWorkspace(absl::GetFlag(FLAGS_recipe_dir));
+    cmd.spec_dir = SpecDir();
+    cmd.recipe_dir = RecipeDir();
     return shrt::RunGroups(cmd, std::cout, std::cerr);
   }
   shrt::ValidateCommand cmd;
@@ -228,8 +270,8 @@ int main(int argc, char** argv) {
   cmd.strategies = InWorkspace(absl::GetFlag(FLAGS_strategies));
   cmd.world_size = absl::GetFlag(FLAGS_world_size);
   cmd.format = absl::GetFlag(FLAGS_format);
-  cmd.spec_dir = InWorkspace(absl::GetFlag(FLAGS_spec_dir));
-  cmd.recipe_dir = InWorkspace(absl::GetFlag(FLAGS_recipe_dir));
+  cmd.spec_dir = SpecDir();
+  cmd.recipe_dir = RecipeDir();
   cmd.seed = absl::GetFlag(FLAGS_seed);
   cmd.redraws = absl::GetFlag(FLAGS_redraws);
   cmd.jobs = absl::GetFlag(FLAGS_jobs);

@@ -9,6 +9,7 @@
 #include "shrt/mesh.h"
 #include "shrt/op_lookup.h"
 #include "shrt/overload_name.h"
+#include "shrt/printable.h"
 #include "shrt/report.h"
 #include "shrt/spec_loader.h"
 #include "shrt/table_claims.h"
@@ -34,12 +35,15 @@ absl::StatusOr<std::vector<LoadedSpec>> LoadSpecFiles(const ValidateCommand& cmd
 
 }  // namespace
 
+int UsageError(std::ostream& err, absl::string_view command, absl::string_view message) {
+  err << "shrt" << (command.empty() ? "" : " ") << Printable(command) << ": " << Printable(message)
+      << "\n";
+  return kExitUsage;
+}
+
 int RunValidate(const ValidateCommand& cmd, const StrategyRegistry& registry, std::ostream& out,
                 std::ostream& err) {
-  auto usage = [&](absl::string_view message) {
-    err << "shrt validate: " << message << "\n";
-    return kExitUsage;
-  };
+  auto usage = [&](absl::string_view message) { return UsageError(err, "validate", message); };
   if (cmd.all + !cmd.ops.empty() + !cmd.specs.empty() != 1) {
     return usage("give exactly one of --op=OVERLOAD[,...], --all and --spec=FILE[,...]");
   }
@@ -84,6 +88,21 @@ int RunValidate(const ValidateCommand& cmd, const StrategyRegistry& registry, st
   auto has_claims = [&](const c10::OperatorName& op) {
     return table ? table->Find(op) != nullptr : registry.Contains(op);
   };
+  if (table && cmd.all) {
+    // --all checks every table entry that has a spec; one without a spec is
+    // never checked, which the user asking for all must hear (a warning:
+    // a table may also serve other spec trees).
+    const std::vector<const TableStrategy*> entries = table->ops();
+    for (size_t i = 0; i < entries.size(); ++i) {
+      const std::string op = OverloadToString(entries[i]->op());
+      if (by_op.count(op) > 0) continue;
+      err << "shrt validate: warning: "
+          << Printable(absl::StrCat(entries[i]->where(), ": field 'op[", i, "].name': ", op,
+                                    " has no spec below ", cmd.spec_dir,
+                                    "/; its rules are not checked"))
+          << "\n";
+    }
+  }
   std::vector<const LoadedSpec*> targets;
   if (!cmd.specs.empty()) {
     for (const LoadedSpec& spec : *specs) targets.push_back(&spec);
@@ -156,10 +175,7 @@ int RunValidate(const ValidateCommand& cmd, const StrategyRegistry& registry, st
         [&](int i) { return OverloadToString(targets[i]->op()); }, isolation,
         [&](int) { progress.Done(); });
   }
-  if (!isolated.ok()) {
-    err << "shrt validate: " << isolated.status().message() << "\n";
-    return kExitUsage;
-  }
+  if (!isolated.ok()) return usage(isolated.status().message());
   std::vector<absl::StatusOr<OpReport>>& results = *isolated;
   std::vector<OpReport> reports;
   bool failing = false;

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "absl/time/time.h"
+#include "absl/strings/string_view.h"
 #include "shrt/registry.h"
 
 namespace shrt {
@@ -24,7 +25,9 @@ struct ValidateCommand {
   int world_size = 4;            // --world_size
   std::string format = "text";   // --format: text | json
   std::string spec_dir = "op_specs";       // --spec_dir: root of the spec tree
-  std::string recipe_dir = "op_specs/recipes";  // --recipe_dir
+  // --recipe_dir; the CLI's default is DefaultRecipeDir(spec_dir)
+  // (spec_loader.h).
+  std::string recipe_dir = "op_specs/recipes";
   uint64_t seed = 0;
   int jobs = 0;  // --jobs: overloads validated in parallel; 0 = one per core
   int redraws = 3;
@@ -40,8 +43,18 @@ inline constexpr int kExitOk = 0;         // no rule is incorrect
 inline constexpr int kExitIncorrect = 1;
 inline constexpr int kExitUsage = 2;      // usage or input error (flags, specs, overloads)
 
+// Writes "shrt <command>: <message>" ("shrt: <message>" for an empty
+// command) and a newline to `err` with control
+// characters escaped (shrt/printable.h: a name a user typed cannot move
+// the cursor or forge a line), and returns kExitUsage: how every command
+// reports a usage or input error.
+int UsageError(std::ostream& err, absl::string_view command, absl::string_view message);
+
 // Runs the command with `registry`'s strategies, writing the report to
-// `out` and errors to `err`; returns the exit status above.
+// `out` and errors to `err`; returns the exit status above. With --all and
+// --strategies, a table entry whose overload has no spec in spec_dir is a
+// warning on `err` naming its file and line (the table may serve other
+// spec trees too; the exit status is unchanged).
 int RunValidate(const ValidateCommand& cmd, const StrategyRegistry& registry, std::ostream& out,
                 std::ostream& err);
 

@@ -15,8 +15,7 @@ namespace shrt {
 
 int RunXfail(const XfailCommand& cmd, std::ostream& out, std::ostream& err) {
   auto usage = [&](absl::string_view message) {
-    err << "shrt xfail " << cmd.action << ": " << message << "\n";
-    return kExitUsage;
+    return UsageError(err, absl::StrCat("xfail ", cmd.action), message);
   };
   if (cmd.action != "add" && cmd.action != "remove" && cmd.action != "list") {
     return usage("the action must be add, remove or list");
