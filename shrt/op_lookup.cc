@@ -1,6 +1,7 @@
 #include "shrt/op_lookup.h"
 
 #include <algorithm>
+#include <limits>
 #include <utility>
 
 #include "ATen/core/dispatch/Dispatcher.h"
@@ -11,8 +12,12 @@
 namespace shrt {
 namespace {
 
-// Levenshtein distance, O(|a|*|b|) time and O(|b|) memory.
-size_t EditDistance(absl::string_view a, absl::string_view b) {
+// Levenshtein distance, O(|a|*|b|) time and O(|b|) memory; or, once it is
+// certain to exceed `limit`, any value above `limit`: a row's minimum never
+// decreases, and neither does the length difference.
+size_t EditDistance(absl::string_view a, absl::string_view b, size_t limit) {
+  const size_t apart = a.size() > b.size() ? a.size() - b.size() : b.size() - a.size();
+  if (apart > limit) return apart;
   std::vector<size_t> row(b.size() + 1);
   for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
   for (size_t i = 1; i <= a.size(); ++i) {
@@ -23,6 +28,7 @@ size_t EditDistance(absl::string_view a, absl::string_view b) {
       row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
       diag = up;
     }
+    if (const size_t least = *std::min_element(row.begin(), row.end()); least > limit) return least;
   }
   return row[b.size()];
 }
@@ -30,15 +36,21 @@ size_t EditDistance(absl::string_view a, absl::string_view b) {
 }  // namespace
 
 std::vector<std::string> CloseOverloads(absl::string_view text, int max) {
-  std::vector<std::pair<size_t, std::string>> scored;
+  const size_t n = static_cast<size_t>(std::max(0, max));
+  if (n == 0) return {};
+  // The n best so far, by (distance, name); a name further than the n-th
+  // best cannot enter, so its distance need not be exact.
+  std::vector<std::pair<size_t, std::string>> best;
   for (const c10::OperatorName& name : c10::Dispatcher::singleton().getAllOpNames()) {
     std::string s = OverloadToString(name);
-    scored.emplace_back(EditDistance(text, s), std::move(s));
+    const size_t limit = best.size() < n ? std::numeric_limits<size_t>::max() : best.back().first;
+    std::pair<size_t, std::string> scored(EditDistance(text, s, limit), std::move(s));
+    if (best.size() == n && !(scored < best.back())) continue;
+    if (best.size() == n) best.pop_back();
+    best.insert(std::upper_bound(best.begin(), best.end(), scored), std::move(scored));
   }
-  const size_t n = std::min<size_t>(scored.size(), static_cast<size_t>(std::max(0, max)));
-  std::partial_sort(scored.begin(), scored.begin() + n, scored.end());
   std::vector<std::string> out;
-  for (size_t i = 0; i < n; ++i) out.push_back(std::move(scored[i].second));
+  for (auto& [distance, name] : best) out.push_back(std::move(name));
   return out;
 }
 
