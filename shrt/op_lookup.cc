@@ -1,7 +1,6 @@
 #include "shrt/op_lookup.h"
 
 #include <algorithm>
-#include <limits>
 #include <utility>
 
 #include "ATen/core/dispatch/Dispatcher.h"
@@ -21,14 +20,16 @@ size_t EditDistance(absl::string_view a, absl::string_view b, size_t limit) {
   std::vector<size_t> row(b.size() + 1);
   for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
   for (size_t i = 1; i <= a.size(); ++i) {
+    const char c = a.data()[i - 1];
     size_t diag = row[0];
-    row[0] = i;
+    size_t least = row[0] = i;
     for (size_t j = 1; j <= b.size(); ++j) {
       const size_t up = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      row[j] = std::min(std::min(up, row[j - 1]) + 1, diag + (c == b.data()[j - 1] ? 0 : 1));
+      least = std::min(least, row[j]);
       diag = up;
     }
-    if (const size_t least = *std::min_element(row.begin(), row.end()); least > limit) return least;
+    if (least > limit) return least;
   }
   return row[b.size()];
 }
@@ -38,14 +39,15 @@ size_t EditDistance(absl::string_view a, absl::string_view b, size_t limit) {
 std::vector<std::string> CloseOverloads(absl::string_view text, int max) {
   const size_t n = static_cast<size_t>(std::max(0, max));
   if (n == 0) return {};
-  // The n best so far, by (distance, name); a name further than the n-th
-  // best cannot enter, so its distance need not be exact.
+  const size_t bound = std::min(kMaxSuggestionEdits, 1 + text.size() / 4);
+  // The n best so far, by (distance, name); a name further than the bound
+  // or than the n-th best cannot enter, so its distance need not be exact.
   std::vector<std::pair<size_t, std::string>> best;
   for (const c10::OperatorName& name : c10::Dispatcher::singleton().getAllOpNames()) {
     std::string s = OverloadToString(name);
-    const size_t limit = best.size() < n ? std::numeric_limits<size_t>::max() : best.back().first;
+    const size_t limit = best.size() < n ? bound : best.back().first;
     std::pair<size_t, std::string> scored(EditDistance(text, s, limit), std::move(s));
-    if (best.size() == n && !(scored < best.back())) continue;
+    if (scored.first > limit || (best.size() == n && !(scored < best.back()))) continue;
     if (best.size() == n) best.pop_back();
     best.insert(std::upper_bound(best.begin(), best.end(), scored), std::move(scored));
   }
@@ -57,8 +59,10 @@ std::vector<std::string> CloseOverloads(absl::string_view text, int max) {
 absl::Status CheckOverloadExists(const c10::OperatorName& name) {
   if (c10::Dispatcher::singleton().findSchema(name).has_value()) return absl::OkStatus();
   const std::string text = OverloadToString(name);
-  return absl::NotFoundError(absl::StrCat("unknown overload '", text, "'; did you mean ",
-                                          absl::StrJoin(CloseOverloads(text, 3), ", "), "?"));
+  const std::vector<std::string> close = CloseOverloads(text, 3);
+  return absl::NotFoundError(absl::StrCat(
+      "unknown overload '", text, "'",
+      close.empty() ? "" : absl::StrCat("; did you mean ", absl::StrJoin(close, ", "), "?")));
 }
 
 absl::StatusOr<std::vector<std::string>> SchemaArgumentNames(const c10::OperatorName& name) {
