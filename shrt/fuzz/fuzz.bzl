@@ -18,6 +18,7 @@ shrt_fuzz_target(name = "x_fuzz", ...) declares:
 load("@rules_cc//cc:defs.bzl", "cc_binary")
 
 def shrt_fuzz_target(name, srcs, deps, runs = 20000):
+    """A libFuzzer binary and its short fuzz test of `runs` executions."""
     cc_binary(
         name = name,
         testonly = True,

@@ -25,9 +25,8 @@ split_blocks() {  # split_blocks TARGET FILE KEYWORD: each top-level "KEYWORD {.
     f { print > f }
     /^}/ { if (f) close(f); f = "" }' "$2"
 }
-# One line per seed, every `sample`-th distinct line of stdin (at most 40).
-lines() {  # lines TARGET PREFIX
-  local n=0 line
+lines() {  # lines TARGET NAME: at most 40 of stdin's distinct lines, evenly spread, one per seed
+  local n=0
   mapfile -t all < <(sort -u)
   local step=$(( (${#all[@]} + 39) / 40 )); (( step > 0 )) || step=1
   for (( i = 0; i < ${#all[@]}; i += step )); do
