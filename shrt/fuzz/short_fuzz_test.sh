@@ -20,7 +20,7 @@ artifacts="${TEST_UNDECLARED_OUTPUTS_DIR:-$TEST_TMPDIR}/"
 status=$?
 tail -n 40 "$TEST_TMPDIR/log"
 if (( status != 0 )); then
-  echo "FAIL: $target exited $status on $corpus (reproducer in $artifacts)"
+  echo "FAIL: $target exited $status on $corpus (the input is in the test's outputs: bazel-testlogs/.../test.outputs/)"
   exit 1
 fi
 # The corpus must have run: libFuzzer prints "#N INITED" after loading it.
