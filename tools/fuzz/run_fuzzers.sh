@@ -11,7 +11,7 @@
 # Usage: tools/fuzz/run_fuzzers.sh [-runs=N] [-out=DIR] [TARGET...]
 #   e.g. tools/fuzz/run_fuzzers.sh -runs=1000000 spec_fuzz
 set -uo pipefail
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 2
 runs=1000000
 out="${TMPDIR:-/tmp}/shrt_fuzz"
 targets=()

@@ -43,7 +43,8 @@ reset placement_fuzz
 } | lines placement_fuzz text
 
 reset spec_fuzz
-mapfile -t op_specs < <(ls op_specs/*/*.textproto | grep -v "^op_specs/$(basename "$recipe_dir")/")
+op_specs=()
+for f in op_specs/*/*.textproto; do [[ "$f" == "$recipe_dir"/* ]] || op_specs+=("$f"); done
 specs=()
 for family in $(printf '%s\n' "${op_specs[@]}" | cut -d/ -f2 | sort -u); do
   specs+=("$(printf '%s\n' "${op_specs[@]}" | grep "^op_specs/$family/" | head -n 1)")
