@@ -65,10 +65,13 @@ T Convert(double x) {
   if constexpr (std::is_same_v<T, bool>) {
     return std::fmod(std::abs(std::nearbyint(x)), 2.0) != 0.0;
   } else if constexpr (std::is_integral_v<T>) {
+    // The bounds as doubles are exact, or round up to 2^63 (int64's max):
+    // every integral double strictly between them converts.
     const double r = std::nearbyint(x);
-    const double lo = static_cast<double>(std::numeric_limits<T>::lowest());
-    const double hi = static_cast<double>(std::numeric_limits<T>::max());
-    return static_cast<T>(std::clamp(r, lo, hi));
+    if (std::isnan(r)) return 0;
+    if (r <= static_cast<double>(std::numeric_limits<T>::lowest())) return std::numeric_limits<T>::lowest();
+    if (r >= static_cast<double>(std::numeric_limits<T>::max())) return std::numeric_limits<T>::max();
+    return static_cast<T>(r);
   } else {
     return static_cast<T>(static_cast<float>(x));
   }

@@ -4,7 +4,7 @@
 //
 // Values are produced in double precision and converted to the dtype:
 // floating dtypes round to nearest, integer dtypes round and clamp to the
-// dtype's range, bool reads "odd after rounding" (so 0/1 masks map to
+// dtype's range (NaN becomes 0), bool reads "odd after rounding" (so 0/1 masks map to
 // false/true, and constant 1 + i differs between inputs 0 and 1).
 #ifndef SHRT_GENERATORS_H_
 #define SHRT_GENERATORS_H_

@@ -1,6 +1,7 @@
 #include "shrt/table.h"
 
 #include <cmath>
+#include <optional>
 #include <set>
 
 #include "absl/container/flat_hash_set.h"
@@ -29,42 +30,59 @@ struct EvalContext {
   std::string error;                                     // set by a callback
 };
 
+// Expressions compute in doubles; a double becomes an integer only when it
+// is one in range (converting NaN or an out-of-range value is undefined
+// behaviour, which the fuzzer found here: //shrt/fuzz:table_fuzz).
+
+// `x` as an index below `n`, or nullopt for a negative, too large or NaN x.
+std::optional<size_t> AsIndex(double x, size_t n) {
+  if (!(x >= 0 && x < static_cast<double>(n))) return std::nullopt;
+  return static_cast<size_t>(x);
+}
+
+// The dims in the set `mask` (bit d for dim d < 63; int-list arguments are
+// passed so), or none when `mask` is no such set (negative, NaN, 2^63 or
+// more, as size() of a missing dim is NaN).
+uint64_t DimSet(double mask) {
+  if (!(mask >= 0 && mask < 0x1p63)) return 0;
+  return static_cast<uint64_t>(mask);
+}
+
 double Ndim(void* data, double handle) {
   auto* ctx = static_cast<EvalContext*>(data);
-  const auto h = static_cast<size_t>(handle);
-  if (handle < 0 || h >= ctx->shapes.size()) {
+  const std::optional<size_t> h = AsIndex(handle, ctx->shapes.size());
+  if (!h) {
     ctx->error = "ndim() takes a tensor argument";
     return NAN;
   }
-  return static_cast<double>(ctx->shapes[h].size());
+  return static_cast<double>(ctx->shapes[*h].size());
 }
 
 double Size(void* data, double handle, double k) {
   auto* ctx = static_cast<EvalContext*>(data);
-  const auto h = static_cast<size_t>(handle);
-  if (handle < 0 || h >= ctx->shapes.size()) {
+  const std::optional<size_t> h = AsIndex(handle, ctx->shapes.size());
+  if (!h) {
     ctx->error = "size() takes a tensor argument";
     return NAN;
   }
-  const auto n = static_cast<int64_t>(ctx->shapes[h].size());
-  int64_t d = static_cast<int64_t>(k);
-  if (d < 0) d += n;
+  const std::vector<int64_t>& shape = ctx->shapes[*h];
   // A dim the tensor lacks has no size: every comparison with it is false.
-  if (d < 0 || d >= n) return NAN;
-  return static_cast<double>(ctx->shapes[h][d]);
+  const std::optional<size_t> d =
+      AsIndex(k < 0 ? k + static_cast<double>(shape.size()) : k, shape.size());
+  return d ? static_cast<double>(shape[*d]) : NAN;
 }
 
 // Members of the dim set `mask` below d.
 double CountLt(double mask, double d) {
-  const auto bits = static_cast<uint64_t>(mask);
+  const uint64_t bits = DimSet(mask);
   double n = 0;
   for (int64_t i = 0; i < 63 && i < d; ++i) n += (bits >> i) & 1;
   return n;
 }
 
 double In(double d, double mask) {
-  if (d < 0 || d >= 63) return 0;
-  return static_cast<double>((static_cast<uint64_t>(mask) >> static_cast<int>(d)) & 1);
+  if (!(d >= 0 && d < 63)) return 0;
+  return static_cast<double>((DimSet(mask) >> static_cast<int>(d)) & 1);
 }
 
 double Not(double x) { return x == 0 ? 1 : 0; }

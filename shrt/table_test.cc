@@ -1,5 +1,6 @@
 #include "shrt/table.h"
 
+#include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 
@@ -135,6 +136,36 @@ TEST(TableTest, ErrorsNameFileLineFieldAndToken) {
     absl::StatusOr<StrategyTableFile> t = Table(c.body);
     ASSERT_FALSE(t.ok()) << c.body;
     EXPECT_THAT(std::string(t.status().message()), HasSubstr(c.message)) << c.body;
+  }
+}
+
+// Found by //shrt/fuzz:table_fuzz (corpus regression_nan_dim_set): `in`
+// and count_lt() converted a dim set that is not one (size() of a missing
+// dim is NaN) to an integer, and ndim()/size() a handle before checking it,
+// which is undefined behaviour (the --config=asan run of this test stops
+// there). A non-set is the empty set; a non-handle is an error.
+TEST(TableTest, ValuesThatAreNoDimSetOrTensorAreNeverConverted) {
+  absl::StatusOr<StrategyTableFile> t = Table(R"pb(
+    op {
+      name: "aten::sum.dim_IntList"
+      rule { placements: "S(d) -> P(sum)" condition: "d in size(self, 7)" }
+      rule { placements: "S(d) -> P(avg)" condition: "count_lt(-1, 2) == 0 && !(d in 1e300) && !(0/0 in dim)" }
+      rule { placements: "S(d) -> S(d)" condition: "d in dim" }
+    }
+  )pb");
+  ASSERT_TRUE(t.ok()) << t.status();
+  EXPECT_THAT(Rules(*t, SumArgs({4, 5}, std::vector<int64_t>{1}, true, {4, 1})),
+              UnorderedElementsAreArray({"S(0) -> P(avg)", "S(1) -> P(avg)", "S(1) -> S(1)"}));
+  for (const char* handle : {"-1", "0/0", "1e300"}) {
+    absl::StatusOr<StrategyTableFile> bad = Table(absl::StrCat(
+        "op { name: \"aten::sum.dim_IntList\" rule { placements: \"S(d) -> S(d)\" condition: \"ndim(", handle,
+        ") == 2 || size(", handle, ", 0) == 4\" } }"));
+    ASSERT_TRUE(bad.ok()) << bad.status();
+    EXPECT_THAT(std::string(bad->ops()[0]->Instantiate(SumArgs({4, 5}, std::vector<int64_t>{1}, true, {4, 1}), 4)
+                                .status()
+                                .message()),
+                HasSubstr("takes a tensor argument"))
+        << handle;
   }
 }
 

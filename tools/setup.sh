@@ -24,6 +24,9 @@ PACKAGES=(
   python3-protobuf      # codegen reads specs
   python3-torch         # tools/bench: eager-PyTorch reference and differential check
   libmuparser-dev       # strategy table conditions
+  clang-14              # --config=fuzz (.bazelrc): libFuzzer targets under ASan + UBSan
+  libclang-rt-14-dev    # clang's sanitizer and libFuzzer runtimes
+  libfuzzer-14-dev      # libFuzzer.a: the short fuzz tests of the default (gcc) build
   nginx                 # the remote cache (tools/remote_cache/)
   curl                  # its readiness probe
   git                   # the remote cache test clones the repository
