@@ -50,6 +50,13 @@ WorkerCalls* g_worker = nullptr;
 
 constexpr absl::string_view kCrashPrefix = "crashed: ";
 
+// The signals a crashing operator raises. A worker gives them their
+// default action, so that the signal that ends it is the crash's reason:
+// a handler inherited from the host process would turn it into something
+// else (AddressSanitizer's handle_segv/handle_sigfpe print a report and
+// exit with status 1; Python's faulthandler re-raises after a dump).
+constexpr int kCrashSignals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTRAP};
+
 // --- Framing: little structs over pipes ------------------------------------
 
 void Put(std::string& out, const void* data, size_t n) {
@@ -220,6 +227,7 @@ absl::StatusOr<Worker> Spawn(const IsolatedTask& task, const std::deque<Worker>&
     close(down[1]);
     close(up[0]);
     signal(SIGPIPE, SIG_DFL);
+    for (int sig : kCrashSignals) signal(sig, SIG_DFL);
     WorkerMain(down[0], up[1], w.slot, task);
   }
   close(down[0]);

@@ -38,7 +38,7 @@ TEST(SpecLoaderTest, UnknownOverloadSuggestsCloseMatches) {
 // A NaN, infinite or negative tolerance would silently pass or fail every
 // comparison: refused, naming the file, line and field.
 TEST(SpecLoaderTest, TolerancesMustBeFiniteAndNonNegative) {
-  for (const std::string& bad : {"atol: nan", "rtol: inf", "atol: -1e-5"}) {
+  for (const std::string bad : {"atol: nan", "rtol: inf", "atol: -1e-5"}) {
     absl::StatusOr<LoadedSpec> spec = LoadedSpec::FromText(
         "op: \"aten::relu\"\ntolerance { " + bad + " }\nsample { name: \"a\" }\n",
         "tol.textproto", TestRecipes());
