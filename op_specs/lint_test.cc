@@ -8,6 +8,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
+#include "shrt/checkability.h"
 #include "shrt/group_manifest.h"
 #include "shrt/overload_name.h"
 #include "shrt/registry.h"
@@ -24,6 +25,21 @@ TEST(LintTest, SpecsRecipesAndXfailsParse) {
   EXPECT_FALSE(specs->empty());
   absl::StatusOr<std::vector<XfailEntry>> xfails = LoadXfails("op_specs/xfails.textproto");
   EXPECT_TRUE(xfails.ok()) << xfails.status();
+}
+
+// not_checkable.textproto parses (every entry a known operator, once,
+// with a category and a reason), and names no overload that has a spec:
+// a checked overload is checkable, so such an entry is stale.
+TEST(LintTest, NotCheckableEntriesParseAndNameNoSpeccedOverload) {
+  absl::StatusOr<NotCheckableFile> file = NotCheckableFile::Read("op_specs/not_checkable.textproto");
+  ASSERT_TRUE(file.ok()) << file.status();
+  absl::StatusOr<std::vector<LoadedSpec>> specs = LoadSpecTree("op_specs", "op_specs/recipes");
+  ASSERT_TRUE(specs.ok()) << specs.status();
+  for (const LoadedSpec& s : *specs) {
+    EXPECT_EQ(file->Find(s.op()), nullptr)
+        << "op_specs/not_checkable.textproto names " << OverloadToString(s.op())
+        << ", which " << s.path() << " checks: remove the entry";
+  }
 }
 
 TEST(LintTest, EveryStrategyHasASpecOrAReasonedExemption) {

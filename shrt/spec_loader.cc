@@ -332,7 +332,8 @@ absl::Status WalkSpecFolder(const std::filesystem::path& dir, std::set<std::file
     const std::string file = entry.filename().string();
     if (fs::is_directory(status)) {
       if (absl::Status s = WalkSpecFolder(entry, visited, paths); !s.ok()) return s;
-    } else if (entry.extension() == ".textproto" && file != kXfailFile && file != kExemptionFile) {
+    } else if (entry.extension() == ".textproto" && file != kXfailFile && file != kExemptionFile &&
+               file != kNotCheckableFile) {
       paths.push_back(entry.string());
     }
   }

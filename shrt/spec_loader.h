@@ -110,11 +110,14 @@ class LoadedSpec {
 };
 
 // The layout of a spec tree: <root>/<family>/*.textproto are specs,
-// <root>/recipes/*.textproto recipes and <root>/xfails.textproto the
-// xfails.
+// <root>/recipes/*.textproto recipes, <root>/xfails.textproto the
+// xfails, <root>/exemptions.textproto the strategies without a spec and
+// <root>/not_checkable.textproto the overloads that cannot be checked
+// (shrt/checkability.h).
 inline constexpr absl::string_view kRecipeDir = "recipes";
 inline constexpr absl::string_view kXfailFile = "xfails.textproto";
 inline constexpr absl::string_view kExemptionFile = "exemptions.textproto";
+inline constexpr absl::string_view kNotCheckableFile = "not_checkable.textproto";
 
 // <spec_dir>/recipes: where a spec tree keeps its recipes, and the recipe
 // directory of the CLI unless --recipe_dir names another.
@@ -123,7 +126,7 @@ std::string DefaultRecipeDir(const std::string& spec_dir);
 // Loads every "*.textproto" below `root`
 // (recursively, following symlinked folders, each folder once however
 // often links reach it) except those in `recipe_dir` and in
-// DefaultRecipeDir(root), kXfailFile and kExemptionFile, with the recipes
+// DefaultRecipeDir(root), kXfailFile, kExemptionFile and kNotCheckableFile, with the recipes
 // in `recipe_dir`, and returns one
 // LoadedSpec per checked overload of every group (ForOverload), sorted by
 // file path, then group order. Every sample of every overload is bound

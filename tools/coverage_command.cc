@@ -10,6 +10,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "google/protobuf/util/json_util.h"
+#include "shrt/checkability.h"
 #include "shrt/coverage.h"
 #include "shrt/spec_loader.h"
 #include "tools/validate_command.h"
@@ -43,10 +44,26 @@ void Table(std::ostream& out, const char* title, bool with_overloads,
                          total.with_strategy(), total.checked());
 }
 
+// Checked, not checkable (by category) and not yet covered, per namespace.
+void Accounting(std::ostream& out, const CoverageReport& report) {
+  out << absl::StrFormat("%-16s | %9s | %7s | %13s | %15s\n", "Namespace", "Overloads", "Checked",
+                         "Not checkable", "Not yet covered");
+  for (const CoverageGroup& g : report.namespaces()) {
+    out << absl::StrFormat("%-16s | %9d | %7d | %13d | %15d\n", g.name(), g.overloads(),
+                           g.checked(), g.not_checkable(), g.not_yet_covered());
+  }
+  out << "\nNot checkable here, by category (shrt/checkability.h):\n";
+  for (const CategoryCount& c : report.not_checkable()) {
+    out << absl::StrFormat("  %-22s %5d\n", c.category(), c.overloads());
+  }
+  out << "\n";
+}
+
 void List(std::ostream& out, const std::string& title,
-          const google::protobuf::RepeatedPtrField<std::string>& names) {
-  out << title << " (" << names.size() << ")" << (names.empty() ? "\n" : ":\n");
-  for (const std::string& n : names) out << "  " << n << "\n";
+          const google::protobuf::RepeatedPtrField<std::string>& names,
+          absl::string_view indent = "") {
+  out << indent << title << " (" << names.size() << ")" << (names.empty() ? "\n" : ":\n");
+  for (const std::string& n : names) out << indent << "  " << n << "\n";
 }
 
 }  // namespace
@@ -69,9 +86,25 @@ int RunCoverage(const CoverageCommand& cmd, const StrategyRegistry& registry, st
     entries.push_back({s.op(), FamilyOf(s.path(), cmd.spec_dir)});
     for (const ExcludedVariant& x : s.proto().exclude()) excluded[x.op()] = x.reason();
   }
+  // The overloads the schema facts do not classify (DATA_DEPENDENT_SHAPE,
+  // ...); a spec tree without the file (a custom op's) has none.
+  const std::string not_checkable_path =
+      (std::filesystem::path(cmd.spec_dir) / std::string(kNotCheckableFile)).string();
+  absl::StatusOr<NotCheckableFile> not_checkable = NotCheckableFile::Read(not_checkable_path);
+  if (absl::IsNotFound(not_checkable.status())) {
+    not_checkable = NotCheckableFile::Parse("", not_checkable_path);
+  }
+  if (!not_checkable.ok()) {
+    return UsageError(err, "coverage", not_checkable.status().message());
+  }
+  std::vector<DispatcherOverload> dispatcher;
+  for (const c10::OperatorName& name : c10::Dispatcher::singleton().getAllOpNames()) {
+    const c10::optional<c10::OperatorHandle> op = c10::Dispatcher::singleton().findSchema(name);
+    if (!op.has_value()) continue;  // a name registered without a schema yet
+    dispatcher.push_back({name, CategoryOf(*op, *not_checkable)});
+  }
   CoverageReport report =
-      ComputeCoverage(c10::Dispatcher::singleton().getAllOpNames(), registry.Overloads(), entries,
-                      cmd.ns, cmd.uncovered);
+      ComputeCoverage(dispatcher, registry.Overloads(), entries, cmd.ns, cmd.uncovered);
   // A variant its group's spec excludes is accounted for, with its reason.
   auto* unspecced = report.mutable_strategy_without_spec();
   unspecced->erase(std::remove_if(unspecced->begin(), unspecced->end(),
@@ -93,14 +126,18 @@ int RunCoverage(const CoverageCommand& cmd, const StrategyRegistry& registry, st
     return kExitOk;
   }
   out << "Coverage of the dispatcher's overloads (specs below " << cmd.spec_dir << ")\n\n";
+  Accounting(out, report);
   Table(out, "Namespace", true, report.namespaces());
   Table(out, "Family", false, report.families());
   List(out, "Strategy without a spec, never checked", report.strategy_without_spec());
   List(out, "Spec without a strategy, ground truth only", report.spec_without_strategy());
   List(out, "Excluded by their group's spec", report.excluded());
   if (cmd.uncovered) {
-    List(out, absl::StrCat("Neither spec nor strategy", cmd.ns.empty() ? "" : " in " + cmd.ns),
-         report.uncovered());
+    out << "Not yet covered (checkable, not checked)" << (cmd.ns.empty() ? "" : " in " + cmd.ns)
+        << " (" << report.uncovered_size() << "), by family:\n";
+    for (const UncoveredFamily& f : report.uncovered_families()) {
+      List(out, f.family(), f.overloads(), "  ");
+    }
   }
   return kExitOk;
 }

@@ -124,11 +124,14 @@ r = json.load(open(sys.argv[1]))
 assert [n["name"] for n in r["namespaces"]] == ["shrt_example"], r
 ns = r["namespaces"][0]
 assert ns["overloads"] >= 1 and ns["checked"] == 1, ns
-assert r["families"] == [{"name": "", "overloads": 1, "with_spec": 1, "with_strategy": 1, "checked": 1}], r
+assert r["families"] == [{"name": "", "overloads": 1, "with_spec": 1, "with_strategy": 1, "checked": 1, "not_checkable": 0, "not_yet_covered": 0}], r
+assert ns["checked"] + ns["not_checkable"] + ns["not_yet_covered"] == ns["overloads"], ns
 assert r["spec_without_strategy"] == [] and r["uncovered"] == [], r
 ' "$TEST_TMPDIR/out" || { echo "FAIL: coverage json"; cat "$TEST_TMPDIR/out"; fail=1; }
 expect 0 "coverage text" -- "$shrt" coverage --spec_dir=testing/custom_op --recipe_dir=op_specs/recipes --uncovered --namespace=aten
-grep -q "Neither spec nor strategy in aten" "$TEST_TMPDIR/out" || { echo "FAIL: coverage uncovered"; fail=1; }
+grep -q "Not yet covered (checkable, not checked) in aten" "$TEST_TMPDIR/out" || { echo "FAIL: coverage uncovered"; fail=1; }
+grep -q "^  foreach (" "$TEST_TMPDIR/out" || { echo "FAIL: coverage uncovered by family"; fail=1; }
+grep -q "^  named tensor " "$TEST_TMPDIR/out" || { echo "FAIL: coverage categories"; fail=1; }
 expect 2 "coverage unknown namespace" -- "$shrt" coverage --namespace=no_such_ns --spec_dir=testing/custom_op --recipe_dir=op_specs/recipes
 grep -q "no_such_ns" "$TEST_TMPDIR/err" || { echo "FAIL: namespace not named"; fail=1; }
 exit $fail

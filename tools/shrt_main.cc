@@ -61,7 +61,7 @@ ABSL_FLAG(int, jobs, 0, "Overloads validated in parallel; 0 means one per core")
 ABSL_FLAG(absl::Duration, call_time_limit, absl::Seconds(60),
           "Wall time one operator call may take before it counts as crashed, e.g. 60s, 500ms");
 ABSL_FLAG(std::string, namespace, "", "Only this namespace of the dispatcher, e.g. aten");
-ABSL_FLAG(bool, uncovered, false, "Also list the overloads with neither a spec nor a strategy");
+ABSL_FLAG(bool, uncovered, false, "Also list the checkable overloads that are not checked, by family");
 ABSL_FLAG(std::string, file, "op_specs/xfails.textproto", "The xfails file");
 ABSL_FLAG(std::string, rule, "", "A rule, e.g. 'S(0), R -> S(0)'");
 ABSL_FLAG(bool, all_rules, false, "The xfail covers every rule of the overload");
