@@ -4,6 +4,126 @@
 # the shrt_op_tests macro (codegen/op_test.bzl). //op_specs:lint_test fails
 # when this file is stale.
 OP_GROUPS = {
+    "activation_backward/aten_elu_backward.textproto": {
+        "overloads": ["aten::elu_backward", "aten::elu_backward.grad_input"],
+        "targets": ["aten_elu_backward", "aten_elu_backward_grad_input"],
+        "samples_from": "",
+    },
+    "activation_backward/aten_gelu_backward.textproto": {
+        "overloads": ["aten::gelu_backward", "aten::gelu_backward.grad_input"],
+        "targets": ["aten_gelu_backward", "aten_gelu_backward_grad_input"],
+        "samples_from": "",
+    },
+    "activation_backward/aten_glu.textproto": {
+        "overloads": ["aten::glu", "aten::glu.out"],
+        "targets": ["aten_glu", "aten_glu_out"],
+        "samples_from": "",
+    },
+    "activation_backward/aten_glu_backward.textproto": {
+        "overloads": ["aten::glu_backward", "aten::glu_backward.grad_input"],
+        "targets": ["aten_glu_backward", "aten_glu_backward_grad_input"],
+        "samples_from": "",
+    },
+    "activation_backward/aten_hardshrink.textproto": {
+        "overloads": ["aten::hardshrink", "aten::hardshrink.out"],
+        "targets": ["aten_hardshrink", "aten_hardshrink_out"],
+        "samples_from": "",
+    },
+    "activation_backward/aten_hardshrink_backward.textproto": {
+        "overloads": ["aten::hardshrink_backward", "aten::hardshrink_backward.grad_input"],
+        "targets": ["aten_hardshrink_backward", "aten_hardshrink_backward_grad_input"],
+        "samples_from": "",
+    },
+    "activation_backward/aten_hardsigmoid_backward.textproto": {
+        "overloads": ["aten::hardsigmoid_backward", "aten::hardsigmoid_backward.grad_input"],
+        "targets": ["aten_hardsigmoid_backward", "aten_hardsigmoid_backward_grad_input"],
+        "samples_from": "activation_backward/aten_silu_backward.textproto",
+    },
+    "activation_backward/aten_hardswish_backward.textproto": {
+        "overloads": ["aten::hardswish_backward", "aten::hardswish_backward.out"],
+        "targets": ["aten_hardswish_backward", "aten_hardswish_backward_out"],
+        "samples_from": "activation_backward/aten_silu_backward.textproto",
+    },
+    "activation_backward/aten_hardtanh_backward.textproto": {
+        "overloads": ["aten::hardtanh_backward", "aten::hardtanh_backward.grad_input"],
+        "targets": ["aten_hardtanh_backward", "aten_hardtanh_backward_grad_input"],
+        "samples_from": "",
+    },
+    "activation_backward/aten_leaky_relu_backward.textproto": {
+        "overloads": ["aten::leaky_relu_backward", "aten::leaky_relu_backward.grad_input"],
+        "targets": ["aten_leaky_relu_backward", "aten_leaky_relu_backward_grad_input"],
+        "samples_from": "",
+    },
+    "activation_backward/aten_log_sigmoid_backward.textproto": {
+        "overloads": ["aten::log_sigmoid_backward", "aten::log_sigmoid_backward.grad_input"],
+        "targets": ["aten_log_sigmoid_backward", "aten_log_sigmoid_backward_grad_input"],
+        "samples_from": "",
+    },
+    "activation_backward/aten_logit_backward.textproto": {
+        "overloads": ["aten::logit_backward", "aten::logit_backward.grad_input"],
+        "targets": ["aten_logit_backward", "aten_logit_backward_grad_input"],
+        "samples_from": "",
+    },
+    "activation_backward/aten_mish_backward.textproto": {
+        "overloads": ["aten::mish_backward"],
+        "targets": ["aten_mish_backward"],
+        "samples_from": "activation_backward/aten_silu_backward.textproto",
+    },
+    "activation_backward/aten_prelu.textproto": {
+        "overloads": ["aten::prelu", "aten::prelu.out"],
+        "targets": ["aten_prelu", "aten_prelu_out"],
+        "samples_from": "",
+    },
+    "activation_backward/aten_prelu_backward.textproto": {
+        "overloads": ["aten::prelu_backward", "aten::prelu_backward.out"],
+        "targets": ["aten_prelu_backward", "aten_prelu_backward_out"],
+        "samples_from": "",
+    },
+    "activation_backward/aten_sigmoid_backward.textproto": {
+        "overloads": ["aten::sigmoid_backward", "aten::sigmoid_backward.grad_input"],
+        "targets": ["aten_sigmoid_backward", "aten_sigmoid_backward_grad_input"],
+        "samples_from": "",
+    },
+    "activation_backward/aten_silu_backward.textproto": {
+        "overloads": ["aten::silu_backward", "aten::silu_backward.grad_input"],
+        "targets": ["aten_silu_backward", "aten_silu_backward_grad_input"],
+        "samples_from": "",
+    },
+    "activation_backward/aten_softplus_backward.textproto": {
+        "overloads": ["aten::softplus_backward", "aten::softplus_backward.grad_input"],
+        "targets": ["aten_softplus_backward", "aten_softplus_backward_grad_input"],
+        "samples_from": "",
+    },
+    "activation_backward/aten_softshrink.textproto": {
+        "overloads": ["aten::softshrink", "aten::softshrink.out"],
+        "targets": ["aten_softshrink", "aten_softshrink_out"],
+        "samples_from": "",
+    },
+    "activation_backward/aten_softshrink_backward.textproto": {
+        "overloads": ["aten::softshrink_backward", "aten::softshrink_backward.grad_input"],
+        "targets": ["aten_softshrink_backward", "aten_softshrink_backward_grad_input"],
+        "samples_from": "",
+    },
+    "activation_backward/aten_tanh_backward.textproto": {
+        "overloads": ["aten::tanh_backward", "aten::tanh_backward.grad_input"],
+        "targets": ["aten_tanh_backward", "aten_tanh_backward_grad_input"],
+        "samples_from": "activation_backward/aten_sigmoid_backward.textproto",
+    },
+    "activation_backward/aten_threshold_backward.textproto": {
+        "overloads": ["aten::threshold_backward", "aten::threshold_backward.grad_input"],
+        "targets": ["aten_threshold_backward", "aten_threshold_backward_grad_input"],
+        "samples_from": "",
+    },
+    "binary/aten__add_relu_Scalar.textproto": {
+        "overloads": ["aten::_add_relu.Scalar", "aten::_add_relu_.Scalar", "aten::_add_relu.Scalar_out"],
+        "targets": ["aten__add_relu_Scalar", "aten__add_relu__Scalar", "aten__add_relu_Scalar_out"],
+        "samples_from": "binary/aten_add_Scalar.textproto",
+    },
+    "binary/aten__add_relu_Tensor.textproto": {
+        "overloads": ["aten::_add_relu.Tensor", "aten::_add_relu_.Tensor", "aten::_add_relu.out"],
+        "targets": ["aten__add_relu_Tensor", "aten__add_relu__Tensor", "aten__add_relu_out"],
+        "samples_from": "binary/aten_add_Tensor.textproto",
+    },
     "binary/aten_add_Scalar.textproto": {
         "overloads": ["aten::add.Scalar", "aten::add_.Scalar", "aten::add.Scalar_out"],
         "targets": ["aten_add_Scalar", "aten_add__Scalar", "aten_add_Scalar_out"],
@@ -13,6 +133,11 @@ OP_GROUPS = {
         "overloads": ["aten::add.Tensor", "aten::add_.Tensor", "aten::add.out"],
         "targets": ["aten_add_Tensor", "aten_add__Tensor", "aten_add_out"],
         "samples_from": "",
+    },
+    "binary/aten_arctan2.textproto": {
+        "overloads": ["aten::arctan2", "aten::arctan2_", "aten::arctan2.out"],
+        "targets": ["aten_arctan2", "aten_arctan2_", "aten_arctan2_out"],
+        "samples_from": "binary/aten_atan2.textproto",
     },
     "binary/aten_atan2.textproto": {
         "overloads": ["aten::atan2", "aten::atan2_", "aten::atan2.out"],
@@ -49,6 +174,41 @@ OP_GROUPS = {
         "targets": ["aten_div_Tensor_mode", "aten_div__Tensor_mode", "aten_div_out_mode"],
         "samples_from": "",
     },
+    "binary/aten_divide_Scalar.textproto": {
+        "overloads": ["aten::divide.Scalar", "aten::divide_.Scalar"],
+        "targets": ["aten_divide_Scalar", "aten_divide__Scalar"],
+        "samples_from": "binary/aten_div_Scalar.textproto",
+    },
+    "binary/aten_divide_Scalar_mode.textproto": {
+        "overloads": ["aten::divide.Scalar_mode", "aten::divide_.Scalar_mode"],
+        "targets": ["aten_divide_Scalar_mode", "aten_divide__Scalar_mode"],
+        "samples_from": "binary/aten_div_Scalar_mode.textproto",
+    },
+    "binary/aten_divide_Tensor.textproto": {
+        "overloads": ["aten::divide.Tensor", "aten::divide_.Tensor", "aten::divide.out"],
+        "targets": ["aten_divide_Tensor", "aten_divide__Tensor", "aten_divide_out"],
+        "samples_from": "binary/aten_div_Tensor.textproto",
+    },
+    "binary/aten_divide_Tensor_mode.textproto": {
+        "overloads": ["aten::divide.Tensor_mode", "aten::divide_.Tensor_mode", "aten::divide.out_mode"],
+        "targets": ["aten_divide_Tensor_mode", "aten_divide__Tensor_mode", "aten_divide_out_mode"],
+        "samples_from": "binary/aten_div_Tensor_mode.textproto",
+    },
+    "binary/aten_float_power_Scalar.textproto": {
+        "overloads": ["aten::float_power.Scalar", "aten::float_power.Scalar_out"],
+        "targets": ["aten_float_power_Scalar", "aten_float_power_Scalar_out"],
+        "samples_from": "binary/aten_pow_Scalar.textproto",
+    },
+    "binary/aten_float_power_Tensor_Scalar.textproto": {
+        "overloads": ["aten::float_power.Tensor_Scalar", "aten::float_power_.Scalar", "aten::float_power.Tensor_Scalar_out"],
+        "targets": ["aten_float_power_Tensor_Scalar", "aten_float_power__Scalar", "aten_float_power_Tensor_Scalar_out"],
+        "samples_from": "binary/aten_pow_Tensor_Scalar.textproto",
+    },
+    "binary/aten_float_power_Tensor_Tensor.textproto": {
+        "overloads": ["aten::float_power.Tensor_Tensor", "aten::float_power_.Tensor", "aten::float_power.Tensor_Tensor_out"],
+        "targets": ["aten_float_power_Tensor_Tensor", "aten_float_power__Tensor", "aten_float_power_Tensor_Tensor_out"],
+        "samples_from": "binary/aten_pow_Tensor_Tensor.textproto",
+    },
     "binary/aten_floor_divide.textproto": {
         "overloads": ["aten::floor_divide", "aten::floor_divide_.Tensor", "aten::floor_divide.out"],
         "targets": ["aten_floor_divide", "aten_floor_divide__Tensor", "aten_floor_divide_out"],
@@ -79,10 +239,40 @@ OP_GROUPS = {
         "targets": ["aten_fmod_Tensor", "aten_fmod__Tensor", "aten_fmod_Tensor_out"],
         "samples_from": "binary/aten_copysign_Tensor.textproto",
     },
+    "binary/aten_gcd.textproto": {
+        "overloads": ["aten::gcd", "aten::gcd_", "aten::gcd.out"],
+        "targets": ["aten_gcd", "aten_gcd_", "aten_gcd_out"],
+        "samples_from": "",
+    },
+    "binary/aten_heaviside.textproto": {
+        "overloads": ["aten::heaviside", "aten::heaviside_", "aten::heaviside.out"],
+        "targets": ["aten_heaviside", "aten_heaviside_", "aten_heaviside_out"],
+        "samples_from": "",
+    },
     "binary/aten_hypot.textproto": {
         "overloads": ["aten::hypot", "aten::hypot_", "aten::hypot.out"],
         "targets": ["aten_hypot", "aten_hypot_", "aten_hypot_out"],
         "samples_from": "binary/aten_copysign_Tensor.textproto",
+    },
+    "binary/aten_igamma.textproto": {
+        "overloads": ["aten::igamma", "aten::igamma_", "aten::igamma.out"],
+        "targets": ["aten_igamma", "aten_igamma_", "aten_igamma_out"],
+        "samples_from": "",
+    },
+    "binary/aten_igammac.textproto": {
+        "overloads": ["aten::igammac", "aten::igammac_", "aten::igammac.out"],
+        "targets": ["aten_igammac", "aten_igammac_", "aten_igammac_out"],
+        "samples_from": "binary/aten_igamma.textproto",
+    },
+    "binary/aten_lcm.textproto": {
+        "overloads": ["aten::lcm", "aten::lcm_", "aten::lcm.out"],
+        "targets": ["aten_lcm", "aten_lcm_", "aten_lcm_out"],
+        "samples_from": "binary/aten_gcd.textproto",
+    },
+    "binary/aten_ldexp_Tensor.textproto": {
+        "overloads": ["aten::ldexp.Tensor", "aten::ldexp_", "aten::ldexp.out"],
+        "targets": ["aten_ldexp_Tensor", "aten_ldexp_", "aten_ldexp_out"],
+        "samples_from": "",
     },
     "binary/aten_logaddexp.textproto": {
         "overloads": ["aten::logaddexp", "aten::logaddexp.out"],
@@ -113,6 +303,16 @@ OP_GROUPS = {
         "overloads": ["aten::mul.Tensor", "aten::mul_.Tensor", "aten::mul.out"],
         "targets": ["aten_mul_Tensor", "aten_mul__Tensor", "aten_mul_out"],
         "samples_from": "",
+    },
+    "binary/aten_multiply_Scalar.textproto": {
+        "overloads": ["aten::multiply.Scalar", "aten::multiply_.Scalar"],
+        "targets": ["aten_multiply_Scalar", "aten_multiply__Scalar"],
+        "samples_from": "binary/aten_mul_Scalar.textproto",
+    },
+    "binary/aten_multiply_Tensor.textproto": {
+        "overloads": ["aten::multiply.Tensor", "aten::multiply_.Tensor", "aten::multiply.out"],
+        "targets": ["aten_multiply_Tensor", "aten_multiply__Tensor", "aten_multiply_out"],
+        "samples_from": "binary/aten_mul_Tensor.textproto",
     },
     "binary/aten_pow_Scalar.textproto": {
         "overloads": ["aten::pow.Scalar", "aten::pow.Scalar_out"],
@@ -154,6 +354,51 @@ OP_GROUPS = {
         "targets": ["aten_rsub_Tensor", "aten_rsub_Tensor_out"],
         "samples_from": "",
     },
+    "binary/aten_special_xlog1py.textproto": {
+        "overloads": ["aten::special_xlog1py", "aten::special_xlog1py.out"],
+        "targets": ["aten_special_xlog1py", "aten_special_xlog1py_out"],
+        "samples_from": "binary/aten_copysign_Tensor.textproto",
+    },
+    "binary/aten_special_xlog1py_other_scalar.textproto": {
+        "overloads": ["aten::special_xlog1py.other_scalar", "aten::special_xlog1py.other_scalar_out"],
+        "targets": ["aten_special_xlog1py_other_scalar", "aten_special_xlog1py_other_scalar_out"],
+        "samples_from": "binary/aten_xlogy_Scalar_Other.textproto",
+    },
+    "binary/aten_special_xlog1py_self_scalar.textproto": {
+        "overloads": ["aten::special_xlog1py.self_scalar", "aten::special_xlog1py.self_scalar_out"],
+        "targets": ["aten_special_xlog1py_self_scalar", "aten_special_xlog1py_self_scalar_out"],
+        "samples_from": "binary/aten_xlogy_Scalar_Self.textproto",
+    },
+    "binary/aten_special_xlogy.textproto": {
+        "overloads": ["aten::special_xlogy", "aten::special_xlogy.out"],
+        "targets": ["aten_special_xlogy", "aten_special_xlogy_out"],
+        "samples_from": "binary/aten_copysign_Tensor.textproto",
+    },
+    "binary/aten_special_xlogy_other_scalar.textproto": {
+        "overloads": ["aten::special_xlogy.other_scalar", "aten::special_xlogy.other_scalar_out"],
+        "targets": ["aten_special_xlogy_other_scalar", "aten_special_xlogy_other_scalar_out"],
+        "samples_from": "binary/aten_xlogy_Scalar_Other.textproto",
+    },
+    "binary/aten_special_xlogy_self_scalar.textproto": {
+        "overloads": ["aten::special_xlogy.self_scalar", "aten::special_xlogy.self_scalar_out"],
+        "targets": ["aten_special_xlogy_self_scalar", "aten_special_xlogy_self_scalar_out"],
+        "samples_from": "binary/aten_xlogy_Scalar_Self.textproto",
+    },
+    "binary/aten_special_zeta.textproto": {
+        "overloads": ["aten::special_zeta", "aten::special_zeta.out"],
+        "targets": ["aten_special_zeta", "aten_special_zeta_out"],
+        "samples_from": "",
+    },
+    "binary/aten_special_zeta_other_scalar.textproto": {
+        "overloads": ["aten::special_zeta.other_scalar", "aten::special_zeta.other_scalar_out"],
+        "targets": ["aten_special_zeta_other_scalar", "aten_special_zeta_other_scalar_out"],
+        "samples_from": "",
+    },
+    "binary/aten_special_zeta_self_scalar.textproto": {
+        "overloads": ["aten::special_zeta.self_scalar", "aten::special_zeta.self_scalar_out"],
+        "targets": ["aten_special_zeta_self_scalar", "aten_special_zeta_self_scalar_out"],
+        "samples_from": "",
+    },
     "binary/aten_sub_Scalar.textproto": {
         "overloads": ["aten::sub.Scalar", "aten::sub_.Scalar", "aten::sub.Scalar_out"],
         "targets": ["aten_sub_Scalar", "aten_sub__Scalar", "aten_sub_Scalar_out"],
@@ -163,6 +408,26 @@ OP_GROUPS = {
         "overloads": ["aten::sub.Tensor", "aten::sub_.Tensor", "aten::sub.out"],
         "targets": ["aten_sub_Tensor", "aten_sub__Tensor", "aten_sub_out"],
         "samples_from": "",
+    },
+    "binary/aten_subtract_Scalar.textproto": {
+        "overloads": ["aten::subtract.Scalar", "aten::subtract_.Scalar"],
+        "targets": ["aten_subtract_Scalar", "aten_subtract__Scalar"],
+        "samples_from": "binary/aten_add_Scalar.textproto",
+    },
+    "binary/aten_subtract_Tensor.textproto": {
+        "overloads": ["aten::subtract.Tensor", "aten::subtract_.Tensor", "aten::subtract.out"],
+        "targets": ["aten_subtract_Tensor", "aten_subtract__Tensor", "aten_subtract_out"],
+        "samples_from": "binary/aten_sub_Tensor.textproto",
+    },
+    "binary/aten_true_divide_Scalar.textproto": {
+        "overloads": ["aten::true_divide.Scalar", "aten::true_divide_.Scalar"],
+        "targets": ["aten_true_divide_Scalar", "aten_true_divide__Scalar"],
+        "samples_from": "binary/aten_div_Scalar.textproto",
+    },
+    "binary/aten_true_divide_Tensor.textproto": {
+        "overloads": ["aten::true_divide.Tensor", "aten::true_divide_.Tensor", "aten::true_divide.out"],
+        "targets": ["aten_true_divide_Tensor", "aten_true_divide__Tensor", "aten_true_divide_out"],
+        "samples_from": "binary/aten_div_Tensor.textproto",
     },
     "binary/aten_xlogy_Scalar_Other.textproto": {
         "overloads": ["aten::xlogy.Scalar_Other", "aten::xlogy_.Scalar_Other", "aten::xlogy.OutScalar_Other"],
@@ -178,6 +443,106 @@ OP_GROUPS = {
         "overloads": ["aten::xlogy.Tensor", "aten::xlogy_.Tensor", "aten::xlogy.OutTensor"],
         "targets": ["aten_xlogy_Tensor", "aten_xlogy__Tensor", "aten_xlogy_OutTensor"],
         "samples_from": "binary/aten_copysign_Tensor.textproto",
+    },
+    "bitwise/aten___and___Scalar.textproto": {
+        "overloads": ["aten::__and__.Scalar"],
+        "targets": ["aten___and___Scalar"],
+        "samples_from": "bitwise/aten_bitwise_and_Scalar.textproto",
+    },
+    "bitwise/aten___and___Tensor.textproto": {
+        "overloads": ["aten::__and__.Tensor"],
+        "targets": ["aten___and___Tensor"],
+        "samples_from": "bitwise/aten_bitwise_and_Tensor.textproto",
+    },
+    "bitwise/aten___iand___Scalar.textproto": {
+        "overloads": ["aten::__iand__.Scalar"],
+        "targets": ["aten___iand___Scalar"],
+        "samples_from": "bitwise/aten_bitwise_and_Scalar.textproto",
+    },
+    "bitwise/aten___iand___Tensor.textproto": {
+        "overloads": ["aten::__iand__.Tensor"],
+        "targets": ["aten___iand___Tensor"],
+        "samples_from": "",
+    },
+    "bitwise/aten___ilshift___Scalar.textproto": {
+        "overloads": ["aten::__ilshift__.Scalar"],
+        "targets": ["aten___ilshift___Scalar"],
+        "samples_from": "bitwise/aten_bitwise_left_shift_Tensor_Scalar.textproto",
+    },
+    "bitwise/aten___ilshift___Tensor.textproto": {
+        "overloads": ["aten::__ilshift__.Tensor"],
+        "targets": ["aten___ilshift___Tensor"],
+        "samples_from": "",
+    },
+    "bitwise/aten___ior___Scalar.textproto": {
+        "overloads": ["aten::__ior__.Scalar"],
+        "targets": ["aten___ior___Scalar"],
+        "samples_from": "bitwise/aten_bitwise_and_Scalar.textproto",
+    },
+    "bitwise/aten___ior___Tensor.textproto": {
+        "overloads": ["aten::__ior__.Tensor"],
+        "targets": ["aten___ior___Tensor"],
+        "samples_from": "bitwise/aten___iand___Tensor.textproto",
+    },
+    "bitwise/aten___irshift___Scalar.textproto": {
+        "overloads": ["aten::__irshift__.Scalar"],
+        "targets": ["aten___irshift___Scalar"],
+        "samples_from": "bitwise/aten_bitwise_left_shift_Tensor_Scalar.textproto",
+    },
+    "bitwise/aten___irshift___Tensor.textproto": {
+        "overloads": ["aten::__irshift__.Tensor"],
+        "targets": ["aten___irshift___Tensor"],
+        "samples_from": "bitwise/aten___ilshift___Tensor.textproto",
+    },
+    "bitwise/aten___ixor___Scalar.textproto": {
+        "overloads": ["aten::__ixor__.Scalar"],
+        "targets": ["aten___ixor___Scalar"],
+        "samples_from": "bitwise/aten_bitwise_and_Scalar.textproto",
+    },
+    "bitwise/aten___ixor___Tensor.textproto": {
+        "overloads": ["aten::__ixor__.Tensor"],
+        "targets": ["aten___ixor___Tensor"],
+        "samples_from": "bitwise/aten___iand___Tensor.textproto",
+    },
+    "bitwise/aten___lshift___Scalar.textproto": {
+        "overloads": ["aten::__lshift__.Scalar", "aten::__lshift__.Scalar_out"],
+        "targets": ["aten___lshift___Scalar", "aten___lshift___Scalar_out"],
+        "samples_from": "bitwise/aten_bitwise_left_shift_Tensor_Scalar.textproto",
+    },
+    "bitwise/aten___lshift___Tensor.textproto": {
+        "overloads": ["aten::__lshift__.Tensor", "aten::__lshift__.Tensor_out"],
+        "targets": ["aten___lshift___Tensor", "aten___lshift___Tensor_out"],
+        "samples_from": "bitwise/aten_bitwise_left_shift_Tensor.textproto",
+    },
+    "bitwise/aten___or___Scalar.textproto": {
+        "overloads": ["aten::__or__.Scalar"],
+        "targets": ["aten___or___Scalar"],
+        "samples_from": "bitwise/aten_bitwise_and_Scalar.textproto",
+    },
+    "bitwise/aten___or___Tensor.textproto": {
+        "overloads": ["aten::__or__.Tensor"],
+        "targets": ["aten___or___Tensor"],
+        "samples_from": "bitwise/aten_bitwise_and_Tensor.textproto",
+    },
+    "bitwise/aten___rshift___Scalar.textproto": {
+        "overloads": ["aten::__rshift__.Scalar", "aten::__rshift__.Scalar_out"],
+        "targets": ["aten___rshift___Scalar", "aten___rshift___Scalar_out"],
+        "samples_from": "bitwise/aten_bitwise_left_shift_Tensor_Scalar.textproto",
+    },
+    "bitwise/aten___rshift___Tensor.textproto": {
+        "overloads": ["aten::__rshift__.Tensor", "aten::__rshift__.Tensor_out"],
+        "targets": ["aten___rshift___Tensor", "aten___rshift___Tensor_out"],
+        "samples_from": "bitwise/aten_bitwise_left_shift_Tensor.textproto",
+    },
+    "bitwise/aten___xor___Scalar.textproto": {
+        "overloads": ["aten::__xor__.Scalar"],
+        "targets": ["aten___xor___Scalar"],
+        "samples_from": "bitwise/aten_bitwise_and_Scalar.textproto",
+    },
+    "bitwise/aten___xor___Tensor.textproto": {
+        "overloads": ["aten::__xor__.Tensor"],
+        "targets": ["aten___xor___Tensor"],
+        "samples_from": "bitwise/aten_bitwise_and_Tensor.textproto",
     },
     "bitwise/aten_bitwise_and_Scalar.textproto": {
         "overloads": ["aten::bitwise_and.Scalar", "aten::bitwise_and_.Scalar", "aten::bitwise_and.Scalar_out"],
@@ -264,6 +629,41 @@ OP_GROUPS = {
         "targets": ["aten_clamp", "aten_clamp_", "aten_clamp_out"],
         "samples_from": "",
     },
+    "clamp/aten_clamp_Tensor.textproto": {
+        "overloads": ["aten::clamp.Tensor", "aten::clamp_.Tensor", "aten::clamp.Tensor_out"],
+        "targets": ["aten_clamp_Tensor", "aten_clamp__Tensor", "aten_clamp_Tensor_out"],
+        "samples_from": "",
+    },
+    "clamp/aten_clamp_max.textproto": {
+        "overloads": ["aten::clamp_max", "aten::clamp_max_", "aten::clamp_max.out"],
+        "targets": ["aten_clamp_max", "aten_clamp_max_", "aten_clamp_max_out"],
+        "samples_from": "",
+    },
+    "clamp/aten_clamp_max_Tensor.textproto": {
+        "overloads": ["aten::clamp_max.Tensor", "aten::clamp_max_.Tensor", "aten::clamp_max.Tensor_out"],
+        "targets": ["aten_clamp_max_Tensor", "aten_clamp_max__Tensor", "aten_clamp_max_Tensor_out"],
+        "samples_from": "",
+    },
+    "clamp/aten_clamp_min.textproto": {
+        "overloads": ["aten::clamp_min", "aten::clamp_min_", "aten::clamp_min.out"],
+        "targets": ["aten_clamp_min", "aten_clamp_min_", "aten_clamp_min_out"],
+        "samples_from": "",
+    },
+    "clamp/aten_clamp_min_Tensor.textproto": {
+        "overloads": ["aten::clamp_min.Tensor", "aten::clamp_min_.Tensor", "aten::clamp_min.Tensor_out"],
+        "targets": ["aten_clamp_min_Tensor", "aten_clamp_min__Tensor", "aten_clamp_min_Tensor_out"],
+        "samples_from": "",
+    },
+    "clamp/aten_clip.textproto": {
+        "overloads": ["aten::clip", "aten::clip_", "aten::clip.out"],
+        "targets": ["aten_clip", "aten_clip_", "aten_clip_out"],
+        "samples_from": "clamp/aten_clamp.textproto",
+    },
+    "clamp/aten_clip_Tensor.textproto": {
+        "overloads": ["aten::clip.Tensor", "aten::clip_.Tensor", "aten::clip.Tensor_out"],
+        "targets": ["aten_clip_Tensor", "aten_clip__Tensor", "aten_clip_Tensor_out"],
+        "samples_from": "clamp/aten_clamp_Tensor.textproto",
+    },
     "comparison/aten_eq_Scalar.textproto": {
         "overloads": ["aten::eq.Scalar", "aten::eq_.Scalar", "aten::eq.Scalar_out"],
         "targets": ["aten_eq_Scalar", "aten_eq__Scalar", "aten_eq_Scalar_out"],
@@ -284,6 +684,26 @@ OP_GROUPS = {
         "targets": ["aten_ge_Tensor", "aten_ge__Tensor", "aten_ge_Tensor_out"],
         "samples_from": "",
     },
+    "comparison/aten_greater_Scalar.textproto": {
+        "overloads": ["aten::greater.Scalar", "aten::greater_.Scalar", "aten::greater.Scalar_out"],
+        "targets": ["aten_greater_Scalar", "aten_greater__Scalar", "aten_greater_Scalar_out"],
+        "samples_from": "comparison/aten_ge_Scalar.textproto",
+    },
+    "comparison/aten_greater_Tensor.textproto": {
+        "overloads": ["aten::greater.Tensor", "aten::greater_.Tensor", "aten::greater.Tensor_out"],
+        "targets": ["aten_greater_Tensor", "aten_greater__Tensor", "aten_greater_Tensor_out"],
+        "samples_from": "comparison/aten_ge_Tensor.textproto",
+    },
+    "comparison/aten_greater_equal_Scalar.textproto": {
+        "overloads": ["aten::greater_equal.Scalar", "aten::greater_equal_.Scalar", "aten::greater_equal.Scalar_out"],
+        "targets": ["aten_greater_equal_Scalar", "aten_greater_equal__Scalar", "aten_greater_equal_Scalar_out"],
+        "samples_from": "comparison/aten_ge_Scalar.textproto",
+    },
+    "comparison/aten_greater_equal_Tensor.textproto": {
+        "overloads": ["aten::greater_equal.Tensor", "aten::greater_equal_.Tensor", "aten::greater_equal.Tensor_out"],
+        "targets": ["aten_greater_equal_Tensor", "aten_greater_equal__Tensor", "aten_greater_equal_Tensor_out"],
+        "samples_from": "comparison/aten_ge_Tensor.textproto",
+    },
     "comparison/aten_gt_Scalar.textproto": {
         "overloads": ["aten::gt.Scalar", "aten::gt_.Scalar", "aten::gt.Scalar_out"],
         "targets": ["aten_gt_Scalar", "aten_gt__Scalar", "aten_gt_Scalar_out"],
@@ -302,6 +722,26 @@ OP_GROUPS = {
     "comparison/aten_le_Tensor.textproto": {
         "overloads": ["aten::le.Tensor", "aten::le_.Tensor", "aten::le.Tensor_out"],
         "targets": ["aten_le_Tensor", "aten_le__Tensor", "aten_le_Tensor_out"],
+        "samples_from": "comparison/aten_ge_Tensor.textproto",
+    },
+    "comparison/aten_less_Scalar.textproto": {
+        "overloads": ["aten::less.Scalar", "aten::less_.Scalar", "aten::less.Scalar_out"],
+        "targets": ["aten_less_Scalar", "aten_less__Scalar", "aten_less_Scalar_out"],
+        "samples_from": "comparison/aten_ge_Scalar.textproto",
+    },
+    "comparison/aten_less_Tensor.textproto": {
+        "overloads": ["aten::less.Tensor", "aten::less_.Tensor", "aten::less.Tensor_out"],
+        "targets": ["aten_less_Tensor", "aten_less__Tensor", "aten_less_Tensor_out"],
+        "samples_from": "comparison/aten_eq_Tensor.textproto",
+    },
+    "comparison/aten_less_equal_Scalar.textproto": {
+        "overloads": ["aten::less_equal.Scalar", "aten::less_equal_.Scalar", "aten::less_equal.Scalar_out"],
+        "targets": ["aten_less_equal_Scalar", "aten_less_equal__Scalar", "aten_less_equal_Scalar_out"],
+        "samples_from": "comparison/aten_ge_Scalar.textproto",
+    },
+    "comparison/aten_less_equal_Tensor.textproto": {
+        "overloads": ["aten::less_equal.Tensor", "aten::less_equal_.Tensor", "aten::less_equal.Tensor_out"],
+        "targets": ["aten_less_equal_Tensor", "aten_less_equal__Tensor", "aten_less_equal_Tensor_out"],
         "samples_from": "comparison/aten_ge_Tensor.textproto",
     },
     "comparison/aten_logical_and.textproto": {
@@ -344,14 +784,64 @@ OP_GROUPS = {
         "targets": ["aten_ne_Tensor", "aten_ne__Tensor", "aten_ne_Tensor_out"],
         "samples_from": "comparison/aten_ge_Tensor.textproto",
     },
+    "comparison/aten_not_equal_Scalar.textproto": {
+        "overloads": ["aten::not_equal.Scalar", "aten::not_equal_.Scalar", "aten::not_equal.Scalar_out"],
+        "targets": ["aten_not_equal_Scalar", "aten_not_equal__Scalar", "aten_not_equal_Scalar_out"],
+        "samples_from": "comparison/aten_eq_Scalar.textproto",
+    },
+    "comparison/aten_not_equal_Tensor.textproto": {
+        "overloads": ["aten::not_equal.Tensor", "aten::not_equal_.Tensor", "aten::not_equal.Tensor_out"],
+        "targets": ["aten_not_equal_Tensor", "aten_not_equal__Tensor", "aten_not_equal_Tensor_out"],
+        "samples_from": "comparison/aten_ge_Tensor.textproto",
+    },
+    "concat/aten__stack.textproto": {
+        "overloads": ["aten::_stack", "aten::_stack.out"],
+        "targets": ["aten__stack", "aten__stack_out"],
+        "samples_from": "concat/aten_stack.textproto",
+    },
     "concat/aten_cat.textproto": {
         "overloads": ["aten::cat", "aten::cat.out"],
         "targets": ["aten_cat", "aten_cat_out"],
         "samples_from": "",
     },
+    "concat/aten_column_stack.textproto": {
+        "overloads": ["aten::column_stack", "aten::column_stack.out"],
+        "targets": ["aten_column_stack", "aten_column_stack_out"],
+        "samples_from": "",
+    },
+    "concat/aten_concat.textproto": {
+        "overloads": ["aten::concat", "aten::concat.out"],
+        "targets": ["aten_concat", "aten_concat_out"],
+        "samples_from": "concat/aten_cat.textproto",
+    },
+    "concat/aten_concatenate.textproto": {
+        "overloads": ["aten::concatenate", "aten::concatenate.out"],
+        "targets": ["aten_concatenate", "aten_concatenate_out"],
+        "samples_from": "concat/aten_cat.textproto",
+    },
+    "concat/aten_dstack.textproto": {
+        "overloads": ["aten::dstack", "aten::dstack.out"],
+        "targets": ["aten_dstack", "aten_dstack_out"],
+        "samples_from": "",
+    },
+    "concat/aten_hstack.textproto": {
+        "overloads": ["aten::hstack", "aten::hstack.out"],
+        "targets": ["aten_hstack", "aten_hstack_out"],
+        "samples_from": "",
+    },
+    "concat/aten_row_stack.textproto": {
+        "overloads": ["aten::row_stack", "aten::row_stack.out"],
+        "targets": ["aten_row_stack", "aten_row_stack_out"],
+        "samples_from": "concat/aten_vstack.textproto",
+    },
     "concat/aten_stack.textproto": {
         "overloads": ["aten::stack", "aten::stack.out"],
         "targets": ["aten_stack", "aten_stack_out"],
+        "samples_from": "",
+    },
+    "concat/aten_vstack.textproto": {
+        "overloads": ["aten::vstack", "aten::vstack.out"],
+        "targets": ["aten_vstack", "aten_vstack_out"],
         "samples_from": "",
     },
     "copy/aten__to_copy.textproto": {
@@ -384,6 +874,11 @@ OP_GROUPS = {
         "targets": ["aten_full_like"],
         "samples_from": "",
     },
+    "copy/aten_lift_fresh_copy.textproto": {
+        "overloads": ["aten::lift_fresh_copy", "aten::lift_fresh_copy.out"],
+        "targets": ["aten_lift_fresh_copy", "aten_lift_fresh_copy_out"],
+        "samples_from": "views/aten_alias.textproto",
+    },
     "copy/aten_ones_like.textproto": {
         "overloads": ["aten::ones_like"],
         "targets": ["aten_ones_like"],
@@ -409,14 +904,249 @@ OP_GROUPS = {
         "targets": ["aten_embedding_dense_backward", "aten_embedding_dense_backward_out"],
         "samples_from": "",
     },
+    "foreach/aten__foreach_abs.textproto": {
+        "overloads": ["aten::_foreach_abs"],
+        "targets": ["aten__foreach_abs"],
+        "samples_from": "foreach/aten__foreach_ceil.textproto",
+    },
+    "foreach/aten__foreach_acos.textproto": {
+        "overloads": ["aten::_foreach_acos"],
+        "targets": ["aten__foreach_acos"],
+        "samples_from": "",
+    },
+    "foreach/aten__foreach_add_List.textproto": {
+        "overloads": ["aten::_foreach_add.List"],
+        "targets": ["aten__foreach_add_List"],
+        "samples_from": "foreach/aten__foreach_mul_List.textproto",
+    },
+    "foreach/aten__foreach_add_Scalar.textproto": {
+        "overloads": ["aten::_foreach_add.Scalar"],
+        "targets": ["aten__foreach_add_Scalar"],
+        "samples_from": "",
+    },
+    "foreach/aten__foreach_addcdiv_Scalar.textproto": {
+        "overloads": ["aten::_foreach_addcdiv.Scalar"],
+        "targets": ["aten__foreach_addcdiv_Scalar"],
+        "samples_from": "",
+    },
+    "foreach/aten__foreach_addcmul_Scalar.textproto": {
+        "overloads": ["aten::_foreach_addcmul.Scalar"],
+        "targets": ["aten__foreach_addcmul_Scalar"],
+        "samples_from": "",
+    },
+    "foreach/aten__foreach_asin.textproto": {
+        "overloads": ["aten::_foreach_asin"],
+        "targets": ["aten__foreach_asin"],
+        "samples_from": "foreach/aten__foreach_acos.textproto",
+    },
+    "foreach/aten__foreach_atan.textproto": {
+        "overloads": ["aten::_foreach_atan"],
+        "targets": ["aten__foreach_atan"],
+        "samples_from": "foreach/aten__foreach_ceil.textproto",
+    },
+    "foreach/aten__foreach_ceil.textproto": {
+        "overloads": ["aten::_foreach_ceil"],
+        "targets": ["aten__foreach_ceil"],
+        "samples_from": "",
+    },
+    "foreach/aten__foreach_cos.textproto": {
+        "overloads": ["aten::_foreach_cos"],
+        "targets": ["aten__foreach_cos"],
+        "samples_from": "foreach/aten__foreach_ceil.textproto",
+    },
+    "foreach/aten__foreach_cosh.textproto": {
+        "overloads": ["aten::_foreach_cosh"],
+        "targets": ["aten__foreach_cosh"],
+        "samples_from": "foreach/aten__foreach_ceil.textproto",
+    },
+    "foreach/aten__foreach_div_List.textproto": {
+        "overloads": ["aten::_foreach_div.List"],
+        "targets": ["aten__foreach_div_List"],
+        "samples_from": "",
+    },
+    "foreach/aten__foreach_div_Scalar.textproto": {
+        "overloads": ["aten::_foreach_div.Scalar"],
+        "targets": ["aten__foreach_div_Scalar"],
+        "samples_from": "foreach/aten__foreach_add_Scalar.textproto",
+    },
+    "foreach/aten__foreach_erf.textproto": {
+        "overloads": ["aten::_foreach_erf"],
+        "targets": ["aten__foreach_erf"],
+        "samples_from": "foreach/aten__foreach_ceil.textproto",
+    },
+    "foreach/aten__foreach_erfc.textproto": {
+        "overloads": ["aten::_foreach_erfc"],
+        "targets": ["aten__foreach_erfc"],
+        "samples_from": "foreach/aten__foreach_ceil.textproto",
+    },
+    "foreach/aten__foreach_exp.textproto": {
+        "overloads": ["aten::_foreach_exp"],
+        "targets": ["aten__foreach_exp"],
+        "samples_from": "foreach/aten__foreach_ceil.textproto",
+    },
+    "foreach/aten__foreach_expm1.textproto": {
+        "overloads": ["aten::_foreach_expm1"],
+        "targets": ["aten__foreach_expm1"],
+        "samples_from": "foreach/aten__foreach_ceil.textproto",
+    },
+    "foreach/aten__foreach_floor.textproto": {
+        "overloads": ["aten::_foreach_floor"],
+        "targets": ["aten__foreach_floor"],
+        "samples_from": "foreach/aten__foreach_ceil.textproto",
+    },
+    "foreach/aten__foreach_frac.textproto": {
+        "overloads": ["aten::_foreach_frac"],
+        "targets": ["aten__foreach_frac"],
+        "samples_from": "foreach/aten__foreach_log.textproto",
+    },
+    "foreach/aten__foreach_lgamma.textproto": {
+        "overloads": ["aten::_foreach_lgamma"],
+        "targets": ["aten__foreach_lgamma"],
+        "samples_from": "foreach/aten__foreach_ceil.textproto",
+    },
+    "foreach/aten__foreach_log.textproto": {
+        "overloads": ["aten::_foreach_log"],
+        "targets": ["aten__foreach_log"],
+        "samples_from": "",
+    },
+    "foreach/aten__foreach_log10.textproto": {
+        "overloads": ["aten::_foreach_log10"],
+        "targets": ["aten__foreach_log10"],
+        "samples_from": "foreach/aten__foreach_log.textproto",
+    },
+    "foreach/aten__foreach_log1p.textproto": {
+        "overloads": ["aten::_foreach_log1p"],
+        "targets": ["aten__foreach_log1p"],
+        "samples_from": "foreach/aten__foreach_log.textproto",
+    },
+    "foreach/aten__foreach_log2.textproto": {
+        "overloads": ["aten::_foreach_log2"],
+        "targets": ["aten__foreach_log2"],
+        "samples_from": "foreach/aten__foreach_log.textproto",
+    },
+    "foreach/aten__foreach_maximum_List.textproto": {
+        "overloads": ["aten::_foreach_maximum.List"],
+        "targets": ["aten__foreach_maximum_List"],
+        "samples_from": "foreach/aten__foreach_mul_List.textproto",
+    },
+    "foreach/aten__foreach_minimum_List.textproto": {
+        "overloads": ["aten::_foreach_minimum.List"],
+        "targets": ["aten__foreach_minimum_List"],
+        "samples_from": "foreach/aten__foreach_mul_List.textproto",
+    },
+    "foreach/aten__foreach_mul_List.textproto": {
+        "overloads": ["aten::_foreach_mul.List"],
+        "targets": ["aten__foreach_mul_List"],
+        "samples_from": "",
+    },
+    "foreach/aten__foreach_mul_Scalar.textproto": {
+        "overloads": ["aten::_foreach_mul.Scalar"],
+        "targets": ["aten__foreach_mul_Scalar"],
+        "samples_from": "foreach/aten__foreach_add_Scalar.textproto",
+    },
+    "foreach/aten__foreach_neg.textproto": {
+        "overloads": ["aten::_foreach_neg"],
+        "targets": ["aten__foreach_neg"],
+        "samples_from": "foreach/aten__foreach_ceil.textproto",
+    },
+    "foreach/aten__foreach_norm_Scalar.textproto": {
+        "overloads": ["aten::_foreach_norm.Scalar"],
+        "targets": ["aten__foreach_norm_Scalar"],
+        "samples_from": "",
+    },
+    "foreach/aten__foreach_reciprocal.textproto": {
+        "overloads": ["aten::_foreach_reciprocal"],
+        "targets": ["aten__foreach_reciprocal"],
+        "samples_from": "foreach/aten__foreach_ceil.textproto",
+    },
+    "foreach/aten__foreach_round.textproto": {
+        "overloads": ["aten::_foreach_round"],
+        "targets": ["aten__foreach_round"],
+        "samples_from": "foreach/aten__foreach_ceil.textproto",
+    },
+    "foreach/aten__foreach_sigmoid.textproto": {
+        "overloads": ["aten::_foreach_sigmoid"],
+        "targets": ["aten__foreach_sigmoid"],
+        "samples_from": "foreach/aten__foreach_ceil.textproto",
+    },
+    "foreach/aten__foreach_sin.textproto": {
+        "overloads": ["aten::_foreach_sin"],
+        "targets": ["aten__foreach_sin"],
+        "samples_from": "foreach/aten__foreach_ceil.textproto",
+    },
+    "foreach/aten__foreach_sinh.textproto": {
+        "overloads": ["aten::_foreach_sinh"],
+        "targets": ["aten__foreach_sinh"],
+        "samples_from": "foreach/aten__foreach_ceil.textproto",
+    },
+    "foreach/aten__foreach_sqrt.textproto": {
+        "overloads": ["aten::_foreach_sqrt"],
+        "targets": ["aten__foreach_sqrt"],
+        "samples_from": "foreach/aten__foreach_log.textproto",
+    },
+    "foreach/aten__foreach_sub_List.textproto": {
+        "overloads": ["aten::_foreach_sub.List"],
+        "targets": ["aten__foreach_sub_List"],
+        "samples_from": "foreach/aten__foreach_mul_List.textproto",
+    },
+    "foreach/aten__foreach_sub_Scalar.textproto": {
+        "overloads": ["aten::_foreach_sub.Scalar"],
+        "targets": ["aten__foreach_sub_Scalar"],
+        "samples_from": "foreach/aten__foreach_add_Scalar.textproto",
+    },
+    "foreach/aten__foreach_tan.textproto": {
+        "overloads": ["aten::_foreach_tan"],
+        "targets": ["aten__foreach_tan"],
+        "samples_from": "foreach/aten__foreach_ceil.textproto",
+    },
+    "foreach/aten__foreach_tanh.textproto": {
+        "overloads": ["aten::_foreach_tanh"],
+        "targets": ["aten__foreach_tanh"],
+        "samples_from": "foreach/aten__foreach_ceil.textproto",
+    },
+    "foreach/aten__foreach_trunc.textproto": {
+        "overloads": ["aten::_foreach_trunc"],
+        "targets": ["aten__foreach_trunc"],
+        "samples_from": "foreach/aten__foreach_ceil.textproto",
+    },
     "indexing/aten_gather.textproto": {
         "overloads": ["aten::gather", "aten::gather.out"],
         "targets": ["aten_gather", "aten_gather_out"],
         "samples_from": "",
     },
+    "indexing/aten_index_Tensor.textproto": {
+        "overloads": ["aten::index.Tensor", "aten::index.Tensor_out"],
+        "targets": ["aten_index_Tensor", "aten_index_Tensor_out"],
+        "samples_from": "",
+    },
     "indexing/aten_index_add.textproto": {
         "overloads": ["aten::index_add", "aten::index_add_", "aten::index_add.out"],
         "targets": ["aten_index_add", "aten_index_add_", "aten_index_add_out"],
+        "samples_from": "",
+    },
+    "indexing/aten_index_copy.textproto": {
+        "overloads": ["aten::index_copy", "aten::index_copy_", "aten::index_copy.out"],
+        "targets": ["aten_index_copy", "aten_index_copy_", "aten_index_copy_out"],
+        "samples_from": "",
+    },
+    "indexing/aten_index_fill_int_Scalar.textproto": {
+        "overloads": ["aten::index_fill.int_Scalar", "aten::index_fill_.int_Scalar", "aten::index_fill.int_Scalar_out"],
+        "targets": ["aten_index_fill_int_Scalar", "aten_index_fill__int_Scalar", "aten_index_fill_int_Scalar_out"],
+        "samples_from": "",
+    },
+    "indexing/aten_index_fill_int_Tensor.textproto": {
+        "overloads": ["aten::index_fill.int_Tensor", "aten::index_fill_.int_Tensor", "aten::index_fill.int_Tensor_out"],
+        "targets": ["aten_index_fill_int_Tensor", "aten_index_fill__int_Tensor", "aten_index_fill_int_Tensor_out"],
+        "samples_from": "",
+    },
+    "indexing/aten_index_put.textproto": {
+        "overloads": ["aten::index_put", "aten::index_put_", "aten::index_put.out"],
+        "targets": ["aten_index_put", "aten_index_put_", "aten_index_put_out"],
+        "samples_from": "",
+    },
+    "indexing/aten_index_reduce.textproto": {
+        "overloads": ["aten::index_reduce", "aten::index_reduce_", "aten::index_reduce.out"],
+        "targets": ["aten_index_reduce", "aten_index_reduce_", "aten_index_reduce_out"],
         "samples_from": "",
     },
     "indexing/aten_index_select.textproto": {
@@ -434,9 +1164,19 @@ OP_GROUPS = {
         "targets": ["aten_masked_fill_Tensor", "aten_masked_fill__Tensor", "aten_masked_fill_Tensor_out"],
         "samples_from": "",
     },
+    "indexing/aten_masked_scatter.textproto": {
+        "overloads": ["aten::masked_scatter", "aten::masked_scatter_", "aten::masked_scatter.out"],
+        "targets": ["aten_masked_scatter", "aten_masked_scatter_", "aten_masked_scatter_out"],
+        "samples_from": "",
+    },
     "indexing/aten_scatter_add.textproto": {
         "overloads": ["aten::scatter_add", "aten::scatter_add_", "aten::scatter_add.out"],
         "targets": ["aten_scatter_add", "aten_scatter_add_", "aten_scatter_add_out"],
+        "samples_from": "",
+    },
+    "indexing/aten_scatter_reduce_two.textproto": {
+        "overloads": ["aten::scatter_reduce.two", "aten::scatter_reduce_.two", "aten::scatter_reduce.two_out"],
+        "targets": ["aten_scatter_reduce_two", "aten_scatter_reduce__two", "aten_scatter_reduce_two_out"],
         "samples_from": "",
     },
     "indexing/aten_scatter_src.textproto": {
@@ -452,6 +1192,96 @@ OP_GROUPS = {
     "layer_norm/aten_native_layer_norm.textproto": {
         "overloads": ["aten::native_layer_norm", "aten::native_layer_norm.out"],
         "targets": ["aten_native_layer_norm", "aten_native_layer_norm_out"],
+        "samples_from": "",
+    },
+    "losses/aten_binary_cross_entropy.textproto": {
+        "overloads": ["aten::binary_cross_entropy", "aten::binary_cross_entropy.out"],
+        "targets": ["aten_binary_cross_entropy", "aten_binary_cross_entropy_out"],
+        "samples_from": "",
+    },
+    "losses/aten_binary_cross_entropy_backward.textproto": {
+        "overloads": ["aten::binary_cross_entropy_backward", "aten::binary_cross_entropy_backward.grad_input"],
+        "targets": ["aten_binary_cross_entropy_backward", "aten_binary_cross_entropy_backward_grad_input"],
+        "samples_from": "",
+    },
+    "losses/aten_binary_cross_entropy_with_logits.textproto": {
+        "overloads": ["aten::binary_cross_entropy_with_logits", "aten::binary_cross_entropy_with_logits.out"],
+        "targets": ["aten_binary_cross_entropy_with_logits", "aten_binary_cross_entropy_with_logits_out"],
+        "samples_from": "",
+    },
+    "losses/aten_huber_loss.textproto": {
+        "overloads": ["aten::huber_loss", "aten::huber_loss.out"],
+        "targets": ["aten_huber_loss", "aten_huber_loss_out"],
+        "samples_from": "losses/aten_mse_loss.textproto",
+    },
+    "losses/aten_huber_loss_backward.textproto": {
+        "overloads": ["aten::huber_loss_backward", "aten::huber_loss_backward.out"],
+        "targets": ["aten_huber_loss_backward", "aten_huber_loss_backward_out"],
+        "samples_from": "",
+    },
+    "losses/aten_kl_div.textproto": {
+        "overloads": ["aten::kl_div"],
+        "targets": ["aten_kl_div"],
+        "samples_from": "",
+    },
+    "losses/aten_l1_loss.textproto": {
+        "overloads": ["aten::l1_loss"],
+        "targets": ["aten_l1_loss"],
+        "samples_from": "losses/aten_mse_loss.textproto",
+    },
+    "losses/aten_mse_loss.textproto": {
+        "overloads": ["aten::mse_loss", "aten::mse_loss.out"],
+        "targets": ["aten_mse_loss", "aten_mse_loss_out"],
+        "samples_from": "",
+    },
+    "losses/aten_mse_loss_backward.textproto": {
+        "overloads": ["aten::mse_loss_backward", "aten::mse_loss_backward.grad_input"],
+        "targets": ["aten_mse_loss_backward", "aten_mse_loss_backward_grad_input"],
+        "samples_from": "",
+    },
+    "losses/aten_nll_loss.textproto": {
+        "overloads": ["aten::nll_loss", "aten::nll_loss.out"],
+        "targets": ["aten_nll_loss", "aten_nll_loss_out"],
+        "samples_from": "",
+    },
+    "losses/aten_nll_loss2d.textproto": {
+        "overloads": ["aten::nll_loss2d", "aten::nll_loss2d.out"],
+        "targets": ["aten_nll_loss2d", "aten_nll_loss2d_out"],
+        "samples_from": "losses/aten_nll_loss2d_forward.textproto",
+    },
+    "losses/aten_nll_loss2d_forward.textproto": {
+        "overloads": ["aten::nll_loss2d_forward", "aten::nll_loss2d_forward.output"],
+        "targets": ["aten_nll_loss2d_forward", "aten_nll_loss2d_forward_output"],
+        "samples_from": "",
+    },
+    "losses/aten_nll_loss_forward.textproto": {
+        "overloads": ["aten::nll_loss_forward", "aten::nll_loss_forward.output"],
+        "targets": ["aten_nll_loss_forward", "aten_nll_loss_forward_output"],
+        "samples_from": "",
+    },
+    "losses/aten_nll_loss_nd.textproto": {
+        "overloads": ["aten::nll_loss_nd"],
+        "targets": ["aten_nll_loss_nd"],
+        "samples_from": "losses/aten_nll_loss.textproto",
+    },
+    "losses/aten_smooth_l1_loss.textproto": {
+        "overloads": ["aten::smooth_l1_loss", "aten::smooth_l1_loss.out"],
+        "targets": ["aten_smooth_l1_loss", "aten_smooth_l1_loss_out"],
+        "samples_from": "losses/aten_mse_loss.textproto",
+    },
+    "losses/aten_smooth_l1_loss_backward.textproto": {
+        "overloads": ["aten::smooth_l1_loss_backward", "aten::smooth_l1_loss_backward.grad_input"],
+        "targets": ["aten_smooth_l1_loss_backward", "aten_smooth_l1_loss_backward_grad_input"],
+        "samples_from": "",
+    },
+    "losses/aten_soft_margin_loss.textproto": {
+        "overloads": ["aten::soft_margin_loss", "aten::soft_margin_loss.out"],
+        "targets": ["aten_soft_margin_loss", "aten_soft_margin_loss_out"],
+        "samples_from": "losses/aten_mse_loss.textproto",
+    },
+    "losses/aten_soft_margin_loss_backward.textproto": {
+        "overloads": ["aten::soft_margin_loss_backward", "aten::soft_margin_loss_backward.grad_input"],
+        "targets": ["aten_soft_margin_loss_backward", "aten_soft_margin_loss_backward_grad_input"],
         "samples_from": "",
     },
     "matrix/aten_addmm.textproto": {
@@ -489,6 +1319,16 @@ OP_GROUPS = {
         "targets": ["aten_mv", "aten_mv_out"],
         "samples_from": "",
     },
+    "reductions/aten__aminmax.textproto": {
+        "overloads": ["aten::_aminmax", "aten::_aminmax.out"],
+        "targets": ["aten__aminmax", "aten__aminmax_out"],
+        "samples_from": "",
+    },
+    "reductions/aten__aminmax_dim.textproto": {
+        "overloads": ["aten::_aminmax.dim", "aten::_aminmax.dim_out"],
+        "targets": ["aten__aminmax_dim", "aten__aminmax_dim_out"],
+        "samples_from": "",
+    },
     "reductions/aten_all.textproto": {
         "overloads": ["aten::all", "aten::all.all_out"],
         "targets": ["aten_all", "aten_all_all_out"],
@@ -509,6 +1349,11 @@ OP_GROUPS = {
         "targets": ["aten_amin", "aten_amin_out"],
         "samples_from": "reductions/aten_amax.textproto",
     },
+    "reductions/aten_aminmax.textproto": {
+        "overloads": ["aten::aminmax", "aten::aminmax.out"],
+        "targets": ["aten_aminmax", "aten_aminmax_out"],
+        "samples_from": "",
+    },
     "reductions/aten_any.textproto": {
         "overloads": ["aten::any", "aten::any.all_out"],
         "targets": ["aten_any", "aten_any_all_out"],
@@ -528,6 +1373,36 @@ OP_GROUPS = {
         "overloads": ["aten::argmin", "aten::argmin.out"],
         "targets": ["aten_argmin", "aten_argmin_out"],
         "samples_from": "reductions/aten_argmax.textproto",
+    },
+    "reductions/aten_count_nonzero.textproto": {
+        "overloads": ["aten::count_nonzero", "aten::count_nonzero.out"],
+        "targets": ["aten_count_nonzero", "aten_count_nonzero_out"],
+        "samples_from": "",
+    },
+    "reductions/aten_count_nonzero_dim_IntList.textproto": {
+        "overloads": ["aten::count_nonzero.dim_IntList", "aten::count_nonzero.dim_IntList_out"],
+        "targets": ["aten_count_nonzero_dim_IntList", "aten_count_nonzero_dim_IntList_out"],
+        "samples_from": "",
+    },
+    "reductions/aten_dist.textproto": {
+        "overloads": ["aten::dist", "aten::dist.out"],
+        "targets": ["aten_dist", "aten_dist_out"],
+        "samples_from": "",
+    },
+    "reductions/aten_frobenius_norm.textproto": {
+        "overloads": ["aten::frobenius_norm"],
+        "targets": ["aten_frobenius_norm"],
+        "samples_from": "",
+    },
+    "reductions/aten_frobenius_norm_dim.textproto": {
+        "overloads": ["aten::frobenius_norm.dim", "aten::frobenius_norm.out"],
+        "targets": ["aten_frobenius_norm_dim", "aten_frobenius_norm_out"],
+        "samples_from": "",
+    },
+    "reductions/aten_kthvalue.textproto": {
+        "overloads": ["aten::kthvalue", "aten::kthvalue.values"],
+        "targets": ["aten_kthvalue", "aten_kthvalue_values"],
+        "samples_from": "",
     },
     "reductions/aten_linalg_vector_norm.textproto": {
         "overloads": ["aten::linalg_vector_norm", "aten::linalg_vector_norm.out"],
@@ -559,6 +1434,16 @@ OP_GROUPS = {
         "targets": ["aten_mean_dim", "aten_mean_out"],
         "samples_from": "",
     },
+    "reductions/aten_median.textproto": {
+        "overloads": ["aten::median", "aten::median.out"],
+        "targets": ["aten_median", "aten_median_out"],
+        "samples_from": "",
+    },
+    "reductions/aten_median_dim.textproto": {
+        "overloads": ["aten::median.dim", "aten::median.dim_values"],
+        "targets": ["aten_median_dim", "aten_median_dim_values"],
+        "samples_from": "",
+    },
     "reductions/aten_min.textproto": {
         "overloads": ["aten::min"],
         "targets": ["aten_min"],
@@ -568,6 +1453,26 @@ OP_GROUPS = {
         "overloads": ["aten::min.dim", "aten::min.dim_min"],
         "targets": ["aten_min_dim", "aten_min_dim_min"],
         "samples_from": "reductions/aten_max_dim.textproto",
+    },
+    "reductions/aten_mode.textproto": {
+        "overloads": ["aten::mode", "aten::mode.values"],
+        "targets": ["aten_mode", "aten_mode_values"],
+        "samples_from": "",
+    },
+    "reductions/aten_nanmean.textproto": {
+        "overloads": ["aten::nanmean", "aten::nanmean.out"],
+        "targets": ["aten_nanmean", "aten_nanmean_out"],
+        "samples_from": "",
+    },
+    "reductions/aten_nanmedian.textproto": {
+        "overloads": ["aten::nanmedian", "aten::nanmedian.out"],
+        "targets": ["aten_nanmedian", "aten_nanmedian_out"],
+        "samples_from": "",
+    },
+    "reductions/aten_nanmedian_dim.textproto": {
+        "overloads": ["aten::nanmedian.dim", "aten::nanmedian.dim_values"],
+        "targets": ["aten_nanmedian_dim", "aten_nanmedian_dim_values"],
+        "samples_from": "",
     },
     "reductions/aten_nansum.textproto": {
         "overloads": ["aten::nansum", "aten::nansum.out"],
@@ -584,6 +1489,16 @@ OP_GROUPS = {
         "targets": ["aten_norm_ScalarOpt_dim", "aten_norm_out"],
         "samples_from": "",
     },
+    "reductions/aten_norm_ScalarOpt_dim_dtype.textproto": {
+        "overloads": ["aten::norm.ScalarOpt_dim_dtype", "aten::norm.dtype_out"],
+        "targets": ["aten_norm_ScalarOpt_dim_dtype", "aten_norm_dtype_out"],
+        "samples_from": "",
+    },
+    "reductions/aten_norm_ScalarOpt_dtype.textproto": {
+        "overloads": ["aten::norm.ScalarOpt_dtype", "aten::norm.ScalarOpt_dtype_out"],
+        "targets": ["aten_norm_ScalarOpt_dtype", "aten_norm_ScalarOpt_dtype_out"],
+        "samples_from": "",
+    },
     "reductions/aten_prod.textproto": {
         "overloads": ["aten::prod", "aten::prod.out"],
         "targets": ["aten_prod", "aten_prod_out"],
@@ -594,6 +1509,11 @@ OP_GROUPS = {
         "targets": ["aten_prod_dim_int", "aten_prod_int_out"],
         "samples_from": "",
     },
+    "reductions/aten_special_logsumexp.textproto": {
+        "overloads": ["aten::special_logsumexp", "aten::special_logsumexp.out"],
+        "targets": ["aten_special_logsumexp", "aten_special_logsumexp_out"],
+        "samples_from": "reductions/aten_logsumexp.textproto",
+    },
     "reductions/aten_std_correction.textproto": {
         "overloads": ["aten::std.correction", "aten::std.correction_out"],
         "targets": ["aten_std_correction", "aten_std_correction_out"],
@@ -602,6 +1522,21 @@ OP_GROUPS = {
     "reductions/aten_std_dim.textproto": {
         "overloads": ["aten::std.dim", "aten::std.out"],
         "targets": ["aten_std_dim", "aten_std_out"],
+        "samples_from": "",
+    },
+    "reductions/aten_std_mean.textproto": {
+        "overloads": ["aten::std_mean"],
+        "targets": ["aten_std_mean"],
+        "samples_from": "",
+    },
+    "reductions/aten_std_mean_correction.textproto": {
+        "overloads": ["aten::std_mean.correction", "aten::std_mean.correction_out"],
+        "targets": ["aten_std_mean_correction", "aten_std_mean_correction_out"],
+        "samples_from": "",
+    },
+    "reductions/aten_std_mean_dim.textproto": {
+        "overloads": ["aten::std_mean.dim"],
+        "targets": ["aten_std_mean_dim"],
         "samples_from": "",
     },
     "reductions/aten_sum.textproto": {
@@ -614,6 +1549,11 @@ OP_GROUPS = {
         "targets": ["aten_sum_dim_IntList", "aten_sum_IntList_out"],
         "samples_from": "",
     },
+    "reductions/aten_trace.textproto": {
+        "overloads": ["aten::trace", "aten::trace.out"],
+        "targets": ["aten_trace", "aten_trace_out"],
+        "samples_from": "",
+    },
     "reductions/aten_var_correction.textproto": {
         "overloads": ["aten::var.correction", "aten::var.correction_out"],
         "targets": ["aten_var_correction", "aten_var_correction_out"],
@@ -623,6 +1563,21 @@ OP_GROUPS = {
         "overloads": ["aten::var.dim", "aten::var.out"],
         "targets": ["aten_var_dim", "aten_var_out"],
         "samples_from": "reductions/aten_std_dim.textproto",
+    },
+    "reductions/aten_var_mean.textproto": {
+        "overloads": ["aten::var_mean"],
+        "targets": ["aten_var_mean"],
+        "samples_from": "",
+    },
+    "reductions/aten_var_mean_correction.textproto": {
+        "overloads": ["aten::var_mean.correction", "aten::var_mean.correction_out"],
+        "targets": ["aten_var_mean_correction", "aten_var_mean_correction_out"],
+        "samples_from": "",
+    },
+    "reductions/aten_var_mean_dim.textproto": {
+        "overloads": ["aten::var_mean.dim"],
+        "targets": ["aten_var_mean_dim"],
+        "samples_from": "",
     },
     "reshape/aten__unsafe_view.textproto": {
         "overloads": ["aten::_unsafe_view", "aten::_unsafe_view.out"],
@@ -634,14 +1589,49 @@ OP_GROUPS = {
         "targets": ["aten_expand"],
         "samples_from": "",
     },
+    "reshape/aten_expand_as.textproto": {
+        "overloads": ["aten::expand_as"],
+        "targets": ["aten_expand_as"],
+        "samples_from": "",
+    },
+    "reshape/aten_expand_copy.textproto": {
+        "overloads": ["aten::expand_copy", "aten::expand_copy.out"],
+        "targets": ["aten_expand_copy", "aten_expand_copy_out"],
+        "samples_from": "reshape/aten_expand.textproto",
+    },
     "reshape/aten_reshape.textproto": {
         "overloads": ["aten::reshape"],
         "targets": ["aten_reshape"],
         "samples_from": "",
     },
+    "reshape/aten_reshape_as.textproto": {
+        "overloads": ["aten::reshape_as"],
+        "targets": ["aten_reshape_as"],
+        "samples_from": "reshape/aten_view_as.textproto",
+    },
     "reshape/aten_view.textproto": {
         "overloads": ["aten::view"],
         "targets": ["aten_view"],
+        "samples_from": "",
+    },
+    "reshape/aten_view_as.textproto": {
+        "overloads": ["aten::view_as"],
+        "targets": ["aten_view_as"],
+        "samples_from": "",
+    },
+    "reshape/aten_view_copy.textproto": {
+        "overloads": ["aten::view_copy", "aten::view_copy.out"],
+        "targets": ["aten_view_copy", "aten_view_copy_out"],
+        "samples_from": "reshape/aten_view.textproto",
+    },
+    "reshape/aten_view_copy_dtype.textproto": {
+        "overloads": ["aten::view_copy.dtype", "aten::view_copy.dtype_out"],
+        "targets": ["aten_view_copy_dtype", "aten_view_copy_dtype_out"],
+        "samples_from": "reshape/aten_view_dtype.textproto",
+    },
+    "reshape/aten_view_dtype.textproto": {
+        "overloads": ["aten::view.dtype"],
+        "targets": ["aten_view_dtype"],
         "samples_from": "",
     },
     "scans/aten_cummax.textproto": {
@@ -674,6 +1664,21 @@ OP_GROUPS = {
         "targets": ["aten_narrow"],
         "samples_from": "",
     },
+    "slicing/aten_narrow_Tensor.textproto": {
+        "overloads": ["aten::narrow.Tensor"],
+        "targets": ["aten_narrow_Tensor"],
+        "samples_from": "",
+    },
+    "slicing/aten_narrow_copy.textproto": {
+        "overloads": ["aten::narrow_copy", "aten::narrow_copy.out"],
+        "targets": ["aten_narrow_copy", "aten_narrow_copy_out"],
+        "samples_from": "slicing/aten_narrow.textproto",
+    },
+    "slicing/aten_select_copy_int.textproto": {
+        "overloads": ["aten::select_copy.int", "aten::select_copy.int_out"],
+        "targets": ["aten_select_copy_int", "aten_select_copy_int_out"],
+        "samples_from": "slicing/aten_select_int.textproto",
+    },
     "slicing/aten_select_int.textproto": {
         "overloads": ["aten::select.int"],
         "targets": ["aten_select_int"],
@@ -683,6 +1688,11 @@ OP_GROUPS = {
         "overloads": ["aten::slice.Tensor"],
         "targets": ["aten_slice_Tensor"],
         "samples_from": "",
+    },
+    "slicing/aten_slice_copy_Tensor.textproto": {
+        "overloads": ["aten::slice_copy.Tensor", "aten::slice_copy.Tensor_out"],
+        "targets": ["aten_slice_copy_Tensor", "aten_slice_copy_Tensor_out"],
+        "samples_from": "slicing/aten_slice_Tensor.textproto",
     },
     "slicing/aten_slice_scatter.textproto": {
         "overloads": ["aten::slice_scatter", "aten::slice_scatter.out"],
@@ -724,6 +1734,16 @@ OP_GROUPS = {
         "targets": ["aten_argsort"],
         "samples_from": "",
     },
+    "sort/aten_argsort_stable.textproto": {
+        "overloads": ["aten::argsort.stable", "aten::argsort.stable_out"],
+        "targets": ["aten_argsort_stable", "aten_argsort_stable_out"],
+        "samples_from": "",
+    },
+    "sort/aten_msort.textproto": {
+        "overloads": ["aten::msort", "aten::msort.out"],
+        "targets": ["aten_msort", "aten_msort_out"],
+        "samples_from": "",
+    },
     "sort/aten_sort.textproto": {
         "overloads": ["aten::sort", "aten::sort.values"],
         "targets": ["aten_sort", "aten_sort_values"],
@@ -749,10 +1769,20 @@ OP_GROUPS = {
         "targets": ["aten_split_Tensor"],
         "samples_from": "",
     },
+    "split/aten_split_copy_Tensor.textproto": {
+        "overloads": ["aten::split_copy.Tensor"],
+        "targets": ["aten_split_copy_Tensor"],
+        "samples_from": "split/aten_split_Tensor.textproto",
+    },
     "split/aten_split_with_sizes.textproto": {
         "overloads": ["aten::split_with_sizes"],
         "targets": ["aten_split_with_sizes"],
         "samples_from": "",
+    },
+    "split/aten_split_with_sizes_copy.textproto": {
+        "overloads": ["aten::split_with_sizes_copy"],
+        "targets": ["aten_split_with_sizes_copy"],
+        "samples_from": "split/aten_split_with_sizes.textproto",
     },
     "split/aten_tensor_split_indices.textproto": {
         "overloads": ["aten::tensor_split.indices"],
@@ -764,6 +1794,11 @@ OP_GROUPS = {
         "targets": ["aten_tensor_split_sections"],
         "samples_from": "",
     },
+    "split/aten_unbind_copy_int.textproto": {
+        "overloads": ["aten::unbind_copy.int"],
+        "targets": ["aten_unbind_copy_int"],
+        "samples_from": "split/aten_unbind_int.textproto",
+    },
     "split/aten_unbind_int.textproto": {
         "overloads": ["aten::unbind.int"],
         "targets": ["aten_unbind_int"],
@@ -773,6 +1808,91 @@ OP_GROUPS = {
         "overloads": ["aten::unsafe_split.Tensor"],
         "targets": ["aten_unsafe_split_Tensor"],
         "samples_from": "",
+    },
+    "tensor_ops/aten_as_strided_scatter.textproto": {
+        "overloads": ["aten::as_strided_scatter", "aten::as_strided_scatter.out"],
+        "targets": ["aten_as_strided_scatter", "aten_as_strided_scatter_out"],
+        "samples_from": "",
+    },
+    "tensor_ops/aten_constant_pad_nd.textproto": {
+        "overloads": ["aten::constant_pad_nd", "aten::constant_pad_nd.out"],
+        "targets": ["aten_constant_pad_nd", "aten_constant_pad_nd_out"],
+        "samples_from": "",
+    },
+    "tensor_ops/aten_diag.textproto": {
+        "overloads": ["aten::diag", "aten::diag.out"],
+        "targets": ["aten_diag", "aten_diag_out"],
+        "samples_from": "",
+    },
+    "tensor_ops/aten_diag_embed.textproto": {
+        "overloads": ["aten::diag_embed", "aten::diag_embed.out"],
+        "targets": ["aten_diag_embed", "aten_diag_embed_out"],
+        "samples_from": "",
+    },
+    "tensor_ops/aten_diagonal_scatter.textproto": {
+        "overloads": ["aten::diagonal_scatter", "aten::diagonal_scatter.out"],
+        "targets": ["aten_diagonal_scatter", "aten_diagonal_scatter_out"],
+        "samples_from": "",
+    },
+    "tensor_ops/aten_flip.textproto": {
+        "overloads": ["aten::flip", "aten::flip.out"],
+        "targets": ["aten_flip", "aten_flip_out"],
+        "samples_from": "",
+    },
+    "tensor_ops/aten_new_full.textproto": {
+        "overloads": ["aten::new_full"],
+        "targets": ["aten_new_full"],
+        "samples_from": "",
+    },
+    "tensor_ops/aten_new_ones.textproto": {
+        "overloads": ["aten::new_ones"],
+        "targets": ["aten_new_ones"],
+        "samples_from": "tensor_ops/aten_new_zeros.textproto",
+    },
+    "tensor_ops/aten_new_zeros.textproto": {
+        "overloads": ["aten::new_zeros"],
+        "targets": ["aten_new_zeros"],
+        "samples_from": "",
+    },
+    "tensor_ops/aten_put.textproto": {
+        "overloads": ["aten::put", "aten::put_", "aten::put.out"],
+        "targets": ["aten_put", "aten_put_", "aten_put_out"],
+        "samples_from": "",
+    },
+    "tensor_ops/aten_repeat.textproto": {
+        "overloads": ["aten::repeat", "aten::repeat.out"],
+        "targets": ["aten_repeat", "aten_repeat_out"],
+        "samples_from": "",
+    },
+    "tensor_ops/aten_roll.textproto": {
+        "overloads": ["aten::roll", "aten::roll.out"],
+        "targets": ["aten_roll", "aten_roll_out"],
+        "samples_from": "",
+    },
+    "tensor_ops/aten_select_scatter.textproto": {
+        "overloads": ["aten::select_scatter", "aten::select_scatter.out"],
+        "targets": ["aten_select_scatter", "aten_select_scatter_out"],
+        "samples_from": "",
+    },
+    "tensor_ops/aten_take.textproto": {
+        "overloads": ["aten::take", "aten::take.out"],
+        "targets": ["aten_take", "aten_take_out"],
+        "samples_from": "",
+    },
+    "tensor_ops/aten_tile.textproto": {
+        "overloads": ["aten::tile"],
+        "targets": ["aten_tile"],
+        "samples_from": "",
+    },
+    "tensor_ops/aten_tril.textproto": {
+        "overloads": ["aten::tril", "aten::tril_", "aten::tril.out"],
+        "targets": ["aten_tril", "aten_tril_", "aten_tril_out"],
+        "samples_from": "",
+    },
+    "tensor_ops/aten_triu.textproto": {
+        "overloads": ["aten::triu", "aten::triu_", "aten::triu.out"],
+        "targets": ["aten_triu", "aten_triu_", "aten_triu_out"],
+        "samples_from": "tensor_ops/aten_tril.textproto",
     },
     "ternary/aten_addcdiv.textproto": {
         "overloads": ["aten::addcdiv", "aten::addcdiv_", "aten::addcdiv.out"],
@@ -809,6 +1929,11 @@ OP_GROUPS = {
         "targets": ["aten_abs", "aten_abs_", "aten_abs_out"],
         "samples_from": "",
     },
+    "unary/aten_absolute.textproto": {
+        "overloads": ["aten::absolute", "aten::absolute_", "aten::absolute.out"],
+        "targets": ["aten_absolute", "aten_absolute_", "aten_absolute_out"],
+        "samples_from": "unary/aten_abs.textproto",
+    },
     "unary/aten_acos.textproto": {
         "overloads": ["aten::acos", "aten::acos_", "aten::acos.out"],
         "targets": ["aten_acos", "aten_acos_", "aten_acos_out"],
@@ -823,6 +1948,36 @@ OP_GROUPS = {
         "overloads": ["aten::angle", "aten::angle.out"],
         "targets": ["aten_angle", "aten_angle_out"],
         "samples_from": "",
+    },
+    "unary/aten_arccos.textproto": {
+        "overloads": ["aten::arccos", "aten::arccos_", "aten::arccos.out"],
+        "targets": ["aten_arccos", "aten_arccos_", "aten_arccos_out"],
+        "samples_from": "unary/aten_acos.textproto",
+    },
+    "unary/aten_arccosh.textproto": {
+        "overloads": ["aten::arccosh", "aten::arccosh_", "aten::arccosh.out"],
+        "targets": ["aten_arccosh", "aten_arccosh_", "aten_arccosh_out"],
+        "samples_from": "unary/aten_acosh.textproto",
+    },
+    "unary/aten_arcsin.textproto": {
+        "overloads": ["aten::arcsin", "aten::arcsin_", "aten::arcsin.out"],
+        "targets": ["aten_arcsin", "aten_arcsin_", "aten_arcsin_out"],
+        "samples_from": "unary/aten_acos.textproto",
+    },
+    "unary/aten_arcsinh.textproto": {
+        "overloads": ["aten::arcsinh", "aten::arcsinh_", "aten::arcsinh.out"],
+        "targets": ["aten_arcsinh", "aten_arcsinh_", "aten_arcsinh_out"],
+        "samples_from": "unary/aten_angle.textproto",
+    },
+    "unary/aten_arctan.textproto": {
+        "overloads": ["aten::arctan", "aten::arctan_", "aten::arctan.out"],
+        "targets": ["aten_arctan", "aten_arctan_", "aten_arctan_out"],
+        "samples_from": "unary/aten_angle.textproto",
+    },
+    "unary/aten_arctanh.textproto": {
+        "overloads": ["aten::arctanh", "aten::arctanh_", "aten::arctanh.out"],
+        "targets": ["aten_arctanh", "aten_arctanh_", "aten_arctanh_out"],
+        "samples_from": "unary/aten_acos.textproto",
     },
     "unary/aten_asin.textproto": {
         "overloads": ["aten::asin", "aten::asin_", "aten::asin.out"],
@@ -909,6 +2064,11 @@ OP_GROUPS = {
         "targets": ["aten_expm1", "aten_expm1_", "aten_expm1_out"],
         "samples_from": "unary/aten_ceil.textproto",
     },
+    "unary/aten_fix.textproto": {
+        "overloads": ["aten::fix", "aten::fix_", "aten::fix.out"],
+        "targets": ["aten_fix", "aten_fix_", "aten_fix_out"],
+        "samples_from": "unary/aten_ceil.textproto",
+    },
     "unary/aten_floor.textproto": {
         "overloads": ["aten::floor", "aten::floor_", "aten::floor.out"],
         "targets": ["aten_floor", "aten_floor_", "aten_floor_out"],
@@ -959,6 +2119,21 @@ OP_GROUPS = {
         "targets": ["aten_isnan", "aten_isnan_out"],
         "samples_from": "unary/aten_isinf.textproto",
     },
+    "unary/aten_isneginf.textproto": {
+        "overloads": ["aten::isneginf", "aten::isneginf.out"],
+        "targets": ["aten_isneginf", "aten_isneginf_out"],
+        "samples_from": "unary/aten_isinf.textproto",
+    },
+    "unary/aten_isposinf.textproto": {
+        "overloads": ["aten::isposinf", "aten::isposinf.out"],
+        "targets": ["aten_isposinf", "aten_isposinf_out"],
+        "samples_from": "unary/aten_isinf.textproto",
+    },
+    "unary/aten_isreal.textproto": {
+        "overloads": ["aten::isreal"],
+        "targets": ["aten_isreal"],
+        "samples_from": "unary/aten_abs.textproto",
+    },
     "unary/aten_leaky_relu.textproto": {
         "overloads": ["aten::leaky_relu", "aten::leaky_relu_", "aten::leaky_relu.out"],
         "targets": ["aten_leaky_relu", "aten_leaky_relu_", "aten_leaky_relu_out"],
@@ -999,6 +2174,11 @@ OP_GROUPS = {
         "targets": ["aten_mish", "aten_mish_", "aten_mish_out"],
         "samples_from": "unary/aten_deg2rad.textproto",
     },
+    "unary/aten_mvlgamma.textproto": {
+        "overloads": ["aten::mvlgamma", "aten::mvlgamma_", "aten::mvlgamma.out"],
+        "targets": ["aten_mvlgamma", "aten_mvlgamma_", "aten_mvlgamma_out"],
+        "samples_from": "",
+    },
     "unary/aten_nan_to_num.textproto": {
         "overloads": ["aten::nan_to_num", "aten::nan_to_num_", "aten::nan_to_num.out"],
         "targets": ["aten_nan_to_num", "aten_nan_to_num_", "aten_nan_to_num_out"],
@@ -1008,6 +2188,16 @@ OP_GROUPS = {
         "overloads": ["aten::neg", "aten::neg_", "aten::neg.out"],
         "targets": ["aten_neg", "aten_neg_", "aten_neg_out"],
         "samples_from": "unary/aten_abs.textproto",
+    },
+    "unary/aten_negative.textproto": {
+        "overloads": ["aten::negative", "aten::negative_", "aten::negative.out"],
+        "targets": ["aten_negative", "aten_negative_", "aten_negative_out"],
+        "samples_from": "unary/aten_abs.textproto",
+    },
+    "unary/aten_polygamma.textproto": {
+        "overloads": ["aten::polygamma", "aten::polygamma.out"],
+        "targets": ["aten_polygamma", "aten_polygamma_out"],
+        "samples_from": "",
     },
     "unary/aten_positive.textproto": {
         "overloads": ["aten::positive"],
@@ -1099,6 +2289,176 @@ OP_GROUPS = {
         "targets": ["aten_softplus", "aten_softplus_out"],
         "samples_from": "",
     },
+    "unary/aten_special_airy_ai.textproto": {
+        "overloads": ["aten::special_airy_ai", "aten::special_airy_ai.out"],
+        "targets": ["aten_special_airy_ai", "aten_special_airy_ai_out"],
+        "samples_from": "",
+    },
+    "unary/aten_special_bessel_j0.textproto": {
+        "overloads": ["aten::special_bessel_j0", "aten::special_bessel_j0.out"],
+        "targets": ["aten_special_bessel_j0", "aten_special_bessel_j0_out"],
+        "samples_from": "unary/aten_angle.textproto",
+    },
+    "unary/aten_special_bessel_j1.textproto": {
+        "overloads": ["aten::special_bessel_j1", "aten::special_bessel_j1.out"],
+        "targets": ["aten_special_bessel_j1", "aten_special_bessel_j1_out"],
+        "samples_from": "unary/aten_angle.textproto",
+    },
+    "unary/aten_special_digamma.textproto": {
+        "overloads": ["aten::special_digamma", "aten::special_digamma.out"],
+        "targets": ["aten_special_digamma", "aten_special_digamma_out"],
+        "samples_from": "unary/aten_deg2rad.textproto",
+    },
+    "unary/aten_special_entr.textproto": {
+        "overloads": ["aten::special_entr", "aten::special_entr.out"],
+        "targets": ["aten_special_entr", "aten_special_entr_out"],
+        "samples_from": "unary/aten_angle.textproto",
+    },
+    "unary/aten_special_erf.textproto": {
+        "overloads": ["aten::special_erf", "aten::special_erf.out"],
+        "targets": ["aten_special_erf", "aten_special_erf_out"],
+        "samples_from": "unary/aten_ceil.textproto",
+    },
+    "unary/aten_special_erfc.textproto": {
+        "overloads": ["aten::special_erfc", "aten::special_erfc.out"],
+        "targets": ["aten_special_erfc", "aten_special_erfc_out"],
+        "samples_from": "unary/aten_ceil.textproto",
+    },
+    "unary/aten_special_erfcx.textproto": {
+        "overloads": ["aten::special_erfcx", "aten::special_erfcx.out"],
+        "targets": ["aten_special_erfcx", "aten_special_erfcx_out"],
+        "samples_from": "unary/aten_angle.textproto",
+    },
+    "unary/aten_special_erfinv.textproto": {
+        "overloads": ["aten::special_erfinv", "aten::special_erfinv.out"],
+        "targets": ["aten_special_erfinv", "aten_special_erfinv_out"],
+        "samples_from": "unary/aten_acos.textproto",
+    },
+    "unary/aten_special_exp2.textproto": {
+        "overloads": ["aten::special_exp2", "aten::special_exp2.out"],
+        "targets": ["aten_special_exp2", "aten_special_exp2_out"],
+        "samples_from": "unary/aten_angle.textproto",
+    },
+    "unary/aten_special_expit.textproto": {
+        "overloads": ["aten::special_expit", "aten::special_expit.out"],
+        "targets": ["aten_special_expit", "aten_special_expit_out"],
+        "samples_from": "unary/aten_ceil.textproto",
+    },
+    "unary/aten_special_expm1.textproto": {
+        "overloads": ["aten::special_expm1", "aten::special_expm1.out"],
+        "targets": ["aten_special_expm1", "aten_special_expm1_out"],
+        "samples_from": "unary/aten_ceil.textproto",
+    },
+    "unary/aten_special_gammaln.textproto": {
+        "overloads": ["aten::special_gammaln", "aten::special_gammaln.out"],
+        "targets": ["aten_special_gammaln", "aten_special_gammaln_out"],
+        "samples_from": "unary/aten_angle.textproto",
+    },
+    "unary/aten_special_i0.textproto": {
+        "overloads": ["aten::special_i0", "aten::special_i0.out"],
+        "targets": ["aten_special_i0", "aten_special_i0_out"],
+        "samples_from": "unary/aten_angle.textproto",
+    },
+    "unary/aten_special_i0e.textproto": {
+        "overloads": ["aten::special_i0e", "aten::special_i0e.out"],
+        "targets": ["aten_special_i0e", "aten_special_i0e_out"],
+        "samples_from": "unary/aten_angle.textproto",
+    },
+    "unary/aten_special_i1.textproto": {
+        "overloads": ["aten::special_i1", "aten::special_i1.out"],
+        "targets": ["aten_special_i1", "aten_special_i1_out"],
+        "samples_from": "unary/aten_angle.textproto",
+    },
+    "unary/aten_special_i1e.textproto": {
+        "overloads": ["aten::special_i1e", "aten::special_i1e.out"],
+        "targets": ["aten_special_i1e", "aten_special_i1e_out"],
+        "samples_from": "unary/aten_angle.textproto",
+    },
+    "unary/aten_special_log1p.textproto": {
+        "overloads": ["aten::special_log1p", "aten::special_log1p.out"],
+        "targets": ["aten_special_log1p", "aten_special_log1p_out"],
+        "samples_from": "unary/aten_log.textproto",
+    },
+    "unary/aten_special_log_ndtr.textproto": {
+        "overloads": ["aten::special_log_ndtr", "aten::special_log_ndtr.out"],
+        "targets": ["aten_special_log_ndtr", "aten_special_log_ndtr_out"],
+        "samples_from": "unary/aten_angle.textproto",
+    },
+    "unary/aten_special_logit.textproto": {
+        "overloads": ["aten::special_logit", "aten::special_logit.out"],
+        "targets": ["aten_special_logit", "aten_special_logit_out"],
+        "samples_from": "unary/aten_logit.textproto",
+    },
+    "unary/aten_special_modified_bessel_i0.textproto": {
+        "overloads": ["aten::special_modified_bessel_i0", "aten::special_modified_bessel_i0.out"],
+        "targets": ["aten_special_modified_bessel_i0", "aten_special_modified_bessel_i0_out"],
+        "samples_from": "unary/aten_angle.textproto",
+    },
+    "unary/aten_special_modified_bessel_i1.textproto": {
+        "overloads": ["aten::special_modified_bessel_i1", "aten::special_modified_bessel_i1.out"],
+        "targets": ["aten_special_modified_bessel_i1", "aten_special_modified_bessel_i1_out"],
+        "samples_from": "unary/aten_angle.textproto",
+    },
+    "unary/aten_special_modified_bessel_k0.textproto": {
+        "overloads": ["aten::special_modified_bessel_k0", "aten::special_modified_bessel_k0.out"],
+        "targets": ["aten_special_modified_bessel_k0", "aten_special_modified_bessel_k0_out"],
+        "samples_from": "unary/aten_log.textproto",
+    },
+    "unary/aten_special_modified_bessel_k1.textproto": {
+        "overloads": ["aten::special_modified_bessel_k1", "aten::special_modified_bessel_k1.out"],
+        "targets": ["aten_special_modified_bessel_k1", "aten_special_modified_bessel_k1_out"],
+        "samples_from": "unary/aten_log.textproto",
+    },
+    "unary/aten_special_multigammaln.textproto": {
+        "overloads": ["aten::special_multigammaln", "aten::special_multigammaln.out"],
+        "targets": ["aten_special_multigammaln", "aten_special_multigammaln_out"],
+        "samples_from": "unary/aten_mvlgamma.textproto",
+    },
+    "unary/aten_special_ndtr.textproto": {
+        "overloads": ["aten::special_ndtr", "aten::special_ndtr.out"],
+        "targets": ["aten_special_ndtr", "aten_special_ndtr_out"],
+        "samples_from": "unary/aten_angle.textproto",
+    },
+    "unary/aten_special_ndtri.textproto": {
+        "overloads": ["aten::special_ndtri", "aten::special_ndtri.out"],
+        "targets": ["aten_special_ndtri", "aten_special_ndtri_out"],
+        "samples_from": "",
+    },
+    "unary/aten_special_polygamma.textproto": {
+        "overloads": ["aten::special_polygamma", "aten::special_polygamma.out"],
+        "targets": ["aten_special_polygamma", "aten_special_polygamma_out"],
+        "samples_from": "unary/aten_polygamma.textproto",
+    },
+    "unary/aten_special_psi.textproto": {
+        "overloads": ["aten::special_psi", "aten::special_psi.out"],
+        "targets": ["aten_special_psi", "aten_special_psi_out"],
+        "samples_from": "unary/aten_deg2rad.textproto",
+    },
+    "unary/aten_special_round.textproto": {
+        "overloads": ["aten::special_round", "aten::special_round.out"],
+        "targets": ["aten_special_round", "aten_special_round_out"],
+        "samples_from": "unary/aten_round_decimals.textproto",
+    },
+    "unary/aten_special_scaled_modified_bessel_k0.textproto": {
+        "overloads": ["aten::special_scaled_modified_bessel_k0", "aten::special_scaled_modified_bessel_k0.out"],
+        "targets": ["aten_special_scaled_modified_bessel_k0", "aten_special_scaled_modified_bessel_k0_out"],
+        "samples_from": "",
+    },
+    "unary/aten_special_scaled_modified_bessel_k1.textproto": {
+        "overloads": ["aten::special_scaled_modified_bessel_k1", "aten::special_scaled_modified_bessel_k1.out"],
+        "targets": ["aten_special_scaled_modified_bessel_k1", "aten_special_scaled_modified_bessel_k1_out"],
+        "samples_from": "",
+    },
+    "unary/aten_special_sinc.textproto": {
+        "overloads": ["aten::special_sinc", "aten::special_sinc.out"],
+        "targets": ["aten_special_sinc", "aten_special_sinc_out"],
+        "samples_from": "unary/aten_deg2rad.textproto",
+    },
+    "unary/aten_special_spherical_bessel_j0.textproto": {
+        "overloads": ["aten::special_spherical_bessel_j0", "aten::special_spherical_bessel_j0.out"],
+        "targets": ["aten_special_spherical_bessel_j0", "aten_special_spherical_bessel_j0_out"],
+        "samples_from": "",
+    },
     "unary/aten_sqrt.textproto": {
         "overloads": ["aten::sqrt", "aten::sqrt_", "aten::sqrt.out"],
         "targets": ["aten_sqrt", "aten_sqrt_", "aten_sqrt_out"],
@@ -1124,20 +2484,70 @@ OP_GROUPS = {
         "targets": ["aten_trunc", "aten_trunc_", "aten_trunc_out"],
         "samples_from": "unary/aten_ceil.textproto",
     },
+    "views/aten__neg_view_copy.textproto": {
+        "overloads": ["aten::_neg_view_copy", "aten::_neg_view_copy.out"],
+        "targets": ["aten__neg_view_copy", "aten__neg_view_copy_out"],
+        "samples_from": "",
+    },
+    "views/aten_adjoint.textproto": {
+        "overloads": ["aten::adjoint"],
+        "targets": ["aten_adjoint"],
+        "samples_from": "views/aten_mT.textproto",
+    },
+    "views/aten_alias.textproto": {
+        "overloads": ["aten::alias"],
+        "targets": ["aten_alias"],
+        "samples_from": "",
+    },
+    "views/aten_alias_copy.textproto": {
+        "overloads": ["aten::alias_copy", "aten::alias_copy.out"],
+        "targets": ["aten_alias_copy", "aten_alias_copy_out"],
+        "samples_from": "views/aten_alias.textproto",
+    },
+    "views/aten_detach.textproto": {
+        "overloads": ["aten::detach", "aten::detach_"],
+        "targets": ["aten_detach", "aten_detach_"],
+        "samples_from": "views/aten_alias.textproto",
+    },
+    "views/aten_detach_copy.textproto": {
+        "overloads": ["aten::detach_copy", "aten::detach_copy.out"],
+        "targets": ["aten_detach_copy", "aten_detach_copy_out"],
+        "samples_from": "views/aten_alias.textproto",
+    },
     "views/aten_diagonal.textproto": {
         "overloads": ["aten::diagonal"],
         "targets": ["aten_diagonal"],
         "samples_from": "",
+    },
+    "views/aten_diagonal_copy.textproto": {
+        "overloads": ["aten::diagonal_copy", "aten::diagonal_copy.out"],
+        "targets": ["aten_diagonal_copy", "aten_diagonal_copy_out"],
+        "samples_from": "views/aten_diagonal.textproto",
     },
     "views/aten_flatten_using_ints.textproto": {
         "overloads": ["aten::flatten.using_ints"],
         "targets": ["aten_flatten_using_ints"],
         "samples_from": "",
     },
+    "views/aten_mH.textproto": {
+        "overloads": ["aten::mH"],
+        "targets": ["aten_mH"],
+        "samples_from": "views/aten_mT.textproto",
+    },
     "views/aten_mT.textproto": {
         "overloads": ["aten::mT"],
         "targets": ["aten_mT"],
         "samples_from": "",
+    },
+    "views/aten_moveaxis_int.textproto": {
+        "overloads": ["aten::moveaxis.int"],
+        "targets": ["aten_moveaxis_int"],
+        "samples_from": "views/aten_movedim_int.textproto",
+    },
+    "views/aten_moveaxis_intlist.textproto": {
+        "overloads": ["aten::moveaxis.intlist"],
+        "targets": ["aten_moveaxis_intlist"],
+        "samples_from": "views/aten_movedim_intlist.textproto",
     },
     "views/aten_movedim_int.textproto": {
         "overloads": ["aten::movedim.int"],
@@ -1154,10 +2564,25 @@ OP_GROUPS = {
         "targets": ["aten_permute"],
         "samples_from": "",
     },
+    "views/aten_permute_copy.textproto": {
+        "overloads": ["aten::permute_copy", "aten::permute_copy.out"],
+        "targets": ["aten_permute_copy", "aten_permute_copy_out"],
+        "samples_from": "views/aten_permute.textproto",
+    },
     "views/aten_squeeze.textproto": {
         "overloads": ["aten::squeeze", "aten::squeeze_"],
         "targets": ["aten_squeeze", "aten_squeeze_"],
         "samples_from": "",
+    },
+    "views/aten_squeeze_copy.textproto": {
+        "overloads": ["aten::squeeze_copy", "aten::squeeze_copy.out"],
+        "targets": ["aten_squeeze_copy", "aten_squeeze_copy_out"],
+        "samples_from": "views/aten_squeeze.textproto",
+    },
+    "views/aten_squeeze_copy_dim.textproto": {
+        "overloads": ["aten::squeeze_copy.dim", "aten::squeeze_copy.dim_out"],
+        "targets": ["aten_squeeze_copy_dim", "aten_squeeze_copy_dim_out"],
+        "samples_from": "views/aten_squeeze_dim.textproto",
     },
     "views/aten_squeeze_dim.textproto": {
         "overloads": ["aten::squeeze.dim", "aten::squeeze_.dim"],
@@ -1169,10 +2594,25 @@ OP_GROUPS = {
         "targets": ["aten_swapaxes", "aten_swapaxes_"],
         "samples_from": "",
     },
+    "views/aten_swapdims.textproto": {
+        "overloads": ["aten::swapdims", "aten::swapdims_"],
+        "targets": ["aten_swapdims", "aten_swapdims_"],
+        "samples_from": "views/aten_transpose_int.textproto",
+    },
     "views/aten_t.textproto": {
         "overloads": ["aten::t", "aten::t_"],
         "targets": ["aten_t", "aten_t_"],
         "samples_from": "",
+    },
+    "views/aten_t_copy.textproto": {
+        "overloads": ["aten::t_copy", "aten::t_copy.out"],
+        "targets": ["aten_t_copy", "aten_t_copy_out"],
+        "samples_from": "views/aten_t.textproto",
+    },
+    "views/aten_transpose_copy_int.textproto": {
+        "overloads": ["aten::transpose_copy.int", "aten::transpose_copy.int_out"],
+        "targets": ["aten_transpose_copy_int", "aten_transpose_copy_int_out"],
+        "samples_from": "views/aten_transpose_int.textproto",
     },
     "views/aten_transpose_int.textproto": {
         "overloads": ["aten::transpose.int", "aten::transpose_"],
@@ -1184,10 +2624,25 @@ OP_GROUPS = {
         "targets": ["aten_unflatten_int"],
         "samples_from": "",
     },
+    "views/aten_unfold.textproto": {
+        "overloads": ["aten::unfold"],
+        "targets": ["aten_unfold"],
+        "samples_from": "",
+    },
+    "views/aten_unfold_copy.textproto": {
+        "overloads": ["aten::unfold_copy", "aten::unfold_copy.out"],
+        "targets": ["aten_unfold_copy", "aten_unfold_copy_out"],
+        "samples_from": "views/aten_unfold.textproto",
+    },
     "views/aten_unsqueeze.textproto": {
         "overloads": ["aten::unsqueeze", "aten::unsqueeze_"],
         "targets": ["aten_unsqueeze", "aten_unsqueeze_"],
         "samples_from": "",
+    },
+    "views/aten_unsqueeze_copy.textproto": {
+        "overloads": ["aten::unsqueeze_copy", "aten::unsqueeze_copy.out"],
+        "targets": ["aten_unsqueeze_copy", "aten_unsqueeze_copy_out"],
+        "samples_from": "views/aten_unsqueeze.textproto",
     },
     "where/aten_where_self.textproto": {
         "overloads": ["aten::where.self", "aten::where.self_out"],

@@ -162,12 +162,19 @@ absl::StatusOr<NotCheckableFile> NotCheckableFile::Parse(absl::string_view text,
   NotCheckableFile file;
   absl::StatusOr<TextLocations> where = ParseTextProto(text, path, &file.proto_);
   if (!where.ok()) return where.status();
-  // Every operator and overload the dispatcher knows, as entries name them.
-  absl::flat_hash_set<std::string> operators, overloads;
-  for (const c10::OperatorName& op : c10::Dispatcher::singleton().getAllOpNames()) {
-    operators.insert(op.name);
-    overloads.insert(OverloadKey(op));
-  }
+  // Every operator the dispatcher knows, listed when an entry first names
+  // one without a default overload (an overload is looked up directly).
+  absl::flat_hash_set<std::string> operators;
+  auto known = [&](const c10::OperatorName& name, bool whole_operator) {
+    if (c10::Dispatcher::singleton().findSchema(name).has_value()) return true;
+    if (!whole_operator) return false;
+    if (operators.empty()) {
+      for (const c10::OperatorName& op : c10::Dispatcher::singleton().getAllOpNames()) {
+        operators.insert(op.name);
+      }
+    }
+    return operators.contains(name.name);
+  };
   for (int e = 0; e < file.proto_.entry_size(); ++e) {
     const NotCheckableEntry& entry = file.proto_.entry(e);
     const std::string field = absl::StrCat("entry[", e, "].");
@@ -179,7 +186,7 @@ absl::StatusOr<NotCheckableFile> NotCheckableFile::Parse(absl::string_view text,
     if (!name.ok()) return error("op", name.status().message());
     const bool whole_operator = !absl::StrContains(entry.op(), '.');
     const std::string key = whole_operator ? name->name : OverloadKey(*name);
-    if (!(whole_operator ? operators : overloads).contains(key)) {
+    if (!known(whole_operator ? c10::OperatorName(name->name, "") : *name, whole_operator)) {
       return error("op", absl::StrCat("the dispatcher has no ",
                                       whole_operator ? "operator '" : "overload '",
                                       Printable(entry.op()), "'"));

@@ -555,6 +555,71 @@ absl::StatusOr<std::vector<at::Tensor>> BoundSample::CallInFloat64(
 
 absl::StatusOr<std::vector<at::Tensor>> BoundSample::CallStack(
     std::vector<c10::IValue> stack) const {
+  if (out_args_.empty() || !functional_.has_value() || shape_outs_ == ShapeOuts::kNo) {
+    return CallOnce(std::move(stack));
+  }
+  if (shape_outs_ == ShapeOuts::kYes) {
+    if (absl::Status s = ShapeOutArgs(stack); !s.ok()) return s;
+    return CallOnce(std::move(stack));
+  }
+  // The sample's first call decides: does the out= kernel give its outputs
+  // the functional's shapes from empty out= tensors?
+  std::vector<c10::IValue> shaped = stack;  // IValues share their tensors
+  absl::StatusOr<std::vector<at::Tensor>> outputs = CallOnce(std::move(stack));
+  if (IsCrash(outputs.status())) return outputs;
+  if (!ShapeOutArgs(shaped).ok()) {
+    shape_outs_ = ShapeOuts::kNo;  // the functional raises too: the out= call's result stands
+    return outputs;
+  }
+  bool resized = outputs.ok();
+  for (size_t k = 0; resized && k < out_args_.size() && k < outputs->size(); ++k) {
+    resized = (*outputs)[k].sizes() == shaped[out_args_[k].first].toTensor().sizes();
+  }
+  shape_outs_ = resized ? ShapeOuts::kNo : ShapeOuts::kYes;
+  return resized ? outputs : CallOnce(std::move(shaped));
+}
+
+absl::Status BoundSample::ShapeOutArgs(std::vector<c10::IValue>& stack) const {
+  std::vector<c10::IValue> call;
+  for (size_t i = 0; i < stack.size(); ++i) {
+    const bool is_out = std::any_of(out_args_.begin(), out_args_.end(),
+                                    [&](const auto& o) { return o.first == static_cast<int>(i); });
+    if (!is_out) call.push_back(stack[i]);
+  }
+  if (absl::Status crash = BeginOperatorCall(); !crash.ok()) return crash;
+  absl::Status raised;
+  try {
+    functional_->callBoxed(&call);
+  } catch (const std::exception& e) {
+    raised = absl::InternalError(e.what());
+  }
+  EndOperatorCall();
+  if (!raised.ok()) return raised;
+  std::vector<at::Tensor> results;
+  for (const c10::IValue& v : call) {
+    if (v.isTensor()) results.push_back(v.toTensor());
+    if (v.isTuple()) {
+      for (const c10::IValue& e : v.toTupleRef().elements()) {
+        if (e.isTensor()) results.push_back(e.toTensor());
+      }
+    }
+  }
+  if (results.size() != out_args_.size()) {
+    return absl::FailedPreconditionError(absl::StrCat("the functional overload returned ",
+                                                      results.size(), " tensors for ",
+                                                      out_args_.size(), " out= arguments"));
+  }
+  for (size_t k = 0; k < out_args_.size(); ++k) {
+    const c10::IValue& out = stack[out_args_[k].first];
+    if (!out.isTensor()) return absl::FailedPreconditionError("an out= argument is not a tensor");
+    stack[out_args_[k].first] =
+        at::empty(results[k].sizes(), at::TensorOptions().dtype(out.toTensor().scalar_type()));
+  }
+  return absl::OkStatus();
+}
+
+absl::StatusOr<std::vector<at::Tensor>> BoundSample::CallOnce(
+    std::vector<c10::IValue> stack) const {
   // The out= tensors must outlive the call: libtorch 1.13's boxed wrapper of
   // a kernel returning `std::tuple<Tensor&, Tensor&>` (aten::max.dim_max,
   // aten::sort.values) drops the arguments before it pushes the returned

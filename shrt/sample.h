@@ -110,8 +110,23 @@ class BoundSample {
   // unset): the sample's, else functional_'s output dtype, else the first
   // input's.
   const std::vector<c10::ScalarType>& OutDtypes(const std::vector<c10::IValue>& stack) const;
-  // Calls the overload on `stack` (from Stack()); see Call().
+  // Calls the overload on `stack` (from Stack()); see Call(). An out=
+  // variant gets empty out= tensors, which its kernel resizes; when, on the
+  // sample's first call, it raises on them or leaves them another shape
+  // than its functional overload's outputs, every call of the sample gives
+  // it out= tensors of those shapes instead (ShapeOutArgs): libtorch 1.13's
+  // generated out= kernels of the view copies (view_copy.out, ...) and
+  // binary_cross_entropy(_backward) do not resize an empty out=, and DTensor
+  // hands an out= variant a local tensor of the local result's shape anyway.
   absl::StatusOr<std::vector<at::Tensor>> CallStack(std::vector<c10::IValue> stack) const;
+  // One call of the overload on `stack`, its outputs flattened.
+  absl::StatusOr<std::vector<at::Tensor>> CallOnce(std::vector<c10::IValue> stack) const;
+  // Replaces the out= tensors of `stack` by empty tensors (of their dtypes)
+  // shaped like functional_'s outputs for the other arguments, calling it
+  // once (an operator call, numbered like the others: isolation.h).
+  // Errors: the functional's error, a crash status, or FailedPrecondition
+  // when it returns another number of tensors than there are out= tensors.
+  absl::Status ShapeOutArgs(std::vector<c10::IValue>& stack) const;
   struct Slot {
     int arg;   // schema argument index
     int elem;  // element of a Tensor[] argument, or -1
@@ -129,6 +144,9 @@ class BoundSample {
   // dtype out= must have to be written without a cast), resolved once.
   std::optional<c10::OperatorHandle> functional_;
   mutable std::vector<c10::ScalarType> out_dtypes_;
+  // Whether calls shape the out= tensors (CallStack); decided on the first.
+  enum class ShapeOuts { kUndecided, kNo, kYes };
+  mutable ShapeOuts shape_outs_ = ShapeOuts::kUndecided;
   std::vector<OpArg> strategy_args_;              // non-out args, tensors as metas
   std::vector<InputSpec> inputs_;
   std::vector<int> output_aliases_;

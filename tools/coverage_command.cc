@@ -27,11 +27,11 @@ std::string FamilyOf(const std::string& path, const std::string& root) {
 
 void Table(std::ostream& out, const char* title, bool with_overloads,
            const google::protobuf::RepeatedPtrField<CoverageGroup>& groups) {
-  out << absl::StrFormat("%-16s | %9s | %5s | %8s | %7s\n", title,
+  out << absl::StrFormat("%-20s | %9s | %5s | %8s | %7s\n", title,
                          with_overloads ? "Overloads" : "", "Spec", "Strategy", "Checked");
   CoverageGroup total;
   for (const CoverageGroup& g : groups) {
-    out << absl::StrFormat("%-16s | %9s | %5d | %8d | %7d\n", g.name().empty() ? "(root)" : g.name(),
+    out << absl::StrFormat("%-20s | %9s | %5d | %8d | %7d\n", g.name().empty() ? "(root)" : g.name(),
                            with_overloads ? absl::StrCat(g.overloads()) : "", g.with_spec(),
                            g.with_strategy(), g.checked());
     total.set_overloads(total.overloads() + g.overloads());
@@ -39,17 +39,17 @@ void Table(std::ostream& out, const char* title, bool with_overloads,
     total.set_with_strategy(total.with_strategy() + g.with_strategy());
     total.set_checked(total.checked() + g.checked());
   }
-  out << absl::StrFormat("%-16s | %9s | %5d | %8d | %7d\n\n", "total",
+  out << absl::StrFormat("%-20s | %9s | %5d | %8d | %7d\n\n", "total",
                          with_overloads ? absl::StrCat(total.overloads()) : "", total.with_spec(),
                          total.with_strategy(), total.checked());
 }
 
 // Checked, not checkable (by category) and not yet covered, per namespace.
 void Accounting(std::ostream& out, const CoverageReport& report) {
-  out << absl::StrFormat("%-16s | %9s | %7s | %13s | %15s\n", "Namespace", "Overloads", "Checked",
+  out << absl::StrFormat("%-20s | %9s | %7s | %13s | %15s\n", "Namespace", "Overloads", "Checked",
                          "Not checkable", "Not yet covered");
   for (const CoverageGroup& g : report.namespaces()) {
-    out << absl::StrFormat("%-16s | %9d | %7d | %13d | %15d\n", g.name(), g.overloads(),
+    out << absl::StrFormat("%-20s | %9d | %7d | %13d | %15d\n", g.name(), g.overloads(),
                            g.checked(), g.not_checkable(), g.not_yet_covered());
   }
   out << "\nNot checkable here, by category (shrt/checkability.h):\n";

@@ -36,6 +36,51 @@
 // pow(c, y) is monotone in y: non-decreasing for c >= 1, non-increasing for
 // 0 <= c <= 1 (0^y is inf, 1, 0 for y <0, =0, >0); nothing for c < 0.
 // remainder, fmod, hypot, atan2, pow(Tensor, Tensor) have no Partial rule.
+//
+// Aliases share their sibling's row (same kernel, same algebra):
+// multiply = mul, divide = div (all four overloads), true_divide = div,
+// subtract = sub, arctan2 = atan2, special_xlogy = xlogy (self_scalar =
+// Scalar_Self, other_scalar = Scalar_Other).
+// special_xlog1py(x, y) = x * log1p(y) is xlogy with y shifted by one:
+// other_scalar c is linear in x for c > -1 (log1p(c) finite; monotone by
+// the sign of log1p(c): non-decreasing for c >= 0, non-increasing for
+// -1 < c <= 0); self_scalar c is c * log1p(y), monotone on log1p's domain
+// y >= -1 by the sign of c, so only the P(min) rule (parts >= y stay in the
+// domain) holds; the Tensor overload has no Partial rule (as xlogy).
+// special_zeta(x, q), the Hurwitz zeta sum_k (k + q)^-x: for a scalar
+// x = c > 1 it is finite and strictly decreasing in q on q > 0 (each term
+// is), so P(min) parts of q (each >= q > 0, in the domain) give P(max);
+// only for non-integral c, which makes every q <= 0 NaN/inf (Cephes' zeta):
+// for integral c the series is finite between the poles at q = 0, -1, ...
+// and not monotone there, so parts of a negative q break the rule;
+// for a scalar q = c >= 1 every term (k + c)^-x is non-increasing in x, and
+// x <= 1 gives inf/NaN, so P(min) parts of x (each >= x) give P(max) too;
+// for c < 1 the first term c^-x grows with x: no rule. The Tensor overload
+// has no Partial rule (monotone only for values it cannot see).
+// _add_relu(a, b, alpha) = relu(a + alpha * b): relu is non-decreasing, so
+// the result is non-decreasing in a and monotone in b by the sign of alpha
+// (P(max)/P(min) on one input, the other R); relu is not linear, so no
+// P(sum)/P(avg) rule. The Scalar overload relu(x + alpha * c) is
+// non-decreasing in x.
+// heaviside(x, v) is 0 (x < 0), v (x == 0), 1 (x > 0): with x replicated,
+// every rank writes the same constants 0 and 1 off x == 0 and its part of
+// v on x == 0. 0 and 1 are fixed by max, min, mean and product over ranks,
+// so R, P(op) -> P(op) holds for op = max, min, avg, product (not sum: the
+// constant 1 would be summed W times). In x it is non-decreasing only for
+// 0 <= v <= 1 (values unseen): no rule.
+// ldexp(x, e) = x * 2^e: linear and non-decreasing in x (2^e > 0):
+// P(sum)/P(avg)/P(max)/P(min) on x with e replicated, like mul's
+// P(sum), R -> P(sum) (DTensor's linearity rule) off overflow: a part of x
+// larger than x times 2^e may reach inf where x * 2^e is finite, so the
+// spec draws small exponents; in e it is monotone only by x's unseen sign.
+// float_power computes pow in float64: Tensor_Scalar has pow.Tensor_Scalar's
+// rules, Scalar has pow.Scalar's, Tensor_Tensor none.
+// igamma(a, x) (regularized lower incomplete gamma) is non-increasing in
+// a > 0 and non-decreasing in x >= 0; igammac = 1 - igamma the reverse. NaN
+// below the domain (a < 0 or x < 0), so only P(min) parts (>= the value,
+// in the domain) are claimed: igamma P(min), R -> P(max) and
+// R, P(min) -> P(min); igammac P(min), R -> P(min) and R, P(min) -> P(max).
+// gcd and lcm (integers) commute with no reduction over ranks: no rule.
 #include <cmath>
 #include <string>
 #include <variant>
@@ -49,17 +94,6 @@ const Rules& kIncreasing = IncreasingRules();
 const Rules& kDecreasing = DecreasingRules();
 const Rules kNone = {};
 
-// The Partial rules of the one-tensor affine map a * x + b.
-const Rules kAvg = ParseRules({"P(avg) -> P(avg)"});
-const Rules kSum = ParseRules({"P(sum) -> P(sum)"});
-Rules ScalarAffineRules(double a, double b) {
-  Rules out = kAvg;
-  if (b == 0) Append(out, kSum);
-  if (a == 1 && b == 0) Append(out, MultiplicativeRules());  // the identity
-  if (a >= 0) Append(out, kIncreasing);
-  if (a <= 0) Append(out, kDecreasing);
-  return out;
-}
 
 // The Partial rules of a one-tensor map that is monotone by the sign of c.
 Rules MonotoneBySign(double c) {
@@ -93,8 +127,7 @@ Rules FloorDivideScalar(const OpArgs& args) { return MonotoneBySign(Other(args))
 // DTensor's linearity rule P(sum), R -> P(sum) holds off zero divisors
 // only (the parts of x / 0 are +-inf and sum to NaN); like DTensor, it is
 // claimed, and the specs draw divisors from the "nonzero" recipe.
-const Rules kDiv = ParseRules({"P(sum), R -> P(sum)", "P(avg), R -> P(avg)",
-                               "P(product), P(product) -> P(product)"});
+const Rules& kDiv = DivRules();
 Rules DivTensorMode(const OpArgs& args) { return HasMode(args) ? kNone : kDiv; }
 
 Rules CopysignScalar(const OpArgs& args) {
@@ -117,6 +150,35 @@ Rules XlogyScalarSelf(const OpArgs& args) {
   return kNone;
 }
 
+// special_xlog1py(x, c) = x * log1p(c): xlogy(x, 1 + c).
+Rules Xlog1pyOtherScalar(const OpArgs& args) {
+  const double c = Other(args);
+  if (!(c > -1)) return kNone;
+  Rules out = LinearRules();
+  if (c >= 0) Append(out, kIncreasing);
+  if (c <= 0) Append(out, kDecreasing);
+  return out;
+}
+
+Rules ZetaSelfScalar(const OpArgs& args) {
+  const double c = args.GetDouble("self").value_or(0.0);
+  return c > 1 && c != std::floor(c) ? DecreasingFromBelowRules() : kNone;
+}
+
+const Rules kIncreasingSelf = ParseRules({"P(max), R -> P(max)", "P(min), R -> P(min)"});
+const Rules kIncreasingOther = ParseRules({"R, P(max) -> P(max)", "R, P(min) -> P(min)"});
+const Rules kDecreasingOther = ParseRules({"R, P(max) -> P(min)", "R, P(min) -> P(max)"});
+Rules ZetaOtherScalar(const OpArgs& args) {
+  return Other(args) >= 1 ? DecreasingFromBelowRules() : kNone;
+}
+
+Rules AddReluTensor(const OpArgs& args) {
+  const double alpha = Alpha(args);
+  if (alpha > 0) return Concat({kIncreasingSelf, kIncreasingOther});
+  if (alpha < 0) return Concat({kIncreasingSelf, kDecreasingOther});
+  return kIncreasingSelf;
+}
+
 Rules PowTensorScalar(const OpArgs& args) {
   const double e = args.GetDouble("exponent").value_or(1.0);
   if (e == 1) return IdentityRules();
@@ -135,18 +197,20 @@ Rules PowScalar(const OpArgs& args) {
   return out;
 }
 
-const Rules kMul = ParseRules({"P(sum), R -> P(sum)", "R, P(sum) -> P(sum)", "P(avg), R -> P(avg)",
-                               "R, P(avg) -> P(avg)", "P(product), P(product) -> P(product)"});
-const Rules kMaximum = ParseRules({"P(max), P(max) -> P(max)", "P(max), R -> P(max)",
-                                   "R, P(max) -> P(max)", "P(min), R -> P(min)",
-                                   "R, P(min) -> P(min)"});
-const Rules kMinimum = ParseRules({"P(min), P(min) -> P(min)", "P(min), R -> P(min)",
-                                   "R, P(min) -> P(min)", "P(max), R -> P(max)",
-                                   "R, P(max) -> P(max)"});
+const Rules& kMul = MulRules();
+const Rules& kMaximum = MaximumRules();
+const Rules& kMinimum = MinimumRules();
 const Rules kIncreasingBoth = ParseRules({"P(max), R -> P(max)", "R, P(max) -> P(max)",
                                           "P(min), R -> P(min)", "R, P(min) -> P(min)"});
 const Rules kCopysign = ParseRules({"P(product), P(product) -> P(product)",
                                     "R, P(max) -> P(max)", "R, P(min) -> P(min)"});
+
+const Rules kHeaviside = ParseRules({"R, P(max) -> P(max)", "R, P(min) -> P(min)",
+                                     "R, P(avg) -> P(avg)", "R, P(product) -> P(product)"});
+const Rules kLdexp = ParseRules({"P(sum), R -> P(sum)", "P(avg), R -> P(avg)",
+                                 "P(max), R -> P(max)", "P(min), R -> P(min)"});
+const Rules kIgamma = ParseRules({"P(min), R -> P(max)", "R, P(min) -> P(min)"});
+const Rules kIgammac = ParseRules({"P(min), R -> P(min)", "R, P(min) -> P(max)"});
 
 const bool kRegistered = RegisterPointwiseOps({
     {"aten::add.Tensor", AddTensor},
@@ -184,6 +248,39 @@ const bool kRegistered = RegisterPointwiseOps({
     {"aten::remainder.Scalar_Tensor", kNone},
     {"aten::fmod.Tensor", kNone},
     {"aten::fmod.Scalar", kNone},
+    // Aliases.
+    {"aten::multiply.Tensor", kMul},
+    {"aten::multiply.Scalar", MulScalar},
+    {"aten::divide.Tensor", kDiv},
+    {"aten::divide.Scalar", DivScalar},
+    {"aten::divide.Tensor_mode", DivTensorMode},
+    {"aten::divide.Scalar_mode", DivScalar},
+    {"aten::true_divide.Tensor", kDiv},
+    {"aten::true_divide.Scalar", DivScalar},
+    {"aten::subtract.Tensor", SubTensor},
+    {"aten::subtract.Scalar", SubScalar},
+    {"aten::arctan2", kNone},
+    {"aten::special_xlogy", kNone},
+    {"aten::special_xlogy.self_scalar", XlogyScalarSelf},
+    {"aten::special_xlogy.other_scalar", XlogyScalarOther},
+    // Other binary math.
+    {"aten::special_xlog1py", kNone},
+    {"aten::special_xlog1py.self_scalar", XlogyScalarSelf},
+    {"aten::special_xlog1py.other_scalar", Xlog1pyOtherScalar},
+    {"aten::special_zeta", kNone},
+    {"aten::special_zeta.self_scalar", ZetaSelfScalar},
+    {"aten::special_zeta.other_scalar", ZetaOtherScalar},
+    {"aten::_add_relu.Tensor", AddReluTensor},
+    {"aten::_add_relu.Scalar", kIncreasing},
+    {"aten::heaviside", kHeaviside},
+    {"aten::ldexp.Tensor", kLdexp},
+    {"aten::float_power.Tensor_Tensor", kNone},
+    {"aten::float_power.Tensor_Scalar", PowTensorScalar},
+    {"aten::float_power.Scalar", PowScalar},
+    {"aten::igamma", kIgamma},
+    {"aten::igammac", kIgammac},
+    {"aten::gcd", kNone},
+    {"aten::lcm", kNone},
 });
 
 }  // namespace

@@ -15,6 +15,16 @@
 // s >= 0. A negative s yields the constant INT_MIN, so a tensor of shift
 // counts (values unseen) gets no linearity rule; overflow breaks
 // monotonicity and the integer mean, so no P(max)/P(min)/P(avg) rule.
+// The Python operators __and__, __or__, __xor__, __lshift__ and __rshift__
+// (.Tensor and .Scalar) run the same kernels as bitwise_and/or/xor and
+// bitwise_left/right_shift (.Tensor and .Tensor_Scalar) and share their
+// rows. Their in-place forms __iand__, __ior__, __ixor__, __ilshift__ and
+// __irshift__ are not in-place variants of them for op_group.h (the
+// in-place name of __and__ would be __and___): each is a group of one
+// whose only overload writes self, registered here with the row of its
+// operator. Every rule those rows give keeps self's placement on the
+// output (P(op) of self to P(op), shard rules with self holding the full
+// broadcast shape), as an in-place strategy must.
 #include "shrt/strategies/pointwise_rules.h"
 
 namespace shrt {
@@ -53,6 +63,26 @@ const bool kRegistered = RegisterPointwiseOps({
     {"aten::bitwise_left_shift.Tensor", kNone},
     {"aten::bitwise_left_shift.Tensor_Scalar", LeftShiftScalar},
     {"aten::bitwise_left_shift.Scalar_Tensor", kNone},
+    {"aten::__and__.Tensor", kNone},
+    {"aten::__and__.Scalar", kNone},
+    {"aten::__or__.Tensor", kNone},
+    {"aten::__or__.Scalar", kNone},
+    {"aten::__xor__.Tensor", kNone},
+    {"aten::__xor__.Scalar", kNone},
+    {"aten::__lshift__.Tensor", kNone},
+    {"aten::__lshift__.Scalar", LeftShiftScalar},
+    {"aten::__rshift__.Tensor", kRightShiftTensor},
+    {"aten::__rshift__.Scalar", RightShiftScalar},
+    {"aten::__iand__.Tensor", kNone},
+    {"aten::__iand__.Scalar", kNone},
+    {"aten::__ior__.Tensor", kNone},
+    {"aten::__ior__.Scalar", kNone},
+    {"aten::__ixor__.Tensor", kNone},
+    {"aten::__ixor__.Scalar", kNone},
+    {"aten::__ilshift__.Tensor", kNone},
+    {"aten::__ilshift__.Scalar", LeftShiftScalar},
+    {"aten::__irshift__.Tensor", kRightShiftTensor},
+    {"aten::__irshift__.Scalar", RightShiftScalar},
 });
 
 }  // namespace

@@ -23,6 +23,8 @@
 //     rank gives 1 where y != 0, and [p_r != 0] where y == 0).
 //   - ne.Scalar(x, 0) is [x != 0], which a product of parts keeps:
 //     P(product) -> P(product). Other scalars have no Partial rule.
+// The aliases greater, greater_equal, less, less_equal and not_equal
+// (.Tensor and .Scalar) share the rows of gt, ge, lt, le and ne.
 #include "shrt/strategies/pointwise_rules.h"
 
 namespace shrt {
@@ -55,6 +57,16 @@ const bool kRegistered = RegisterPointwiseOps({
     {"aten::logical_or", kLogicalOr},
     {"aten::logical_xor", kNone},
     {"aten::logical_not", kNone},
+    {"aten::greater.Tensor", kIncreasingSelf},
+    {"aten::greater.Scalar", IncreasingRules()},
+    {"aten::greater_equal.Tensor", kIncreasingSelf},
+    {"aten::greater_equal.Scalar", IncreasingRules()},
+    {"aten::less.Tensor", kNone},
+    {"aten::less.Scalar", kNone},
+    {"aten::less_equal.Tensor", kNone},
+    {"aten::less_equal.Scalar", kNone},
+    {"aten::not_equal.Tensor", kNone},
+    {"aten::not_equal.Scalar", NeScalar},
 });
 
 }  // namespace

@@ -1,4 +1,5 @@
 // Strategies for copies, conversions and fills: clone, _to_copy, to.dtype,
+// lift_fresh_copy (a plain copy),
 // copy_, fill_ and the *_like constructors with a defined value
 // (zeros_like, ones_like, full_like; empty_like and rand_like have
 // undefined or random values and get no strategy).
@@ -107,6 +108,7 @@ absl::StatusOr<std::vector<Rule>> LikeRules(const OpArgs& args, std::optional<do
 SHRT_REGISTER_STRATEGY("aten::clone", CopyRules);
 SHRT_REGISTER_STRATEGY("aten::_to_copy", CopyRules);
 SHRT_REGISTER_STRATEGY("aten::to.dtype", CopyRules);
+SHRT_REGISTER_STRATEGY("aten::lift_fresh_copy", CopyRules);
 SHRT_REGISTER_STRATEGY("aten::copy_", CopyInPlaceRules);
 SHRT_REGISTER_STRATEGY("aten::fill_.Scalar", [](const OpArgs& a) { return FillRules(a, false); });
 SHRT_REGISTER_STRATEGY("aten::fill_.Tensor", [](const OpArgs& a) { return FillRules(a, true); });

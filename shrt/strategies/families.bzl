@@ -7,6 +7,7 @@ one more name here.
 """
 
 FAMILIES = [
+    "activation_backward",
     "binary",
     "bitwise",
     "clamp",
@@ -14,8 +15,10 @@ FAMILIES = [
     "concat",
     "copy",
     "embedding",
+    "foreach",
     "indexing",
     "layer_norm",
+    "losses",
     "matrix",
     "reductions",
     "reshape",
@@ -24,6 +27,7 @@ FAMILIES = [
     "softmax",
     "sort",
     "split",
+    "tensor_ops",
     "ternary",
     "unary",
     "views",

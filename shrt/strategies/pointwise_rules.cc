@@ -25,6 +25,25 @@ struct SharedLists {
   Rules self_decreasing = ParseRules({"P(max), R -> P(min)", "P(min), R -> P(max)"});
   Rules other_increasing = ParseRules({"R, P(max) -> P(max)", "R, P(min) -> P(min)"});
   Rules other_decreasing = ParseRules({"R, P(max) -> P(min)", "R, P(min) -> P(max)"});
+  // Named ops' lists (pointwise_rules.h says why each holds).
+  Rules mul = ParseRules({"P(sum), R -> P(sum)", "R, P(sum) -> P(sum)", "P(avg), R -> P(avg)",
+                          "R, P(avg) -> P(avg)", "P(product), P(product) -> P(product)"});
+  Rules div = ParseRules({"P(sum), R -> P(sum)", "P(avg), R -> P(avg)",
+                          "P(product), P(product) -> P(product)"});
+  Rules maximum = ParseRules({"P(max), P(max) -> P(max)", "P(max), R -> P(max)",
+                              "R, P(max) -> P(max)", "P(min), R -> P(min)", "R, P(min) -> P(min)"});
+  Rules minimum = ParseRules({"P(min), P(min) -> P(min)", "P(min), R -> P(min)",
+                              "R, P(min) -> P(min)", "P(max), R -> P(max)", "R, P(max) -> P(max)"});
+  Rules addcmul = ParseRules({"P(sum), P(sum), R -> P(sum)", "P(sum), R, P(sum) -> P(sum)",
+                              "P(avg), P(avg), R -> P(avg)", "P(avg), R, P(avg) -> P(avg)",
+                              "P(avg), R, R -> P(avg)",      "R, P(avg), R -> P(avg)",
+                              "R, R, P(avg) -> P(avg)",      "P(max), R, R -> P(max)",
+                              "P(min), R, R -> P(min)"});
+  Rules addcdiv = ParseRules({"P(sum), P(sum), R -> P(sum)", "P(avg), P(avg), R -> P(avg)",
+                              "P(avg), R, R -> P(avg)",      "R, P(avg), R -> P(avg)",
+                              "P(max), R, R -> P(max)",      "P(min), R, R -> P(min)"});
+  Rules avg = ParseRules({"P(avg) -> P(avg)"});
+  Rules sum = ParseRules({"P(sum) -> P(sum)"});
 };
 
 // On first use: the families' static initialisers, or kParsedAtStartUp
@@ -112,6 +131,23 @@ const Rules& MultiplicativeRules() { return Lists().multiplicative; }
 const Rules& IdentityRules() { return Lists().identity; }
 const Rules& IncreasingFromBelowRules() { return Lists().increasing_from_below; }
 const Rules& DecreasingFromBelowRules() { return Lists().decreasing_from_below; }
+
+const Rules& MulRules() { return Lists().mul; }
+const Rules& DivRules() { return Lists().div; }
+const Rules& MaximumRules() { return Lists().maximum; }
+const Rules& MinimumRules() { return Lists().minimum; }
+const Rules& AddcmulRules() { return Lists().addcmul; }
+const Rules& AddcdivRules() { return Lists().addcdiv; }
+
+Rules ScalarAffineRules(double a, double b) {
+  const SharedLists& l = Lists();
+  Rules out = l.avg;
+  if (b == 0) Append(out, l.sum);
+  if (a == 1 && b == 0) Append(out, l.multiplicative);  // the identity
+  if (a >= 0) Append(out, l.increasing);
+  if (a <= 0) Append(out, l.decreasing);
+  return out;
+}
 
 Rules TwoTensorAffineRules(double a, double b) {
   const SharedLists& l = Lists();

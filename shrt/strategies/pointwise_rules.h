@@ -72,6 +72,22 @@ const Rules& DecreasingFromBelowRules();  // P(min) -> P(max)
 // (P(max)/P(min) on one, the other R: kept for a >= 0, swapped for a <= 0).
 Rules TwoTensorAffineRules(double a, double b);
 
+// The Partial rules of the one-tensor affine map a * x + b: P(avg) always
+// (the mean of a * p_r + b is a * x + b), P(sum) iff b == 0, P(product) for
+// the identity, monotone by the sign of a.
+Rules ScalarAffineRules(double a, double b);
+
+// Partial rule lists of named ops whose algebra several families share
+// (binary.cc and ternary.cc derive them; foreach.cc applies them per list
+// position, clamp.cc reuses max/min):
+const Rules& MulRules();      // x * y: bilinear, and multiplicative in both
+const Rules& DivRules();      // x / y: linear in x off zero divisors (DTensor claims
+                              // P(sum), R -> P(sum) too), multiplicative in both
+const Rules& MaximumRules();  // max(x, y): commutes with max over ranks, non-decreasing in each
+const Rules& MinimumRules();  // min(x, y): the mirror
+const Rules& AddcmulRules();  // self + v * t1 * t2: linear in (self, t1) and (self, t2)
+const Rules& AddcdivRules();  // self + v * t1 / t2: linear in (self, t1)
+
 // Partial rules that depend on the op's non-tensor arguments.
 using PartialRulesFn = Rules (*)(const OpArgs& args);
 

@@ -1,5 +1,44 @@
 // Strategies for reductions over a set of dims D (sum, mean, amax, max.dim,
-// argmax, prod, all/any, var/std, norms, logsumexp, nansum).
+// argmax, prod, all/any, var/std, norms, logsumexp, nansum; aminmax,
+// _aminmax, nanmean, std_mean/var_mean, count_nonzero, median/nanmedian,
+// mode, kthvalue, trace, dist, frobenius_norm, special_logsumexp).
+//
+// These follow DTensor's common_reduction_strategy
+// (torch/distributed/tensor/_ops/_math_ops.py): a shard on a dim outside D
+// is kept; a shard on a dim in D gives a Partial output only when the
+// reduction is "linear" (f([f(a), f(b)]) = f([a, b])), with the Partial's
+// reduce op from LINEAR_REDUCTION_OP_MAP (sum -> P(sum), prod ->
+// P(product), amax/max -> P(max), ...); var_reduction_strategy (var,
+// std, hence var_mean/std_mean here) and cumsum_strategy pass
+// reduction_linear=False; vector_norm_strategy uses a p-norm Partial, of
+// which only p = 1 (sum), p = 0 (count: sum) and p = inf (max) are
+// placements ShRT knows. ShRT is stricter than DTensor where a rank's
+// chunk may be empty (below).
+//
+// The ops added to the family, and why:
+//   aminmax, _aminmax, _aminmax.dim: (min, max) of the same set; shards
+//     off D kept for both outputs. S(d in D) -> P(min), P(max) is NOT
+//     claimed: like amin/amax, aminmax raises on an empty chunk, which
+//     depends on W. One reduced element (0-d, or every reduced dim of size
+//     1): min = max = x, so every P(op) -> P(op), P(op).
+//   nanmean: as mean (shards off D only; one reduced element is the
+//     identity). Not linear under NaN, like nansum.
+//   std_mean, var_mean (every overload): outputs (std|var, mean); the
+//     variance is not linear (DTensor var_reduction_strategy), so only
+//     shards off D, for both outputs.
+//   count_nonzero (int? dim, None = every dim), count_nonzero.dim_IntList:
+//     a sum of (x != 0), so S(d in D) -> P(sum) (an empty chunk counts 0);
+//     on a size-1 d in D ranks past 0 count 0 <= every count: P(max) too.
+//     One reduced element: (x != 0) in {0, 1}, R -> P(product) (x*x = x),
+//     P(product) -> P(product) and P(product) -> P(min) (the product of
+//     the parts is nonzero iff every part is; min = product on {0, 1}).
+//   median, nanmedian (every element): no shard rule (a median of medians
+//     is not the median); one element is the identity.
+//   median.dim, nanmedian.dim, mode, kthvalue: (values, indices) along one
+//     dim: shards off the dim for both. Indices are positions within the
+//     rank's chunk, never a Partial: a sharded reduced dim is invalid.
+//     One reduced element: values = x (keep every Partial), indices 0 (R).
+//   trace, dist, frobenius_norm: see their builders below.
 //
 // Shard rules, every reduction: sharding a dim d outside D keeps the output
 // sharded on d's position in the output (d, or d - |{e in D : e < d}| when
@@ -18,7 +57,10 @@
 //   norm p=1, p=0:         S(d in D) -> P(sum) (sum of |x|, count of x != 0)
 //   norm.ScalarOpt_dim/norm.Scalar p=inf: S(d in D) -> P(max): max |x|, and
 //                          the legacy norm returns 0 on an empty dim, the
-//                          identity of max over values >= 0.
+//                          identity of max over values >= 0. The same for
+//                          norm.ScalarOpt_dtype / norm.ScalarOpt_dim_dtype
+//                          (Partial inputs only if dtype= preserves values),
+//                          and frobenius_norm(.dim), the legacy p = 2 norm.
 // Not claimed, on purpose:
 //   amax/amin/max/min S(d in D) -> P(max|min): amax raises "Expected
 //     reduction dim to have non-zero size" on a rank whose chunk is empty,
@@ -55,6 +97,7 @@
 #include "c10/core/WrapDimMinimal.h"
 #include "shrt/registry.h"
 #include "shrt/strategies/pointwise_rules.h"
+#include "shrt/strategies/rule_set.h"
 
 namespace shrt {
 namespace {
@@ -63,6 +106,7 @@ enum class DimArg {
   kIntList,   // int[1]? dim: None or [] reduces every dim
   kInt,       // int dim
   kOptInt,    // int? dim: None flattens (argmax/argmin): no shard rule
+  kOptIntAll, // int? dim: None reduces every dim (aminmax, count_nonzero)
   kAll,       // no dim argument: every dim
 };
 
@@ -71,6 +115,7 @@ enum class Unit {
   kNone,      // no rule on unit extent
   kIdentity,  // one reduced element: the output is the input value
   kAbs,       // one reduced element: the output is |x|
+  kNonzero,   // one reduced element: the output is (x != 0), in {0, 1}
 };
 
 struct ReductionOp {
@@ -93,6 +138,10 @@ struct ReductionOp {
   // bool): then min and product over ranks coincide, and replicated
   // outputs are also P(product) (x * x = x).
   bool zero_one = false;
+  // Output 1 holds indices into the reduced dim (median.dim, mode,
+  // kthvalue): never Partial; on a single reduced element it is 0 on every
+  // rank, i.e. R.
+  bool index_second = false;
 };
 
 // True when a Partial input stays a Partial of the same values through the
@@ -117,6 +166,7 @@ std::optional<std::set<int64_t>> ReducedDims(const OpArgs& args, DimArg kind) {
   std::optional<std::vector<int64_t>> list;
   if (kind != DimArg::kAll) list = args.GetIntList("dim");
   if (kind == DimArg::kOptInt && !list) return std::nullopt;
+  if (kind == DimArg::kOptIntAll && !list) list.emplace();
   if (n == 0) return dims;  // 0-d: dim 0 / -1 reduce a single element
   if (!list || list->empty()) {
     if (kind == DimArg::kInt) return std::nullopt;
@@ -172,15 +222,26 @@ absl::StatusOr<std::vector<Rule>> ReductionRules(const OpArgs& args, const Reduc
     for (const char* t : op.partial_rules) texts.push_back(t);
   }
   if (zero_one) texts.push_back("R -> P(product)");
-  if (extent == 1 && preserving && num_out == 1) {
-    if (op.unit == Unit::kIdentity) {
-      for (const char* t : {"P(sum) -> P(sum)", "P(avg) -> P(avg)", "P(max) -> P(max)",
-                            "P(min) -> P(min)", "P(product) -> P(product)"}) {
-        texts.push_back(t);
+  if (extent == 1 && preserving && op.unit == Unit::kIdentity) {
+    // Every value output is the input element itself (aminmax: min = max =
+    // x); an index output is 0 everywhere.
+    for (const char* p : {"P(sum)", "P(avg)", "P(max)", "P(min)", "P(product)"}) {
+      std::string t = std::string(p) + " -> ";
+      for (size_t i = 0; i < num_out; ++i) {
+        if (i > 0) t += ", ";
+        t += (i == 1 && op.index_second) ? "R" : p;
       }
-    } else if (op.unit == Unit::kAbs) {
-      texts.push_back("P(product) -> P(product)");
+      texts.push_back(t);
     }
+  } else if (extent == 1 && preserving && num_out == 1 && op.unit == Unit::kAbs) {
+    texts.push_back("P(product) -> P(product)");
+  } else if (extent == 1 && num_out == 1 && op.unit == Unit::kNonzero) {
+    // (x != 0) in {0, 1}: x * x = x for R; the product of the parts is
+    // nonzero iff every part is, i.e. P(product) -> P(product).
+    // min and product coincide on {0, 1}: P(product) -> P(min) too.
+    texts.push_back("R -> P(product)");
+    texts.push_back("P(product) -> P(product)");
+    texts.push_back("P(product) -> P(min)");
   }
   std::sort(texts.begin(), texts.end());
   texts.erase(std::unique(texts.begin(), texts.end()), texts.end());
@@ -224,6 +285,65 @@ ReductionOp NormOp(const char* overload, DimArg dim, double p, bool legacy_norm)
   return op;
 }
 
+// trace: the sum of the diagonal of a 2-d tensor. Linear in self
+// (P(sum) -> P(sum), P(avg) -> P(avg)). Sharding a dim leaves each rank the
+// diagonal of its own block, offset from the true diagonal, except on a
+// size-1 dim: rank 0 holds the whole tensor and the others an empty block
+// whose trace is 0, so S(d) -> P(sum). With a size-1 dim the diagonal is
+// the single element x[0, 0]: trace is then the identity on it and keeps
+// every Partial.
+absl::StatusOr<std::vector<Rule>> TraceRules(const OpArgs& args) {
+  const TensorMeta& self = args.inputs()[0];
+  std::vector<std::string> texts;
+  if (self.ndim() != 2) return std::vector<Rule>{};
+  for (int64_t d = 0; d < 2; ++d) {
+    if (self.sizes[d] == 1) texts.push_back("S(" + std::to_string(d) + ") -> P(sum)");
+  }
+  if (ValuePreserving(args)) {
+    texts.push_back("P(sum) -> P(sum)");
+    texts.push_back("P(avg) -> P(avg)");
+    if (self.sizes[0] == 1 || self.sizes[1] == 1) {
+      for (const char* t : {"P(max) -> P(max)", "P(min) -> P(min)", "P(product) -> P(product)"}) {
+        texts.push_back(t);
+      }
+    }
+  }
+  std::vector<absl::string_view> views(texts.begin(), texts.end());
+  return ApplicableRules(args, views);
+}
+
+// dist(self, other, p) = norm(self - other, p) over every element of the
+// broadcast difference. Sharding one dim of the broadcast shape (each input
+// whose aligned dim has the full size sharded on it, a broadcast input R)
+// gives each rank the difference of its chunk, whose norm combines like
+// norm's: p = 0, 1 -> P(sum), p = inf -> P(max) (0 on an empty chunk, the
+// identity of max over values >= 0); a size-1 broadcast dim leaves ranks
+// past 0 empty, so P(sum) and P(max) for every p >= 0.
+absl::StatusOr<std::vector<Rule>> DistRules(const OpArgs& args) {
+  const double p = args.GetDouble("p").value_or(2.0);
+  const TensorMeta& a = args.inputs()[0];
+  const TensorMeta& b = args.inputs()[1];
+  const int64_t nd = std::max(a.ndim(), b.ndim());
+  std::vector<Rule> rules;
+  for (int64_t d = 0; d < nd; ++d) {
+    const int64_t da = d - (nd - a.ndim());
+    const int64_t db = d - (nd - b.ndim());
+    const int64_t sa = da >= 0 ? a.sizes[da] : 1;
+    const int64_t sb = db >= 0 ? b.sizes[db] : 1;
+    const int64_t so = std::max(sa, sb);
+    std::vector<Placement> outs;
+    if (p == 0.0 || p == 1.0) outs.push_back(Placement::Partial(ReduceOp::kSum));
+    if (std::isinf(p) && p > 0) outs.push_back(Placement::Partial(ReduceOp::kMax));
+    if (so == 1 && p >= 0) {
+      outs = {Placement::Partial(ReduceOp::kSum), Placement::Partial(ReduceOp::kMax)};
+    }
+    const Placement pa = (da >= 0 && sa == so) ? Placement::Shard(da) : Placement::Replicate();
+    const Placement pb = (db >= 0 && sb == so) ? Placement::Shard(db) : Placement::Replicate();
+    for (const Placement& o : outs) rules.push_back({{pa, pb}, {o}});
+  }
+  return KeepApplicable(args, std::move(rules));
+}
+
 const std::vector<ReductionOp>& Ops() {
   static const auto* ops = new std::vector<ReductionOp>{
       {"aten::sum", DimArg::kAll, {"P(sum)"}, {"P(sum) -> P(sum)", "P(avg) -> P(avg)"}, Unit::kIdentity},
@@ -246,6 +366,25 @@ const std::vector<ReductionOp>& Ops() {
       {"aten::std.correction", DimArg::kIntList, {}, {}, Unit::kNone},
       {"aten::std.dim", DimArg::kIntList, {}, {}, Unit::kNone},
       {"aten::logsumexp", DimArg::kIntList, {}, {}, Unit::kIdentity, {"P(max)"}},
+      {"aten::special_logsumexp", DimArg::kIntList, {}, {}, Unit::kIdentity, {"P(max)"}},
+      {"aten::nanmean", DimArg::kIntList, {}, {}, Unit::kIdentity},
+      {"aten::aminmax", DimArg::kOptIntAll, {}, {}, Unit::kIdentity},
+      {"aten::_aminmax", DimArg::kAll, {}, {}, Unit::kIdentity},
+      {"aten::_aminmax.dim", DimArg::kInt, {}, {}, Unit::kIdentity},
+      {"aten::std_mean", DimArg::kAll, {}, {}, Unit::kNone},
+      {"aten::std_mean.dim", DimArg::kIntList, {}, {}, Unit::kNone},
+      {"aten::std_mean.correction", DimArg::kIntList, {}, {}, Unit::kNone},
+      {"aten::var_mean", DimArg::kAll, {}, {}, Unit::kNone},
+      {"aten::var_mean.dim", DimArg::kIntList, {}, {}, Unit::kNone},
+      {"aten::var_mean.correction", DimArg::kIntList, {}, {}, Unit::kNone},
+      {"aten::count_nonzero", DimArg::kOptIntAll, {"P(sum)"}, {}, Unit::kNonzero, {"P(max)"}},
+      {"aten::count_nonzero.dim_IntList", DimArg::kIntList, {"P(sum)"}, {}, Unit::kNonzero, {"P(max)"}},
+      {"aten::median", DimArg::kAll, {}, {}, Unit::kIdentity},
+      {"aten::nanmedian", DimArg::kAll, {}, {}, Unit::kIdentity},
+      {"aten::median.dim", DimArg::kInt, {}, {}, Unit::kIdentity, {}, false, true},
+      {"aten::nanmedian.dim", DimArg::kInt, {}, {}, Unit::kIdentity, {}, false, true},
+      {"aten::mode", DimArg::kInt, {}, {}, Unit::kIdentity, {}, false, true},
+      {"aten::kthvalue", DimArg::kInt, {}, {}, Unit::kIdentity, {}, false, true},
   };
   return *ops;
 }
@@ -268,6 +407,22 @@ const bool kRegistered = [] {
   StrategyRegistrar("aten::norm.Scalar", [](const OpArgs& args) {
     return ReductionRules(args, NormOp("aten::norm.Scalar", DimArg::kAll, NormOrder(args, "p"), true));
   });
+  StrategyRegistrar("aten::norm.ScalarOpt_dtype", [](const OpArgs& args) {
+    return ReductionRules(args, NormOp("aten::norm.ScalarOpt_dtype", DimArg::kAll,
+                                       NormOrder(args, "p"), true));
+  });
+  StrategyRegistrar("aten::norm.ScalarOpt_dim_dtype", [](const OpArgs& args) {
+    return ReductionRules(args, NormOp("aten::norm.ScalarOpt_dim_dtype", DimArg::kIntList,
+                                       NormOrder(args, "p"), true));
+  });
+  StrategyRegistrar("aten::frobenius_norm", [](const OpArgs& args) {
+    return ReductionRules(args, NormOp("aten::frobenius_norm", DimArg::kAll, 2.0, true));
+  });
+  StrategyRegistrar("aten::frobenius_norm.dim", [](const OpArgs& args) {
+    return ReductionRules(args, NormOp("aten::frobenius_norm.dim", DimArg::kIntList, 2.0, true));
+  });
+  StrategyRegistrar("aten::trace", TraceRules);
+  StrategyRegistrar("aten::dist", DistRules);
   StrategyRegistrar("aten::linalg_vector_norm", [](const OpArgs& args) {
     return ReductionRules(args, NormOp("aten::linalg_vector_norm", DimArg::kIntList,
                                        NormOrder(args, "ord"), false));

@@ -1,4 +1,10 @@
-// Strategies for slicing: select.int, slice.Tensor, narrow, slice_scatter.
+// Strategies for slicing: select.int, slice.Tensor, narrow, slice_scatter,
+// and the copies select_copy.int, slice_copy.Tensor and narrow_copy, which
+// return the same elements as their view in a fresh tensor and share its
+// rules (narrow_copy, like narrow, checks start + length <= size on the
+// local tensor and does not clamp). DTensor: torch/distributed/tensor/
+// _ops/_tensor_ops.py (select_int strategy, slice strategy: shard on any
+// dim but the sliced one, or the sliced one when the slice is the whole dim).
 //
 // Each rank slices its local tensor with the global arguments, so a dim
 // other than the sliced one may be sharded (select drops its dim: sharded
@@ -8,9 +14,8 @@
 // end None or >= n) is the identity, and a local slice clamps its bounds to
 // the local chunk, so S(dim) -> S(dim) holds (narrow does not clamp).
 // Slicing selects elements, so P(op) -> P(op) for every reduce op.
-// slice_scatter writes src into a slice of self: self and src sharded alike
-// on d != dim, both P(op) for every op, and a Replicate self or src next to
-// P(avg|max|min) (the same values on every rank).
+// narrow.Tensor is narrow with `start` given as a 0-d integer tensor, which
+// must be R (each rank needs the global start).
 #include <limits>
 #include <vector>
 
@@ -34,20 +39,31 @@ bool WholeSlice(const OpArgs& args, int64_t n) {
   return start <= 0 && end >= n;
 }
 
-// select.int / slice.Tensor / narrow: one input, one output.
+// select.int / slice.Tensor / narrow (and their copies): one input, one
+// output; narrow.Tensor also takes `start` as a 0-d tensor, which must be
+// R (every rank needs the global start; a Partial start is a different
+// number on each rank).
 absl::StatusOr<std::vector<Rule>> SliceRules(const OpArgs& args, bool drops_dim, bool clamps) {
   RuleSet rules(args);
-  if (args.inputs().size() != 1) return rules.Take();
+  const size_t n = args.inputs().size();
+  if (n != 1 && n != 2) return rules.Take();
+  auto add = [&](Placement self, Placement out) {
+    if (n == 1) {
+      rules.Add({self}, {out});
+    } else {
+      rules.Add({self, P::Replicate()}, {out});
+    }
+  };
   const TensorMeta& self = args.inputs()[0];
   const int64_t dim = c10::maybe_wrap_dim(args.GetInt("dim").value_or(0), self.ndim());
   for (int64_t d = 0; d < self.ndim(); ++d) {
     if (d == dim) continue;
-    rules.Add({P::Shard(d)}, {P::Shard(drops_dim && d > dim ? d - 1 : d)});
+    add(P::Shard(d), P::Shard(drops_dim && d > dim ? d - 1 : d));
   }
-  if (clamps && dim >= 0 && dim < self.ndim() && WholeSlice(args, self.sizes[dim])) {
-    rules.Add({P::Shard(dim)}, {P::Shard(dim)});
+  if (clamps && n == 1 && dim >= 0 && dim < self.ndim() && WholeSlice(args, self.sizes[dim])) {
+    add(P::Shard(dim), P::Shard(dim));
   }
-  for (ReduceOp op : kAllReduceOps) rules.Add({P::Partial(op)}, {P::Partial(op)});
+  for (ReduceOp op : kAllReduceOps) add(P::Partial(op), P::Partial(op));
   return rules.Take();
 }
 
@@ -75,6 +91,14 @@ SHRT_REGISTER_STRATEGY("aten::select.int", [](const OpArgs& a) { return SliceRul
 SHRT_REGISTER_STRATEGY("aten::slice.Tensor", [](const OpArgs& a) { return SliceRules(a, false, true); });
 SHRT_REGISTER_STRATEGY("aten::narrow", [](const OpArgs& a) { return SliceRules(a, false, false); });
 SHRT_REGISTER_STRATEGY("aten::slice_scatter", SliceScatterRules);
+SHRT_REGISTER_STRATEGY("aten::select_copy.int",
+                       [](const OpArgs& a) { return SliceRules(a, true, false); });
+SHRT_REGISTER_STRATEGY("aten::slice_copy.Tensor",
+                       [](const OpArgs& a) { return SliceRules(a, false, true); });
+SHRT_REGISTER_STRATEGY("aten::narrow.Tensor",
+                       [](const OpArgs& a) { return SliceRules(a, false, false); });
+SHRT_REGISTER_STRATEGY("aten::narrow_copy",
+                       [](const OpArgs& a) { return SliceRules(a, false, false); });
 
 }  // namespace
 }  // namespace shrt

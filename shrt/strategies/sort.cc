@@ -1,4 +1,5 @@
-// Strategies for sorting along one dim: topk, sort, sort.stable, argsort
+// Strategies for sorting along one dim: topk, sort, sort.stable, argsort,
+// argsort.stable (dim -1 by default), msort (always dim 0)
 // (DTensor's _tensor_ops.py / _math_ops.py: sort and topk follow the
 // dims other than the sorted one).
 //
@@ -34,11 +35,15 @@ absl::StatusOr<std::vector<Rule>> SortLike(const OpArgs& args, int64_t default_d
 }
 
 absl::StatusOr<std::vector<Rule>> SortLastByDefault(const OpArgs& args) { return SortLike(args, -1); }
+// msort(self) sorts along dim 0 (= sort(self, dim=0).values).
+absl::StatusOr<std::vector<Rule>> SortFirst(const OpArgs& args) { return SortLike(args, 0); }
 
 SHRT_REGISTER_STRATEGY("aten::topk", SortLastByDefault);
 SHRT_REGISTER_STRATEGY("aten::sort", SortLastByDefault);
 SHRT_REGISTER_STRATEGY("aten::sort.stable", SortLastByDefault);
 SHRT_REGISTER_STRATEGY("aten::argsort", SortLastByDefault);
+SHRT_REGISTER_STRATEGY("aten::argsort.stable", SortLastByDefault);
+SHRT_REGISTER_STRATEGY("aten::msort", SortFirst);
 
 }  // namespace
 }  // namespace shrt

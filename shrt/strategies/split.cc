@@ -1,6 +1,8 @@
 // Strategies for ops that cut a tensor into pieces along one dim and return
 // Tensor[]: split.Tensor, unsafe_split.Tensor, split_with_sizes, chunk,
-// tensor_split.sections, tensor_split.indices, unbind.int. Rules have one
+// tensor_split.sections, tensor_split.indices, unbind.int, and the view
+// copies split_copy.Tensor, split_with_sizes_copy and unbind_copy.int
+// (the same pieces in fresh tensors, so the same rules). Rules have one
 // input and one placement per output piece (flattened in order).
 //
 //   - sharding a dim d other than the split dim: every rank holds the whole
@@ -58,11 +60,15 @@ Strategy SplitBySize() {
 }
 
 SHRT_REGISTER_STRATEGY("aten::split.Tensor", SplitBySize());
+SHRT_REGISTER_STRATEGY("aten::split_copy.Tensor", SplitBySize());
 SHRT_REGISTER_STRATEGY("aten::unsafe_split.Tensor", SplitBySize());
-SHRT_REGISTER_STRATEGY("aten::split_with_sizes",
-                       [](const OpArgs& args) -> absl::StatusOr<std::vector<Rule>> {
-                         return SplitRules(args, false, false);
-                       });
+Strategy SplitWithSizes() {
+  return [](const OpArgs& args) -> absl::StatusOr<std::vector<Rule>> {
+    return SplitRules(args, false, false);
+  };
+}
+SHRT_REGISTER_STRATEGY("aten::split_with_sizes", SplitWithSizes());
+SHRT_REGISTER_STRATEGY("aten::split_with_sizes_copy", SplitWithSizes());
 SHRT_REGISTER_STRATEGY("aten::chunk", [](const OpArgs& args) -> absl::StatusOr<std::vector<Rule>> {
   return SplitRules(args, false, args.GetInt("chunks").value_or(0) == 1);
 });
@@ -75,9 +81,13 @@ SHRT_REGISTER_STRATEGY("aten::tensor_split.indices",
                          const auto indices = args.GetIntList("indices");
                          return SplitRules(args, false, indices.has_value() && indices->empty());
                        });
-SHRT_REGISTER_STRATEGY("aten::unbind.int", [](const OpArgs& args) -> absl::StatusOr<std::vector<Rule>> {
-  return SplitRules(args, true, false);
-});
+Strategy Unbind() {
+  return [](const OpArgs& args) -> absl::StatusOr<std::vector<Rule>> {
+    return SplitRules(args, true, false);
+  };
+}
+SHRT_REGISTER_STRATEGY("aten::unbind.int", Unbind());
+SHRT_REGISTER_STRATEGY("aten::unbind_copy.int", Unbind());
 
 }  // namespace
 }  // namespace shrt

@@ -21,14 +21,8 @@
 namespace shrt {
 namespace {
 
-const Rules kAddcmul = ParseRules({"P(sum), P(sum), R -> P(sum)", "P(sum), R, P(sum) -> P(sum)",
-                                   "P(avg), P(avg), R -> P(avg)", "P(avg), R, P(avg) -> P(avg)",
-                                   "P(avg), R, R -> P(avg)",      "R, P(avg), R -> P(avg)",
-                                   "R, R, P(avg) -> P(avg)",      "P(max), R, R -> P(max)",
-                                   "P(min), R, R -> P(min)"});
-const Rules kAddcdiv = ParseRules({"P(sum), P(sum), R -> P(sum)", "P(avg), P(avg), R -> P(avg)",
-                                   "P(avg), R, R -> P(avg)",      "R, P(avg), R -> P(avg)",
-                                   "P(max), R, R -> P(max)",      "P(min), R, R -> P(min)"});
+const Rules& kAddcmul = AddcmulRules();
+const Rules& kAddcdiv = AddcdivRules();
 const Rules kLerpTensor = ParseRules({"P(sum), P(sum), R -> P(sum)", "P(avg), P(avg), R -> P(avg)",
                                       "P(avg), R, R -> P(avg)", "R, P(avg), R -> P(avg)",
                                       "R, R, P(avg) -> P(avg)"});

@@ -14,6 +14,43 @@
 // rule. Square is |x|^2: multiplicative only. Bool-valued ops (isnan,
 // isinf, isfinite, signbit) have no Partial output.
 //
+// Aliases (PyTorch's alias table: torch/_refs and native_functions.yaml
+// name them as the same function) get their sibling's row: absolute = abs,
+// arccos/arcsin/arctanh = acos/asin/atanh, arccosh = acosh,
+// arcsinh/arctan = asinh/atan, negative = neg, fix = trunc, and the
+// torch.special names special_expit = sigmoid, special_exp2/expm1/erf/erfc/
+// erfinv/log1p/round/logit/i0/sinc/digamma = the plain op, special_psi =
+// digamma, special_gammaln = lgamma, special_polygamma = polygamma,
+// special_multigammaln = mvlgamma.
+// torch.special functions of their own (DTensor's _pointwise_ops.py lists
+// the shard rules for most of them; the Partial rules are ours):
+//   ndtr = (1 + erf(x / sqrt 2)) / 2 and log_ndtr = log(ndtr): increasing
+//       on the whole line (ndtr > 0), so non-decreasing rules;
+//   i1 and modified_bessel_i1 (I1, odd, I1' = (I0 + I2) / 2 > 0): increasing;
+//   erfcx = exp(x^2) erfc(x): strictly decreasing on the whole line
+//       (erfcx'(x) = 2 x erfcx(x) - 2 / sqrt(pi) < 0), so non-increasing rules;
+//   modified_bessel_k0/k1 (K0, K1) and their scaled forms exp(x) K0(x),
+//       exp(x) K1(x): defined on x > 0 (NaN below, inf at 0) and decreasing
+//       there (K0' = -K1, K1' = -K0 - K1 / x; (e^x K0)' = e^x (K0 - K1) < 0
+//       since K1 > K0 > 0, and (e^x K1)' = e^x (K1 (1 - 1/x) - K0) < 0,
+//       trivially for x <= 1 and for x > 1 by Segura's bound
+//       K1 / K0 < (1/2 + sqrt(1/4 + x^2)) / x, which makes
+//       K1 (1 - 1/x) / K0 < (x - 1)(x + 1/2 + 1/(8x)) / x^2 < 1):
+//       half-line, so only P(min) -> P(max) (P(min) parts are >= x > 0);
+//   ndtri: increasing but defined on [0, 1] only (a bounded interval);
+//   i0e = exp(-|x|) I0(x) (even), i1e = exp(-|x|) I1(x) (odd, rises then
+//       falls to 0), entr = -x log x (rises then falls on x > 0, -inf
+//       below), bessel_j0/j1, spherical_bessel_j0 (oscillate), airy_ai
+//       (oscillates on x < 0): not monotone, no Partial rule.
+// polygamma(n, x) has poles at the non-positive integers and for n >= 1
+// changes monotonicity across each pole, and mvlgamma(x, p) = sum of
+// lgamma(x - i/2) + const is not monotone on its domain x > (p - 1)/2
+// (lgamma falls then rises): no Partial rule for either. isposinf and
+// isneginf are bool-valued. isreal(x) = (imag(x) == 0) is all True on a
+// real dtype whatever the values, so any Partial input gives the full
+// output on every rank: P(op) -> R for every reduce op (not for complex
+// dtypes, where parts may have imaginary parts that cancel in the sum).
+//
 // Ops whose monotonicity depends on a Scalar argument read it from OpArgs:
 //   leaky_relu(slope):              non-decreasing iff slope >= 0;
 //   elu(alpha, scale, input_scale): scale * x on x > 0 and
@@ -32,6 +69,7 @@
 #include <cmath>
 #include <optional>
 
+#include "c10/core/ScalarType.h"
 #include "shrt/strategies/pointwise_rules.h"
 
 namespace shrt {
@@ -76,6 +114,14 @@ Rules SoftplusRules(const OpArgs& args) {
 Rules LogitRules(const OpArgs& args) {
   const std::optional<double> eps = args.GetDouble("eps");
   return eps.has_value() && *eps >= 0 ? kIncreasing : kNone;
+}
+
+const Rules kPartialToReplicate = ParseRules(
+    {"P(sum) -> R", "P(avg) -> R", "P(max) -> R", "P(min) -> R", "P(product) -> R"});
+
+Rules IsRealRules(const OpArgs& args) {
+  if (args.inputs().empty() || c10::isComplexType(args.inputs()[0].dtype)) return kNone;
+  return kPartialToReplicate;
 }
 
 Rules NanToNumRules(const OpArgs& args) {
@@ -151,6 +197,57 @@ const bool kRegistered = RegisterPointwiseOps({
     {"aten::isinf", kNone},
     {"aten::isfinite", kNone},
     {"aten::signbit", kNone},
+    // aliases: the sibling's row
+    {"aten::absolute", kMultiplicative},
+    {"aten::arccos", kNone},
+    {"aten::arccosh", kIncreasingFromBelow},
+    {"aten::arcsin", kNone},
+    {"aten::arcsinh", kIncreasing},
+    {"aten::arctan", kIncreasing},
+    {"aten::arctanh", kNone},
+    {"aten::negative", kLinearDecreasing},
+    {"aten::fix", kIncreasing},
+    {"aten::special_expit", kIncreasing},
+    {"aten::special_exp2", kIncreasing},
+    {"aten::special_expm1", kIncreasing},
+    {"aten::special_erf", kIncreasing},
+    {"aten::special_erfc", kDecreasing},
+    {"aten::special_erfinv", kNone},
+    {"aten::special_gammaln", kNone},
+    {"aten::special_digamma", kNone},
+    {"aten::special_psi", kNone},
+    {"aten::special_sinc", kNone},
+    {"aten::special_round", kIncreasing},
+    {"aten::special_log1p", kIncreasingFromBelow},
+    {"aten::special_logit", LogitRules},
+    {"aten::special_i0", kNone},
+    // torch.special functions of their own
+    {"aten::special_ndtr", kIncreasing},
+    {"aten::special_log_ndtr", kIncreasing},
+    {"aten::special_i1", kIncreasing},
+    {"aten::special_modified_bessel_i1", kIncreasing},
+    {"aten::special_erfcx", kDecreasing},
+    {"aten::special_modified_bessel_k0", kDecreasingFromBelow},
+    {"aten::special_modified_bessel_k1", kDecreasingFromBelow},
+    {"aten::special_scaled_modified_bessel_k0", kDecreasingFromBelow},
+    {"aten::special_scaled_modified_bessel_k1", kDecreasingFromBelow},
+    {"aten::special_ndtri", kNone},
+    {"aten::special_i0e", kNone},
+    {"aten::special_i1e", kNone},
+    {"aten::special_entr", kNone},
+    {"aten::special_bessel_j0", kNone},
+    {"aten::special_bessel_j1", kNone},
+    {"aten::special_modified_bessel_i0", kNone},
+    {"aten::special_spherical_bessel_j0", kNone},
+    {"aten::special_airy_ai", kNone},
+    {"aten::polygamma", kNone},
+    {"aten::special_polygamma", kNone},
+    {"aten::mvlgamma", kNone},
+    {"aten::special_multigammaln", kNone},
+    // bool-valued
+    {"aten::isposinf", kNone},
+    {"aten::isneginf", kNone},
+    {"aten::isreal", IsRealRules},
     // monotonicity from a Scalar argument
     {"aten::leaky_relu", LeakyReluRules},
     {"aten::elu", EluRules},

@@ -1,6 +1,12 @@
 // Strategies for view ops that rearrange or relabel dims without changing
-// any element: transpose/swapaxes/t/mT, permute, movedim,
-// unsqueeze, squeeze, flatten, unflatten, diagonal.
+// any element: transpose/swapaxes/swapdims/t/mT/mH/adjoint, permute,
+// movedim/moveaxis, unsqueeze, squeeze, flatten, unflatten, diagonal,
+// unfold, alias and detach, and their *_copy twins (permute_copy,
+// transpose_copy.int, t_copy, squeeze_copy(.dim), unsqueeze_copy,
+// diagonal_copy, unfold_copy, alias_copy, detach_copy), which return a
+// fresh tensor holding the same elements as the view and therefore have the
+// view's rules exactly (they share its builder; their specs take the view's
+// samples with samples_from).
 //
 // Every output element is one input element (and, for a real tensor, no
 // arithmetic is done on it), so every Partial passes through:
@@ -31,7 +37,24 @@
 //     call infers the chunk length there; an explicit size fails locally);
 //   - diagonal(offset, dim1, dim2): dims other than dim1/dim2 keep their
 //     shard, renumbered; the diagonal mixes dim1 and dim2, so sharding either
-//     is not local.
+//     is not local;
+//   - alias, detach: the identity on values, S(d) -> S(d) for every d;
+//   - swapdims = swapaxes = transpose; moveaxis = movedim; mH and adjoint
+//     of a real tensor are mT (a conjugate of a real value is itself), and
+//     like mT they leave a 0-d tensor alone;
+//   - unfold(dimension, size, step): output dim d < ndim is input dim d
+//     with `dimension` replaced by the window count, and a new last dim
+//     indexes within a window. Dims other than `dimension` keep their shard
+//     (the same index; each window lies inside one row of them). Sharding
+//     `dimension` is not local: a window may straddle two chunks, and the
+//     window count of a chunk is not the chunk of the window count.
+//   - _neg_view_copy materialises _neg_view, i.e. -self: S(d) -> S(d);
+//     negation is linear (P(sum), P(avg) kept) and decreasing (P(max) <->
+//     P(min)); P(product) only at odd W ((-1)^W), so it is not claimed.
+// DTensor's dim_maps express the same (torch/distributed/tensor/_ops/
+// _view_ops.py: dim_transpose, dim_movedim, dim_unsqueeze, dim_squeeze,
+// dim_flatten), propagating a shard only through an InputDim that is not
+// split or merged; alias/detach are the identity map (every dim InputDim).
 #include <algorithm>
 #include <vector>
 
@@ -224,6 +247,33 @@ std::vector<Rule> DiagonalRules(const OpArgs& args) {
   return rules.Take();
 }
 
+// alias, detach (and their copies): the identity.
+std::vector<Rule> IdentityViewRules(const OpArgs& args) {
+  return PermutationRules(args, Identity(InNdim(args)));
+}
+
+std::vector<Rule> UnfoldRules(const OpArgs& args) {
+  RuleSet rules(args);
+  const int64_t n = InNdim(args);
+  const int64_t dim = c10::maybe_wrap_dim(args.GetInt("dimension").value_or(0), n);
+  for (int64_t d = 0; d < n; ++d) {
+    if (d != dim) AddShard(rules, d, d);
+  }
+  AddPartials(rules);
+  return rules.Take();
+}
+
+// _neg_view_copy: -self.
+std::vector<Rule> NegViewCopyRules(const OpArgs& args) {
+  RuleSet rules(args);
+  for (int64_t d = 0; d < InNdim(args); ++d) AddShard(rules, d, d);
+  rules.Add({P::Partial(ReduceOp::kSum)}, {P::Partial(ReduceOp::kSum)});
+  rules.Add({P::Partial(ReduceOp::kAvg)}, {P::Partial(ReduceOp::kAvg)});
+  rules.Add({P::Partial(ReduceOp::kMax)}, {P::Partial(ReduceOp::kMin)});
+  rules.Add({P::Partial(ReduceOp::kMin)}, {P::Partial(ReduceOp::kMax)});
+  return rules.Take();
+}
+
 template <typename F>
 Strategy Wrap(F f) {
   return [f](const OpArgs& args) -> absl::StatusOr<std::vector<Rule>> { return f(args); };
@@ -244,6 +294,28 @@ SHRT_REGISTER_STRATEGY("aten::squeeze.dim", Wrap(SqueezeDimRules));
 SHRT_REGISTER_STRATEGY("aten::flatten.using_ints", Wrap(FlattenRules));
 SHRT_REGISTER_STRATEGY("aten::unflatten.int", Wrap(UnflattenRules));
 SHRT_REGISTER_STRATEGY("aten::diagonal", Wrap(DiagonalRules));
+SHRT_REGISTER_STRATEGY("aten::swapdims",
+                       Wrap([](const OpArgs& a) { return SwapRules(a, "dim0", "dim1"); }));
+SHRT_REGISTER_STRATEGY("aten::moveaxis.int", Wrap(MovedimRules));
+SHRT_REGISTER_STRATEGY("aten::moveaxis.intlist", Wrap(MovedimRules));
+SHRT_REGISTER_STRATEGY("aten::mH", Wrap(MatrixTransposeRules));
+SHRT_REGISTER_STRATEGY("aten::adjoint", Wrap(MatrixTransposeRules));
+SHRT_REGISTER_STRATEGY("aten::alias", Wrap(IdentityViewRules));
+SHRT_REGISTER_STRATEGY("aten::detach", Wrap(IdentityViewRules));
+SHRT_REGISTER_STRATEGY("aten::unfold", Wrap(UnfoldRules));
+// The *_copy twins: the same elements as the view, in a fresh tensor.
+SHRT_REGISTER_STRATEGY("aten::transpose_copy.int",
+                       Wrap([](const OpArgs& a) { return SwapRules(a, "dim0", "dim1"); }));
+SHRT_REGISTER_STRATEGY("aten::t_copy", Wrap(TRules));
+SHRT_REGISTER_STRATEGY("aten::permute_copy", Wrap(PermuteRules));
+SHRT_REGISTER_STRATEGY("aten::unsqueeze_copy", Wrap(UnsqueezeRules));
+SHRT_REGISTER_STRATEGY("aten::squeeze_copy", Wrap(PartialsOnly));
+SHRT_REGISTER_STRATEGY("aten::squeeze_copy.dim", Wrap(SqueezeDimRules));
+SHRT_REGISTER_STRATEGY("aten::diagonal_copy", Wrap(DiagonalRules));
+SHRT_REGISTER_STRATEGY("aten::unfold_copy", Wrap(UnfoldRules));
+SHRT_REGISTER_STRATEGY("aten::alias_copy", Wrap(IdentityViewRules));
+SHRT_REGISTER_STRATEGY("aten::detach_copy", Wrap(IdentityViewRules));
+SHRT_REGISTER_STRATEGY("aten::_neg_view_copy", Wrap(NegViewCopyRules));
 
 }  // namespace
 }  // namespace shrt

@@ -4,7 +4,7 @@
 # and placements as written in specs, tables and xfail files; one op spec
 # per family plus specs that use each less common field; every recipe;
 # every strategy table and each of its ops alone; every xfail file and each
-# of its entries alone. Regression inputs (regression_*) are left alone.
+# of its entries alone; the not-checkable file. Regression inputs (regression_*) are left alone.
 # Run from anywhere; commit the result.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -70,4 +70,6 @@ xfails=(op_specs/xfails.textproto testing/xfail_demo/xfails.textproto testing/xf
 copy xfail_fuzz "${xfails[@]}"
 for x in "${xfails[@]}"; do split_blocks xfail_fuzz "$x" xfail; done
 
+reset not_checkable_fuzz
+copy not_checkable_fuzz op_specs/not_checkable.textproto
 for d in "$out"/*/; do echo "$(ls "$d" | wc -l) inputs in $d"; done

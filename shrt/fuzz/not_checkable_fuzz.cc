@@ -1,0 +1,32 @@
+// The not-checkable file (op_specs/not_checkable.textproto), as `shrt
+// coverage` reads it: NotCheckableFile::Parse. Properties: a refusal is a
+// bad-input error naming the file; in an accepted file every entry is what
+// Find answers for the operator or overload it names.
+#include "shrt/checkability.h"
+#include "shrt/fuzz/fuzz_checks.h"
+#include "shrt/overload_name.h"
+#include "shrt/text_proto.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  const std::string path = "fuzz/not_checkable.textproto";
+  const absl::string_view text = shrt::fuzz::AsText(data, size);
+  absl::StatusOr<shrt::NotCheckableFile> file = shrt::NotCheckableFile::Parse(text, path);
+  if (!file.ok()) {
+    shrt::fuzz::ExpectInputError(file.status(), path);
+    return 0;
+  }
+  shrt::NotCheckable proto;
+  if (!shrt::ParseTextProto(text, path, &proto).ok()) {
+    shrt::fuzz::Expect(false, "an accepted file parses as text");
+    return 0;
+  }
+  for (const shrt::NotCheckableEntry& entry : proto.entry()) {
+    absl::StatusOr<c10::OperatorName> op = shrt::ParseOverloadName(entry.op());
+    shrt::fuzz::Expect(op.ok(), "an accepted entry names a valid overload: " + entry.op());
+    if (!op.ok()) continue;
+    const shrt::NotCheckableEntry* found = file->Find(*op);
+    shrt::fuzz::Expect(found != nullptr && found->op() == entry.op(),
+                       "Find answers the entry naming " + entry.op());
+  }
+  return 0;
+}
