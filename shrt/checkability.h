@@ -86,8 +86,8 @@ class NotCheckableFile {
   // Reads and parses the file at `path`; NotFound when it does not exist.
   static absl::StatusOr<NotCheckableFile> Read(const std::string& path);
 
-  // The entry that names `op`: its overload, else its operator; nullptr
-  // when none does.
+  // The entry that names `op`: its overload's, else its operator's (an
+  // overload's own entry takes precedence); nullptr when none does.
   const NotCheckableEntry* Find(const c10::OperatorName& op) const;
 
  private:
