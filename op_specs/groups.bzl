@@ -1284,6 +1284,11 @@ OP_GROUPS = {
         "targets": ["aten_soft_margin_loss_backward", "aten_soft_margin_loss_backward_grad_input"],
         "samples_from": "",
     },
+    "matrix/aten_addbmm.textproto": {
+        "overloads": ["aten::addbmm", "aten::addbmm_", "aten::addbmm.out"],
+        "targets": ["aten_addbmm", "aten_addbmm_", "aten_addbmm_out"],
+        "samples_from": "",
+    },
     "matrix/aten_addmm.textproto": {
         "overloads": ["aten::addmm", "aten::addmm_", "aten::addmm.out"],
         "targets": ["aten_addmm", "aten_addmm_", "aten_addmm_out"],
@@ -1292,6 +1297,11 @@ OP_GROUPS = {
     "matrix/aten_addmv.textproto": {
         "overloads": ["aten::addmv", "aten::addmv_", "aten::addmv.out"],
         "targets": ["aten_addmv", "aten_addmv_", "aten_addmv_out"],
+        "samples_from": "",
+    },
+    "matrix/aten_addr.textproto": {
+        "overloads": ["aten::addr", "aten::addr_", "aten::addr.out"],
+        "targets": ["aten_addr", "aten_addr_", "aten_addr_out"],
         "samples_from": "",
     },
     "matrix/aten_baddbmm.textproto": {
@@ -1304,9 +1314,39 @@ OP_GROUPS = {
         "targets": ["aten_bmm", "aten_bmm_out"],
         "samples_from": "",
     },
+    "matrix/aten_chain_matmul.textproto": {
+        "overloads": ["aten::chain_matmul", "aten::chain_matmul.out"],
+        "targets": ["aten_chain_matmul", "aten_chain_matmul_out"],
+        "samples_from": "",
+    },
     "matrix/aten_dot.textproto": {
         "overloads": ["aten::dot", "aten::dot.out"],
         "targets": ["aten_dot", "aten_dot_out"],
+        "samples_from": "",
+    },
+    "matrix/aten_ger.textproto": {
+        "overloads": ["aten::ger", "aten::ger.out"],
+        "targets": ["aten_ger", "aten_ger_out"],
+        "samples_from": "matrix/aten_outer.textproto",
+    },
+    "matrix/aten_inner.textproto": {
+        "overloads": ["aten::inner", "aten::inner.out"],
+        "targets": ["aten_inner", "aten_inner_out"],
+        "samples_from": "",
+    },
+    "matrix/aten_kron.textproto": {
+        "overloads": ["aten::kron", "aten::kron.out"],
+        "targets": ["aten_kron", "aten_kron_out"],
+        "samples_from": "",
+    },
+    "matrix/aten_linear.textproto": {
+        "overloads": ["aten::linear", "aten::linear.out"],
+        "targets": ["aten_linear", "aten_linear_out"],
+        "samples_from": "",
+    },
+    "matrix/aten_matmul.textproto": {
+        "overloads": ["aten::matmul", "aten::matmul.out"],
+        "targets": ["aten_matmul", "aten_matmul_out"],
         "samples_from": "",
     },
     "matrix/aten_mm.textproto": {
@@ -1317,6 +1357,21 @@ OP_GROUPS = {
     "matrix/aten_mv.textproto": {
         "overloads": ["aten::mv", "aten::mv.out"],
         "targets": ["aten_mv", "aten_mv_out"],
+        "samples_from": "",
+    },
+    "matrix/aten_outer.textproto": {
+        "overloads": ["aten::outer", "aten::outer.out"],
+        "targets": ["aten_outer", "aten_outer_out"],
+        "samples_from": "",
+    },
+    "matrix/aten_vdot.textproto": {
+        "overloads": ["aten::vdot", "aten::vdot.out"],
+        "targets": ["aten_vdot", "aten_vdot_out"],
+        "samples_from": "",
+    },
+    "normalization/aten_native_group_norm.textproto": {
+        "overloads": ["aten::native_group_norm", "aten::native_group_norm.out"],
+        "targets": ["aten_native_group_norm", "aten_native_group_norm_out"],
         "samples_from": "",
     },
     "reductions/aten__aminmax.textproto": {

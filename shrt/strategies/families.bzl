@@ -20,6 +20,7 @@ FAMILIES = [
     "layer_norm",
     "losses",
     "matrix",
+    "normalization",
     "reductions",
     "reshape",
     "scans",

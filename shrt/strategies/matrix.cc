@@ -1,5 +1,7 @@
-// Strategies for matrix products: mm, bmm, mv, dot (P = A @ B) and the
-// fused beta * self + alpha * (A @ B) forms addmm, addmv, baddbmm.
+// Strategies for matrix products: mm, bmm, mv, dot, vdot, outer, ger, inner,
+// matmul, chain_matmul, kron, linear without bias (P = A @ B) and the fused
+// beta * self + alpha * (A @ B) forms addmm, addmv, baddbmm, addbmm, addr,
+// linear with bias.
 //
 // Product rules (DTensor's _matrix_ops.py, from the einsum view of A @ B):
 //   - an output dim that A (and/or B) carries shards through: A and B are
@@ -27,12 +29,55 @@
 //     P(min) -> P(min)), decreasing when beta < 0 (P(max) -> P(min), ...).
 //     P(sum) self alone would count alpha * P W times: not claimed.
 // The registry derives the out= forms and the in-place forms (addmm_,
-// addmv_, baddbmm_), which keep the rules whose output placement equals
+// addmv_, baddbmm_, addbmm_, addr_), which keep the rules whose output placement equals
 // self's.
 //
-// When the contracted dim has size 1 the product is an outer product,
-// elementwise multiplicative in each factor: P(product), P(product) ->
-// P(product) (mm, bmm, mv, dot; not with an added self).
+// When every contracted dim has size 1 (or none is contracted) the product
+// is an outer product, elementwise multiplicative in each factor:
+// P(product), P(product) -> P(product) (mm, bmm, mv, dot, outer, inner,
+// matmul, linear without bias; not with an added self).
+//
+// More ops with the same algebra (each is A @ B, or beta * self + alpha *
+// (A @ B), with its own dim structure). These are the rules of DTensor's
+// gen_einsum_strategies (torch/distributed/tensor/_ops/_einsum_strategy.py,
+// which _matrix_ops.py builds mm/bmm/addmm/baddbmm from) applied to each
+// op's einsum; DTensor reaches matmul, linear, inner, outer and kron through
+// their CompositeImplicitAutograd decompositions into those ops:
+//   - addbmm: sum_b batch1[b] @ batch2[b] contracts two dims, the batch dim
+//     and k; each sharded on both factors gives P(sum) (S(0), S(0) and
+//     S(2), S(1)); self is handled like addmm's (the rules above);
+//   - outer / ger (alias) and addr: vec1 (x) vec2 contracts nothing, so there
+//     is no S, S -> P(sum) rule; out[i, j] = a[i] * b[j] is a product of one
+//     element of each factor, hence P(product), P(product) -> P(product)
+//     (outer, ger); addr adds self like addmm;
+//   - vdot: dot for real dtypes (no conjugation);
+//   - inner: contracts the last dim of both (out = self.shape[:-1] +
+//     other.shape[:-1]); with a 0-d input it is a scalar product, which
+//     contracts nothing;
+//   - matmul: dot (1-D @ 1-D), mv-like (N-D @ 1-D), vector @ matrix (1-D @
+//     N-D, whose prepended 1 is dropped), or a batched mm whose batch dims
+//     broadcast: a factor whose batch dim is broadcast (size 1, or absent)
+//     is replicated on it while the other shards it (as DTensor's
+//     _einsum_strategy treats broadcast dims);
+//   - chain_matmul: M_0 @ ... @ M_{n-1}: rows follow M_0's dim 0 and
+//     columns M_{n-1}'s dim 1 (the others replicated); each contraction
+//     M_i @ M_{i+1} sharded on both gives P(sum) (the chain is linear in the
+//     pair's sum index with the rest replicated); P(sum|avg) on one matrix,
+//     the others R; P(product) on all when every inner dim is 1 (then each
+//     output element is a product of one element of each matrix); a single
+//     matrix is copied (every rule maps its placement to itself);
+//   - kron(A, B): out[i * p + k] = A[i] * B[k] on each dim (sizes n of A,
+//     p of B, the shorter shape padded with leading 1s). A's index is the
+//     outer one: S(d) on A with B R gives the output's chunk when B's dim is
+//     1 (then out = A's dim); B's dim is the inner one, so S(d) on B with A R
+//     needs A's dim to be 1; both sharded when both are 1. Otherwise rank r's
+//     block of A rows lands on rows [lo * p, hi * p), which is torch.chunk's
+//     r-th chunk of n * p only for some n, p, W: not claimed. Each output
+//     element is one product A[..] * B[..]: P(sum|avg), R (or R, P) ->
+//     P(sum|avg), and P(product), P(product) -> P(product);
+//   - linear: input @ weight.T (contracts input's last dim with weight's
+//     dim 1), plus bias as self with beta = 1 (bias broadcasts on the last
+//     output dim); without bias it is a plain product.
 //
 // libtorch 1.13 quirk: addmv with an empty local mat (a rank past the end of
 // a sharded dim of mat) returns beta * self in self's own shape instead of
@@ -56,14 +101,75 @@ namespace {
 // that carries it (-1 where that factor lacks it), and the contracted dims.
 struct ProductDims {
   std::vector<std::pair<int64_t, int64_t>> out_dims;
-  int64_t a_k;
-  int64_t b_k;
+  // Pairs (dim of A, dim of B) summed over; empty for an outer product.
+  std::vector<std::pair<int64_t, int64_t>> contracted;
 };
 
-const ProductDims kMm{{{0, -1}, {-1, 1}}, 1, 0};
-const ProductDims kBmm{{{0, 0}, {1, -1}, {-1, 2}}, 2, 1};
-const ProductDims kMv{{{0, -1}}, 1, 0};
-const ProductDims kDot{{}, 0, 0};
+const ProductDims kMm{{{0, -1}, {-1, 1}}, {{1, 0}}};
+const ProductDims kBmm{{{0, 0}, {1, -1}, {-1, 2}}, {{2, 1}}};
+const ProductDims kMv{{{0, -1}}, {{1, 0}}};
+const ProductDims kDot{{}, {{0, 0}}};
+const ProductDims kAddbmm{{{1, -1}, {-1, 2}}, {{0, 0}, {2, 1}}};
+const ProductDims kOuter{{{0, -1}, {-1, 0}}, {}};
+
+// inner(A, B): contracts the last dims; a 0-d factor scales the other.
+ProductDims InnerDims(const OpArgs& args) {
+  const int64_t na = args.inputs()[0].ndim();
+  const int64_t nb = args.inputs()[1].ndim();
+  ProductDims dims;
+  if (na == 0 || nb == 0) {
+    for (int64_t d = 0; d < na; ++d) dims.out_dims.push_back({d, -1});
+    for (int64_t d = 0; d < nb; ++d) dims.out_dims.push_back({-1, d});
+    return dims;
+  }
+  for (int64_t d = 0; d + 1 < na; ++d) dims.out_dims.push_back({d, -1});
+  for (int64_t d = 0; d + 1 < nb; ++d) dims.out_dims.push_back({-1, d});
+  dims.contracted.push_back({na - 1, nb - 1});
+  return dims;
+}
+
+// matmul(A, B) (torch.matmul's cases; both inputs have >= 1 dim).
+ProductDims MatmulDims(const OpArgs& args) {
+  const TensorMeta& a = args.inputs()[0];
+  const TensorMeta& b = args.inputs()[1];
+  const TensorMeta& out = args.outputs()[0];
+  const int64_t na = a.ndim();
+  const int64_t nb = b.ndim();
+  ProductDims dims;
+  if (na == 1 && nb == 1) return kDot;
+  if (nb == 1) {
+    for (int64_t d = 0; d + 1 < na; ++d) dims.out_dims.push_back({d, -1});
+    dims.contracted.push_back({na - 1, 0});
+    return dims;
+  }
+  if (na == 1) {
+    for (int64_t d = 0; d + 2 < nb; ++d) dims.out_dims.push_back({-1, d});
+    dims.out_dims.push_back({-1, nb - 1});
+    dims.contracted.push_back({0, nb - 2});
+    return dims;
+  }
+  const int64_t batch = out.ndim() - 2;
+  // A factor carries an output batch dim only where it has it unbroadcast.
+  auto batch_dim = [&](const TensorMeta& t, int64_t d) -> int64_t {
+    const int64_t td = d - (batch - (t.ndim() - 2));
+    return td >= 0 && t.sizes[td] == out.sizes[d] ? td : -1;
+  };
+  for (int64_t d = 0; d < batch; ++d) dims.out_dims.push_back({batch_dim(a, d), batch_dim(b, d)});
+  dims.out_dims.push_back({na - 2, -1});
+  dims.out_dims.push_back({-1, nb - 1});
+  dims.contracted.push_back({na - 1, nb - 2});
+  return dims;
+}
+
+// linear(input, weight): input @ weight.T, weight 2-D.
+ProductDims LinearDims(const OpArgs& args) {
+  const int64_t n = args.inputs()[0].ndim();
+  ProductDims dims;
+  for (int64_t d = 0; d + 1 < n; ++d) dims.out_dims.push_back({d, -1});
+  dims.out_dims.push_back({-1, 0});
+  dims.contracted.push_back({n - 1, 1});
+  return dims;
+}
 
 Placement ShardOrR(int64_t dim) { return dim >= 0 ? Placement::Shard(dim) : Placement::Replicate(); }
 
@@ -81,7 +187,9 @@ std::vector<ProductRule> ProductRules(const ProductDims& dims) {
   const Placement sum = Placement::Partial(ReduceOp::kSum);
   const Placement avg = Placement::Partial(ReduceOp::kAvg);
   const Placement r = Placement::Replicate();
-  rules.push_back({Placement::Shard(dims.a_k), Placement::Shard(dims.b_k), sum});
+  for (const auto& [a_k, b_k] : dims.contracted) {
+    rules.push_back({Placement::Shard(a_k), Placement::Shard(b_k), sum});
+  }
   rules.push_back({sum, r, sum});
   rules.push_back({r, sum, sum});
   rules.push_back({avg, r, avg});
@@ -89,23 +197,44 @@ std::vector<ProductRule> ProductRules(const ProductDims& dims) {
   return rules;
 }
 
-// mm, bmm, mv, dot: inputs (A, B), one output.
+// mm, bmm, mv, dot, ...: inputs (A, B), one output.
 std::vector<Rule> PlainProduct(const OpArgs& args, const ProductDims& dims) {
   std::vector<Rule> rules;
   for (const ProductRule& p : ProductRules(dims)) rules.push_back({{p.a, p.b}, {p.out}});
   const TensorMeta& a = args.inputs()[0];
-  if (dims.a_k < a.ndim() && a.sizes[dims.a_k] == 1) {
+  const bool unit_contraction =
+      std::all_of(dims.contracted.begin(), dims.contracted.end(),
+                  [&](const std::pair<int64_t, int64_t>& k) { return k.first < a.ndim() && a.sizes[k.first] == 1; });
+  if (unit_contraction) {
     const Placement prod = Placement::Partial(ReduceOp::kProduct);
     rules.push_back({{prod, prod}, {prod}});
   }
   return KeepApplicable(args, std::move(rules));
 }
 
-// addmm, addmv, baddbmm: inputs (self, A, B), one output.
+// Where self, A and B sit among the inputs of an op with self.
+struct AddOrder {
+  size_t self, a, b;
+};
+constexpr AddOrder kSelfFirst{0, 1, 2};  // addmm(self, mat1, mat2), ...
+constexpr AddOrder kBiasLast{2, 0, 1};   // linear(input, weight, bias)
+
+// A rule of inputs (self, A, B) in the op's input order.
+Rule AddRule(const AddOrder& order, const Placement& s, const Placement& a, const Placement& b,
+             const Placement& out) {
+  std::vector<Placement> in(3, Placement::Replicate());
+  in[order.self] = s;
+  in[order.a] = a;
+  in[order.b] = b;
+  return {std::move(in), {out}};
+}
+
+// addmm, addmv, baddbmm, addbmm, addr, linear: inputs self, A, B (in
+// `order`), one output.
 std::vector<Rule> AddProduct(const OpArgs& args, const ProductDims& dims,
-                             bool empty_mat_breaks_broadcast) {
+                             bool empty_mat_breaks_broadcast, const AddOrder& order = kSelfFirst) {
   const double beta = args.GetDouble("beta").value_or(1.0);
-  const TensorMeta& self = args.inputs()[0];
+  const TensorMeta& self = args.inputs()[order.self];
   const TensorMeta& out = args.outputs()[0];
   const Placement r = Placement::Replicate();
   std::vector<Rule> rules;
@@ -123,20 +252,20 @@ std::vector<Rule> AddProduct(const OpArgs& args, const ProductDims& dims,
       self_options.push_back(p.out);
       self_options.push_back(r);
     }
-    for (const Placement& s : self_options) rules.push_back({{s, p.a, p.b}, {p.out}});
+    for (const Placement& s : self_options) rules.push_back(AddRule(order, s, p.a, p.b, p.out));
   }
   // The product replicated, self partial.
   const Placement avg = Placement::Partial(ReduceOp::kAvg);
   const Placement max = Placement::Partial(ReduceOp::kMax);
   const Placement min = Placement::Partial(ReduceOp::kMin);
-  rules.push_back({{avg, r, r}, {avg}});
+  rules.push_back(AddRule(order, avg, r, r, avg));
   if (beta >= 0) {
-    rules.push_back({{max, r, r}, {max}});
-    rules.push_back({{min, r, r}, {min}});
+    rules.push_back(AddRule(order, max, r, r, max));
+    rules.push_back(AddRule(order, min, r, r, min));
   }
   if (beta <= 0) {
-    rules.push_back({{max, r, r}, {min}});
-    rules.push_back({{min, r, r}, {max}});
+    rules.push_back(AddRule(order, max, r, r, min));
+    rules.push_back(AddRule(order, min, r, r, max));
   }
   if (empty_mat_breaks_broadcast) {
     // A rank's self must have the shape of its local output whenever its
@@ -153,41 +282,128 @@ std::vector<Rule> AddProduct(const OpArgs& args, const ProductDims& dims,
   return KeepApplicable(args, std::move(rules));
 }
 
+ProductDims MmDims(const OpArgs&) { return kMm; }
+ProductDims BmmDims(const OpArgs&) { return kBmm; }
+ProductDims MvDims(const OpArgs&) { return kMv; }
+ProductDims DotDims(const OpArgs&) { return kDot; }
+ProductDims AddbmmDims(const OpArgs&) { return kAddbmm; }
+ProductDims OuterDims(const OpArgs&) { return kOuter; }
+
+using DimsFn = ProductDims (*)(const OpArgs&);
+
 struct PlainOp {
   const char* overload;
-  const ProductDims* dims;
+  DimsFn dims;
 };
 
 constexpr PlainOp kPlainOps[] = {
-    {"aten::mm", &kMm},
-    {"aten::bmm", &kBmm},
-    {"aten::mv", &kMv},
-    {"aten::dot", &kDot},
+    {"aten::mm", &MmDims},         {"aten::bmm", &BmmDims},       {"aten::mv", &MvDims},
+    {"aten::dot", &DotDims},       {"aten::vdot", &DotDims},      {"aten::outer", &OuterDims},
+    {"aten::ger", &OuterDims},     {"aten::inner", &InnerDims},   {"aten::matmul", &MatmulDims},
 };
 
 struct AddOp {
   const char* overload;
-  const ProductDims* dims;
+  DimsFn dims;
   bool empty_mat_breaks_broadcast;  // the addmv quirk above
 };
 
 constexpr AddOp kAddOps[] = {
-    {"aten::addmm", &kMm, false},
-    {"aten::addmv", &kMv, true},
-    {"aten::baddbmm", &kBmm, false},
+    {"aten::addmm", &MmDims, false},
+    {"aten::addmv", &MvDims, true},
+    {"aten::baddbmm", &BmmDims, false},
+    {"aten::addbmm", &AddbmmDims, false},
+    {"aten::addr", &OuterDims, false},
 };
+
+// chain_matmul(matrices): M_0 @ M_1 @ ... @ M_{n-1}, all 2-D.
+std::vector<Rule> ChainMatmul(const OpArgs& args) {
+  const size_t n = args.inputs().size();
+  const Placement r = Placement::Replicate();
+  std::vector<Rule> rules;
+  auto add = [&](std::vector<std::pair<size_t, Placement>> set, const Placement& out) {
+    std::vector<Placement> in(n, r);
+    for (auto& [i, p] : set) in[i] = p;
+    rules.push_back({std::move(in), {out}});
+  };
+  if (n == 0) return rules;
+  if (n == 1) {  // a copy of the one matrix
+    add({{0, Placement::Shard(0)}}, Placement::Shard(0));
+    add({{0, Placement::Shard(1)}}, Placement::Shard(1));
+    for (ReduceOp op : kAllReduceOps) add({{0, Placement::Partial(op)}}, Placement::Partial(op));
+    return KeepApplicable(args, std::move(rules));
+  }
+  add({{0, Placement::Shard(0)}}, Placement::Shard(0));
+  add({{n - 1, Placement::Shard(1)}}, Placement::Shard(1));
+  for (size_t i = 0; i + 1 < n; ++i) {
+    add({{i, Placement::Shard(1)}, {i + 1, Placement::Shard(0)}}, Placement::Partial(ReduceOp::kSum));
+  }
+  for (ReduceOp op : {ReduceOp::kSum, ReduceOp::kAvg}) {
+    for (size_t i = 0; i < n; ++i) add({{i, Placement::Partial(op)}}, Placement::Partial(op));
+  }
+  bool unit = true;
+  for (size_t i = 0; i + 1 < n; ++i) unit = unit && args.inputs()[i].sizes[1] == 1;
+  if (unit) {
+    std::vector<std::pair<size_t, Placement>> all;
+    for (size_t i = 0; i < n; ++i) all.push_back({i, Placement::Partial(ReduceOp::kProduct)});
+    add(all, Placement::Partial(ReduceOp::kProduct));
+  }
+  return KeepApplicable(args, std::move(rules));
+}
+
+// kron(A, B), the shorter shape padded with leading 1s.
+std::vector<Rule> Kron(const OpArgs& args) {
+  const TensorMeta& a = args.inputs()[0];
+  const TensorMeta& b = args.inputs()[1];
+  const int64_t nd = std::max(a.ndim(), b.ndim());
+  const Placement r = Placement::Replicate();
+  std::vector<Rule> rules;
+  for (int64_t d = 0; d < nd; ++d) {
+    const int64_t ad = d - (nd - a.ndim());
+    const int64_t bd = d - (nd - b.ndim());
+    const bool a_unit = ad < 0 || a.sizes[ad] == 1;
+    const bool b_unit = bd < 0 || b.sizes[bd] == 1;
+    const Placement out = Placement::Shard(d);
+    if (ad >= 0 && b_unit) rules.push_back({{Placement::Shard(ad), r}, {out}});
+    if (bd >= 0 && a_unit) rules.push_back({{r, Placement::Shard(bd)}, {out}});
+    if (ad >= 0 && bd >= 0 && a_unit && b_unit) {
+      rules.push_back({{Placement::Shard(ad), Placement::Shard(bd)}, {out}});
+    }
+  }
+  for (ReduceOp op : {ReduceOp::kSum, ReduceOp::kAvg}) {
+    const Placement p = Placement::Partial(op);
+    rules.push_back({{p, r}, {p}});
+    rules.push_back({{r, p}, {p}});
+  }
+  const Placement prod = Placement::Partial(ReduceOp::kProduct);
+  rules.push_back({{prod, prod}, {prod}});
+  return KeepApplicable(args, std::move(rules));
+}
+
+// linear(input, weight, bias?): a plain product without bias.
+absl::StatusOr<std::vector<Rule>> Linear(const OpArgs& args) {
+  if (args.inputs().size() == 2) return PlainProduct(args, LinearDims(args));
+  return AddProduct(args, LinearDims(args), false, kBiasLast);
+}
 
 const bool kRegistered = [] {
   for (const PlainOp& op : kPlainOps) {
     StrategyRegistrar(op.overload, [&op](const OpArgs& args) -> absl::StatusOr<std::vector<Rule>> {
-      return PlainProduct(args, *op.dims);
+      return PlainProduct(args, op.dims(args));
     });
   }
   for (const AddOp& op : kAddOps) {
     StrategyRegistrar(op.overload, [&op](const OpArgs& args) -> absl::StatusOr<std::vector<Rule>> {
-      return AddProduct(args, *op.dims, op.empty_mat_breaks_broadcast);
+      return AddProduct(args, op.dims(args), op.empty_mat_breaks_broadcast);
     });
   }
+  StrategyRegistrar("aten::linear", Linear);
+  StrategyRegistrar("aten::kron", [](const OpArgs& args) -> absl::StatusOr<std::vector<Rule>> {
+    return Kron(args);
+  });
+  StrategyRegistrar("aten::chain_matmul", [](const OpArgs& args) -> absl::StatusOr<std::vector<Rule>> {
+    return ChainMatmul(args);
+  });
   return true;
 }();
 
