@@ -1189,11 +1189,6 @@ OP_GROUPS = {
         "targets": ["aten_scatter_value", "aten_scatter__value", "aten_scatter_value_out"],
         "samples_from": "",
     },
-    "layer_norm/aten_native_layer_norm.textproto": {
-        "overloads": ["aten::native_layer_norm", "aten::native_layer_norm.out"],
-        "targets": ["aten_native_layer_norm", "aten_native_layer_norm_out"],
-        "samples_from": "",
-    },
     "losses/aten_binary_cross_entropy.textproto": {
         "overloads": ["aten::binary_cross_entropy", "aten::binary_cross_entropy.out"],
         "targets": ["aten_binary_cross_entropy", "aten_binary_cross_entropy_out"],
@@ -1282,7 +1277,7 @@ OP_GROUPS = {
     "losses/aten_soft_margin_loss_backward.textproto": {
         "overloads": ["aten::soft_margin_loss_backward", "aten::soft_margin_loss_backward.grad_input"],
         "targets": ["aten_soft_margin_loss_backward", "aten_soft_margin_loss_backward_grad_input"],
-        "samples_from": "",
+        "samples_from": "losses/aten_mse_loss_backward.textproto",
     },
     "matrix/aten_addbmm.textproto": {
         "overloads": ["aten::addbmm", "aten::addbmm_", "aten::addbmm.out"],
@@ -1372,6 +1367,11 @@ OP_GROUPS = {
     "normalization/aten_native_group_norm.textproto": {
         "overloads": ["aten::native_group_norm", "aten::native_group_norm.out"],
         "targets": ["aten_native_group_norm", "aten_native_group_norm_out"],
+        "samples_from": "",
+    },
+    "normalization/aten_native_layer_norm.textproto": {
+        "overloads": ["aten::native_layer_norm", "aten::native_layer_norm.out"],
+        "targets": ["aten_native_layer_norm", "aten_native_layer_norm_out"],
         "samples_from": "",
     },
     "reductions/aten__aminmax.textproto": {
@@ -1522,12 +1522,12 @@ OP_GROUPS = {
     "reductions/aten_nanmedian.textproto": {
         "overloads": ["aten::nanmedian", "aten::nanmedian.out"],
         "targets": ["aten_nanmedian", "aten_nanmedian_out"],
-        "samples_from": "",
+        "samples_from": "reductions/aten_median.textproto",
     },
     "reductions/aten_nanmedian_dim.textproto": {
         "overloads": ["aten::nanmedian.dim", "aten::nanmedian.dim_values"],
         "targets": ["aten_nanmedian_dim", "aten_nanmedian_dim_values"],
-        "samples_from": "",
+        "samples_from": "reductions/aten_median_dim.textproto",
     },
     "reductions/aten_nansum.textproto": {
         "overloads": ["aten::nansum", "aten::nansum.out"],
@@ -1622,17 +1622,17 @@ OP_GROUPS = {
     "reductions/aten_var_mean.textproto": {
         "overloads": ["aten::var_mean"],
         "targets": ["aten_var_mean"],
-        "samples_from": "",
+        "samples_from": "reductions/aten_std_mean.textproto",
     },
     "reductions/aten_var_mean_correction.textproto": {
         "overloads": ["aten::var_mean.correction", "aten::var_mean.correction_out"],
         "targets": ["aten_var_mean_correction", "aten_var_mean_correction_out"],
-        "samples_from": "",
+        "samples_from": "reductions/aten_std_mean_correction.textproto",
     },
     "reductions/aten_var_mean_dim.textproto": {
         "overloads": ["aten::var_mean.dim"],
         "targets": ["aten_var_mean_dim"],
-        "samples_from": "",
+        "samples_from": "reductions/aten_std_mean_dim.textproto",
     },
     "reshape/aten__unsafe_view.textproto": {
         "overloads": ["aten::_unsafe_view", "aten::_unsafe_view.out"],
@@ -2502,7 +2502,7 @@ OP_GROUPS = {
     "unary/aten_special_scaled_modified_bessel_k1.textproto": {
         "overloads": ["aten::special_scaled_modified_bessel_k1", "aten::special_scaled_modified_bessel_k1.out"],
         "targets": ["aten_special_scaled_modified_bessel_k1", "aten_special_scaled_modified_bessel_k1_out"],
-        "samples_from": "",
+        "samples_from": "unary/aten_special_scaled_modified_bessel_k0.textproto",
     },
     "unary/aten_special_sinc.textproto": {
         "overloads": ["aten::special_sinc", "aten::special_sinc.out"],
@@ -2512,7 +2512,7 @@ OP_GROUPS = {
     "unary/aten_special_spherical_bessel_j0.textproto": {
         "overloads": ["aten::special_spherical_bessel_j0", "aten::special_spherical_bessel_j0.out"],
         "targets": ["aten_special_spherical_bessel_j0", "aten_special_spherical_bessel_j0_out"],
-        "samples_from": "",
+        "samples_from": "unary/aten_special_airy_ai.textproto",
     },
     "unary/aten_sqrt.textproto": {
         "overloads": ["aten::sqrt", "aten::sqrt_", "aten::sqrt.out"],

@@ -17,7 +17,6 @@ FAMILIES = [
     "embedding",
     "foreach",
     "indexing",
-    "layer_norm",
     "losses",
     "matrix",
     "normalization",
