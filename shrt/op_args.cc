@@ -44,6 +44,13 @@ std::optional<std::vector<int64_t>> OpArgs::GetIntList(absl::string_view name) c
   return std::nullopt;
 }
 
+std::optional<std::vector<bool>> OpArgs::GetBoolList(absl::string_view name) const {
+  const ArgValue* v = Find(name);
+  if (v == nullptr) return std::nullopt;
+  if (const auto* l = std::get_if<std::vector<bool>>(v)) return *l;
+  return std::nullopt;
+}
+
 std::string TensorMetaToString(const TensorMeta& meta) {
   return absl::StrCat(c10::toString(meta.dtype), "[", absl::StrJoin(meta.sizes, ", "), "]");
 }

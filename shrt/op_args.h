@@ -27,10 +27,11 @@ struct TensorMeta {
 
 // The value of one schema argument. None (std::monostate) stands for an
 // absent optional; Scalar arguments arrive as int64_t, double or bool,
-// whichever the sample gave; ScalarType arguments as c10::ScalarType.
+// whichever the sample gave; ScalarType arguments as c10::ScalarType;
+// bool[] arguments (output_mask) as std::vector<bool>.
 using ArgValue = std::variant<std::monostate, bool, int64_t, double, std::string,
                               std::vector<int64_t>, c10::ScalarType, TensorMeta,
-                              std::vector<TensorMeta>>;
+                              std::vector<TensorMeta>, std::vector<bool>>;
 
 // One argument, named as in the operator's schema.
 struct OpArg {
@@ -65,6 +66,7 @@ class OpArgs {
   std::optional<double> GetDouble(absl::string_view name) const;
   std::optional<bool> GetBool(absl::string_view name) const;
   std::optional<std::vector<int64_t>> GetIntList(absl::string_view name) const;
+  std::optional<std::vector<bool>> GetBoolList(absl::string_view name) const;
 
  private:
   std::vector<OpArg> args_;

@@ -22,8 +22,8 @@ namespace {
 
 // What an argument's schema type accepts, after stripping one Optional.
 enum class ArgKind {
-  kTensor, kTensorList, kOptTensorList, kInt, kFloat, kBool, kScalar, kIntList, kString,
-  kScalarType, kOther
+  kTensor, kTensorList, kOptTensorList, kInt, kFloat, kBool, kScalar, kIntList, kBoolList,
+  kString, kScalarType, kOther
 };
 
 struct ArgType {
@@ -57,6 +57,7 @@ ArgType Classify(const c10::Argument& a) {
       if (e->kind() == c10::TypeKind::IntType || e->kind() == c10::TypeKind::SymIntType) {
         return {ArgKind::kIntList, optional};
       }
+      if (e->kind() == c10::TypeKind::BoolType) return {ArgKind::kBoolList, optional};
       return {ArgKind::kOther, optional};
     }
     default: return {ArgKind::kOther, optional};
@@ -104,6 +105,7 @@ bool Accepts(ArgKind kind, Arg::ValueCase v) {
     case ArgKind::kScalar:
       return v == Arg::kIntValue || v == Arg::kFloatValue || v == Arg::kBoolValue;
     case ArgKind::kIntList: return v == Arg::kIntList || v == Arg::kIntValue;
+    case ArgKind::kBoolList: return v == Arg::kBoolList;
     case ArgKind::kString: return v == Arg::kStrValue;
     case ArgKind::kScalarType: return v == Arg::kDtypeValue;
     case ArgKind::kOther: return false;
@@ -120,6 +122,10 @@ ArgValue ToArgValue(const c10::IValue& v, ArgKind kind) {
   if (v.isDouble()) return v.toDouble();
   if (v.isString()) return v.toStringRef();
   if (v.isIntList()) return v.toIntVector();
+  if (v.isBoolList()) {
+    const c10::List<bool> l = v.toBoolList();
+    return std::vector<bool>(l.begin(), l.end());
+  }
   return std::monostate{};
 }
 
@@ -132,6 +138,11 @@ std::string ValueText(const ArgValue& v) {
     std::string operator()(const std::string& s) const { return absl::StrCat("\"", s, "\""); }
     std::string operator()(const std::vector<int64_t>& l) const {
       return absl::StrCat("[", absl::StrJoin(l, ", "), "]");
+    }
+    std::string operator()(const std::vector<bool>& l) const {
+      return absl::StrCat("[", absl::StrJoin(l, ", ", [](std::string* out, bool b) {
+                            out->append(b ? "True" : "False");
+                          }), "]");
     }
     std::string operator()(c10::ScalarType t) const { return c10::toString(t); }
     std::string operator()(const TensorMeta& m) const { return TensorMetaToString(m); }
@@ -152,6 +163,7 @@ ArgValue ToArgValue(const Arg& a) {
     case Arg::kBoolValue: return a.bool_value();
     case Arg::kIntList: return std::vector<int64_t>(a.int_list().value().begin(), a.int_list().value().end());
     case Arg::kStrValue: return a.str_value();
+    case Arg::kBoolList: return std::vector<bool>(a.bool_list().value().begin(), a.bool_list().value().end());
     default: return std::monostate{};
   }
 }
@@ -191,6 +203,7 @@ absl::StatusOr<std::vector<BoundSample>> BoundSample::BindAll(const LoadedSpec& 
     for (bool v : sweep.bool_values()) add([&](Arg& a) { a.set_bool_value(v); });
     for (double v : sweep.float_values()) add([&](Arg& a) { a.set_float_value(v); });
     for (const IntList& v : sweep.int_lists()) add([&](Arg& a) { *a.mutable_int_list() = v; });
+    for (const BoolList& v : sweep.bool_lists()) add([&](Arg& a) { *a.mutable_bool_list() = v; });
     if (sweep.include_none()) add([&](Arg& a) { a.set_none(true); });
     axes.push_back(std::move(values));
     where.push_back(spec.WhereSweep(s, w));
@@ -354,6 +367,12 @@ absl::StatusOr<BoundSample> BoundSample::Bind(const LoadedSpec& spec, int s, con
         b.args_.emplace_back(std::vector<int64_t>(given_arg.int_list().value().begin(),
                                                   given_arg.int_list().value().end()));
         break;
+      case Arg::kBoolList: {
+        c10::List<bool> values;
+        for (bool v : given_arg.bool_list().value()) values.push_back(v);
+        b.args_.emplace_back(std::move(values));
+        break;
+      }
       case Arg::kStrValue: b.args_.emplace_back(given_arg.str_value()); break;
       case Arg::kDtypeValue: b.args_.emplace_back(ToScalarType(given_arg.dtype_value())); break;
       default: return bad(a, "no value given");
@@ -488,31 +507,10 @@ const std::vector<c10::ScalarType>& BoundSample::OutDtypes(
     return o.second == c10::ScalarType::Undefined;
   });
   if (open && functional_.has_value()) {
-    // The functional overload takes the same arguments minus the out= ones
-    // (op_group.h); an error leaves the fallback below to the real call.
-    std::vector<c10::IValue> call;
-    for (size_t i = 0; i < stack.size(); ++i) {
-      bool is_out = false;
-      for (const auto& o : out_args_) is_out = is_out || o.first == static_cast<int>(i);
-      if (!is_out) call.push_back(stack[i]);
-    }
-    try {
-      // Numbered like every call of an operator under test (isolation.h).
-      if (!BeginOperatorCall().ok()) throw std::runtime_error("crashed before");
-      struct End {
-        ~End() { EndOperatorCall(); }
-      } end;
-      functional_->callBoxed(&call);
-      for (const c10::IValue& v : call) {
-        if (v.isTensor()) from_functional.push_back(v.toTensor().scalar_type());
-        if (v.isTuple()) {
-          for (const c10::IValue& e : v.toTupleRef().elements()) {
-            if (e.isTensor()) from_functional.push_back(e.toTensor().scalar_type());
-          }
-        }
-      }
-    } catch (const std::exception&) {
-      from_functional.clear();
+    // An error leaves the fallback below to the real call.
+    absl::StatusOr<std::vector<at::Tensor>> outputs = CallFunctional(stack);
+    if (outputs.ok()) {
+      for (const at::Tensor& t : *outputs) from_functional.push_back(t.scalar_type());
     }
   }
   for (size_t k = 0; k < out_args_.size(); ++k) {
@@ -579,13 +577,17 @@ absl::StatusOr<std::vector<at::Tensor>> BoundSample::CallStack(
   return resized ? outputs : CallOnce(std::move(shaped));
 }
 
-absl::Status BoundSample::ShapeOutArgs(std::vector<c10::IValue>& stack) const {
+absl::StatusOr<std::vector<at::Tensor>> BoundSample::CallFunctional(
+    const std::vector<c10::IValue>& stack) const {
+  // The functional overload takes the same arguments minus the out= ones
+  // (op_group.h).
   std::vector<c10::IValue> call;
   for (size_t i = 0; i < stack.size(); ++i) {
     const bool is_out = std::any_of(out_args_.begin(), out_args_.end(),
                                     [&](const auto& o) { return o.first == static_cast<int>(i); });
     if (!is_out) call.push_back(stack[i]);
   }
+  // Numbered like every call of an operator under test (isolation.h).
   if (absl::Status crash = BeginOperatorCall(); !crash.ok()) return crash;
   absl::Status raised;
   try {
@@ -604,6 +606,13 @@ absl::Status BoundSample::ShapeOutArgs(std::vector<c10::IValue>& stack) const {
       }
     }
   }
+  return results;
+}
+
+absl::Status BoundSample::ShapeOutArgs(std::vector<c10::IValue>& stack) const {
+  absl::StatusOr<std::vector<at::Tensor>> functional = CallFunctional(stack);
+  if (!functional.ok()) return functional.status();
+  const std::vector<at::Tensor>& results = *functional;
   if (results.size() != out_args_.size()) {
     return absl::FailedPreconditionError(absl::StrCat("the functional overload returned ",
                                                       results.size(), " tensors for ",
@@ -657,6 +666,14 @@ absl::StatusOr<std::vector<at::Tensor>> BoundSample::CallOnce(
   };
   for (const c10::IValue& v : stack) {
     if (absl::Status s = flatten(v); !s.ok()) return s;
+  }
+  for (size_t k = 0; k < outputs.size(); ++k) {
+    if (!outputs[k].defined()) {
+      // An output an output_mask switched off: it has no value to place.
+      return absl::UnimplementedError(absl::StrCat(
+          "output ", k, " is an undefined tensor (an output_mask entry set to false?); "
+          "ShRT checks defined outputs only"));
+    }
   }
   return outputs;
 }

@@ -121,10 +121,14 @@ class BoundSample {
   absl::StatusOr<std::vector<at::Tensor>> CallStack(std::vector<c10::IValue> stack) const;
   // One call of the overload on `stack`, its outputs flattened.
   absl::StatusOr<std::vector<at::Tensor>> CallOnce(std::vector<c10::IValue> stack) const;
+  // Calls functional_ (set) on the arguments of `stack` other than the out=
+  // ones, as an operator call numbered like the others (isolation.h), and
+  // returns its tensor outputs, tuples flattened. Errors: the call's
+  // (Internal), or the crash status of a call known to crash.
+  absl::StatusOr<std::vector<at::Tensor>> CallFunctional(const std::vector<c10::IValue>& stack) const;
   // Replaces the out= tensors of `stack` by empty tensors (of their dtypes)
-  // shaped like functional_'s outputs for the other arguments, calling it
-  // once (an operator call, numbered like the others: isolation.h).
-  // Errors: the functional's error, a crash status, or FailedPrecondition
+  // shaped like functional_'s outputs for the other arguments
+  // (CallFunctional). Errors: CallFunctional's, or FailedPrecondition
   // when it returns another number of tensors than there are out= tensors.
   absl::Status ShapeOutArgs(std::vector<c10::IValue>& stack) const;
   struct Slot {

@@ -28,10 +28,11 @@ bool IsIdentifier(absl::string_view s) {
   return true;
 }
 
-// How many kinds of values a sweep sets (int, bool, float, int-list).
+// How many kinds of values a sweep sets (int, bool, float, int-list,
+// bool-list).
 int ValueKinds(const Sweep& w) {
   return (w.int_values_size() > 0) + (w.bool_values_size() > 0) + (w.float_values_size() > 0) +
-         (w.int_lists_size() > 0);
+         (w.int_lists_size() > 0) + (w.bool_lists_size() > 0);
 }
 
 }  // namespace

@@ -32,6 +32,11 @@ std::string SweepText(const Sweep& w) {
   for (bool v : w.bool_values()) values.push_back(v ? "True" : "False");
   for (double v : w.float_values()) values.push_back(absl::StrCat(v));
   for (const IntList& l : w.int_lists()) values.push_back(absl::StrCat("[", absl::StrJoin(l.value(), ", "), "]"));
+  for (const BoolList& l : w.bool_lists()) {
+    values.push_back(absl::StrCat("[", absl::StrJoin(l.value(), ", ", [](std::string* out, bool b) {
+                                    out->append(b ? "True" : "False");
+                                  }), "]"));
+  }
   if (w.include_none()) values.push_back("None");
   return absl::StrCat(w.name(), ": ", absl::StrJoin(values, ", "));
 }
