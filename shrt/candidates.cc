@@ -17,6 +17,9 @@ std::vector<Placement> CandidatePlacements(int64_t ndim, c10::ScalarType dtype) 
   if (dtype == c10::ScalarType::Bool) return out;
   for (ReduceOp op : kAllReduceOps) {
     if (op == ReduceOp::kAvg && IsNarrowInt(dtype)) continue;
+    // Complex numbers have no order, and DTensor's Partial of a complex
+    // tensor is a sum (or mean) of complex parts.
+    if (c10::isComplexType(dtype) && op != ReduceOp::kSum && op != ReduceOp::kAvg) continue;
     out.push_back(Placement::Partial(op));
   }
   return out;

@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "ATen/Dispatch.h"
+#include "ATen/ops/view_as_real.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 
@@ -32,8 +33,13 @@ std::string IndexText(int64_t flat, at::IntArrayRef sizes) {
 
 }  // namespace
 
+at::Tensor RealView(const at::Tensor& t) {
+  if (!t.defined() || !c10::isComplexType(t.scalar_type())) return t;
+  return at::view_as_real(t.resolve_conj().contiguous());
+}
+
 double Epsilon(c10::ScalarType dtype) {
-  switch (dtype) {
+  switch (c10::toRealValueType(dtype)) {
     case c10::ScalarType::Half: return 0x1p-10;
     case c10::ScalarType::BFloat16: return 0x1p-7;
     case c10::ScalarType::Float: return 0x1p-23;
@@ -44,7 +50,7 @@ double Epsilon(c10::ScalarType dtype) {
 
 double FiniteMaxAbs(const at::Tensor& t) {
   if (t.numel() == 0) return 0;
-  const at::Tensor c = t.contiguous();
+  const at::Tensor c = RealView(t).contiguous();
   double m = 0;
   AT_DISPATCH_ALL_TYPES_AND3(at::kHalf, at::kBFloat16, at::kBool, c.scalar_type(), "FiniteMaxAbs",
                              [&] {
@@ -69,7 +75,7 @@ c10::ScalarType ComputationDtype(const std::vector<c10::ScalarType>& inputs,
 
 Tolerance DefaultTolerance(c10::ScalarType dtype) {
   for (const auto& e : kPrecisions) {
-    if (e.dtype == dtype) return e.tol;
+    if (e.dtype == c10::toRealValueType(dtype)) return e.tol;
   }
   return {0, 0};
 }
@@ -178,6 +184,13 @@ Comparison CompareTensors(const at::Tensor& actual, const at::Tensor& expected, 
     c.detail = absl::StrCat("shape [", absl::StrJoin(actual.sizes(), ", "), "] vs expected [",
                             absl::StrJoin(expected.sizes(), ", "), "]");
     return c;
+  }
+  if (c10::isComplexType(actual.scalar_type()) || c10::isComplexType(expected.scalar_type())) {
+    const at::Tensor a = RealView(actual.to(at::kComplexDouble));
+    const at::Tensor e = RealView(expected.to(at::kComplexDouble));
+    const at::Tensor s = slack.defined() ? slack.to(at::kDouble).unsqueeze(-1).expand(e.sizes())
+                                         : at::Tensor();
+    return CompareTensors(a, e, tol, s.defined() ? s.contiguous() : s, reference);
   }
   // Integers (and bool) compare exactly in int64; anything involving a
   // floating tensor compares in float64 (an integer P(avg) reduction is

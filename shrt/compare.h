@@ -23,13 +23,22 @@ struct Tolerance {
   double atol = 0;
 };
 
+// A complex tensor as its real view: a contiguous float tensor with a
+// trailing dim of 2 (real, imaginary), torch.view_as_real of a copy with
+// any conjugate bit resolved. Any other tensor is returned unchanged. Every
+// value-level step (generation, Partial parts, reductions over ranks,
+// comparison) treats a complex tensor as this view, so that complex values
+// need no code of their own.
+at::Tensor RealView(const at::Tensor& t);
+
 // torch.testing's defaults: float16 (1e-3, 1e-5), bfloat16 (1.6e-2, 1e-5),
-// float32 (1.3e-6, 1e-5), float64 (1e-7, 1e-7); (0, 0) for integers and
-// bool.
+// float32 and complex64 (1.3e-6, 1e-5), float64 and complex128 (1e-7,
+// 1e-7); (0, 0) for integers and bool.
 Tolerance DefaultTolerance(c10::ScalarType dtype);
 
-// The unit roundoff of a floating dtype: 2^-10 (float16), 2^-7 (bfloat16),
-// 2^-23 (float32), 2^-52 (float64); 0 for anything else.
+// The unit roundoff of a floating or complex dtype: 2^-10 (float16), 2^-7
+// (bfloat16), 2^-23 (float32, complex64), 2^-52 (float64, complex128); 0
+// for anything else.
 double Epsilon(c10::ScalarType dtype);
 
 // The largest |value| among the finite elements of `t`, any dtype (0 when
@@ -59,7 +68,9 @@ struct Comparison {
 
 // Compares `actual` with `expected`. Shapes must be equal (a shape mismatch
 // is reported, not thrown). Dtypes are not compared (callers check them):
-// two integral tensors compare exactly in int64, anything else in float64
+// two integral tensors compare exactly in int64; complex tensors compare
+// through their real views (RealView, the slack repeated for both parts);
+// anything else in float64
 // (a float64 reduction against a float32 or integer expectation, with
 // `tol`). `slack`, if defined, is a float64 tensor of
 // expected's shape added to the per-element allowance (used for rounding of

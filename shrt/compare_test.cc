@@ -36,6 +36,24 @@ TEST(CompareTest, NanEqualsNanInTheSamePlaceOnly) {
   EXPECT_FALSE(CompareTensors(F({INFINITY}), F({-INFINITY}), tol).equal);
 }
 
+TEST(CompareTest, ComplexComparesRealAndImaginaryParts) {
+  const at::Tensor e = at::complex(at::arange(6, at::kFloat), at::arange(6, at::kFloat) + 10);
+  EXPECT_EQ(DefaultTolerance(at::kComplexFloat).rtol, DefaultTolerance(at::kFloat).rtol);
+  EXPECT_EQ(Epsilon(at::kComplexDouble), Epsilon(at::kDouble));
+  EXPECT_TRUE(CompareTensors(e.clone(), e, DefaultTolerance(at::kFloat)).equal);
+  // An error in the imaginary part alone is found, and named by its place
+  // in the real view (trailing index 1).
+  at::Tensor a = e.clone();
+  at::imag(a)[4] += 1e-3;
+  const Comparison c = CompareTensors(a, e, DefaultTolerance(at::kFloat));
+  EXPECT_FALSE(c.equal);
+  EXPECT_NEAR(c.max_abs_diff, 1e-3, 1e-6);
+  EXPECT_NE(c.detail.find("at [4, 1]"), std::string::npos) << c.detail;
+  // A complex128 reduction against a complex64 expectation, with slack.
+  const at::Tensor slack = at::full({6}, 2e-3, at::kDouble);
+  EXPECT_TRUE(CompareTensors(a.to(at::kComplexDouble), e, DefaultTolerance(at::kFloat), slack).equal);
+}
+
 TEST(CompareTest, IntegersAreExact) {
   const at::Tensor a = at::tensor(std::vector<int64_t>{1, 2, 3});
   const at::Tensor b = at::tensor(std::vector<int64_t>{1, 2, 4});

@@ -13,6 +13,8 @@
 #include "ATen/ops/zeros.h"
 #include "c10/util/BFloat16.h"
 #include "c10/util/Half.h"
+#include "ATen/ops/view_as_complex.h"
+#include "shrt/compare.h"
 #include "shrt/generators.h"
 #include "shrt/mesh.h"
 #include "shrt/rng.h"
@@ -146,6 +148,14 @@ std::vector<at::Tensor> Distribute(const at::Tensor& full, const Placement& p, i
     case Placement::Kind::kPartial:
       break;
   }
+  if (c10::isComplexType(full.scalar_type())) {
+    // Complex parts: the real and imaginary parts split independently
+    // (a sum or mean of complex numbers is one of each).
+    for (const at::Tensor& part : Distribute(RealView(full), p, world_size, seed, max_abs_part)) {
+      locals.push_back(at::view_as_complex(part.contiguous()));
+    }
+    return locals;
+  }
   const c10::ScalarType dtype = full.scalar_type();
   const bool integral = c10::isIntegralType(dtype, false);
   Rng rng(seed);
@@ -207,7 +217,8 @@ at::Tensor ReducePartial(const std::vector<at::Tensor>& locals, ReduceOp op) {
   const c10::ScalarType dtype = locals.front().scalar_type();
   const bool integral = c10::isIntegralType(dtype, /*includeBool=*/true);
   const bool in_double = !integral || op == ReduceOp::kAvg;
-  auto prep = [&](const at::Tensor& t) { return in_double ? t.to(at::kDouble) : t; };
+  const c10::ScalarType wide = c10::isComplexType(dtype) ? at::kComplexDouble : at::kDouble;
+  auto prep = [&](const at::Tensor& t) { return in_double ? t.to(wide) : t; };
   at::Tensor acc = prep(locals.front()).clone();
   for (size_t r = 1; r < locals.size(); ++r) {
     const at::Tensor x = prep(locals[r]);

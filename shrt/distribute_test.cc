@@ -48,6 +48,32 @@ TEST(DistributeTest, BoolGetsNoPartialCandidates) {
   EXPECT_TRUE(PlacementApplies(Placement::Partial(ReduceOp::kAvg), 1, at::kLong));
 }
 
+TEST(DistributeTest, ComplexTakesOnlySumAndAvgPartials) {
+  const std::vector<Placement> c = CandidatePlacements(1, at::kComplexFloat);
+  EXPECT_EQ(c.size(), 1u + 1u + 2u);
+  EXPECT_TRUE(PlacementApplies(Placement::Partial(ReduceOp::kSum), 1, at::kComplexDouble));
+  EXPECT_FALSE(PlacementApplies(Placement::Partial(ReduceOp::kMax), 1, at::kComplexFloat));
+  EXPECT_FALSE(PlacementApplies(Placement::Partial(ReduceOp::kProduct), 1, at::kComplexFloat));
+}
+
+TEST(DistributeTest, ComplexPartsAreComplexAndSumBack) {
+  const at::Tensor x = at::complex(Arange({4, 5}), Arange({4, 5}) * 0.5 + 1);
+  for (ReduceOp op : {ReduceOp::kSum, ReduceOp::kAvg}) {
+    std::vector<at::Tensor> parts = Distribute(x, Placement::Partial(op), 3, 7);
+    ASSERT_EQ(parts.size(), 3u);
+    for (const at::Tensor& part : parts) {
+      EXPECT_EQ(part.scalar_type(), at::kComplexFloat);
+      EXPECT_EQ(part.sizes(), x.sizes());
+      // Both the real and the imaginary parts are split, not one of them.
+      EXPECT_FALSE(at::allclose(at::real(part), at::real(x)));
+      EXPECT_FALSE(at::allclose(at::imag(part), at::imag(x)));
+    }
+    const at::Tensor reduced = ReducePartial(parts, op);
+    EXPECT_EQ(reduced.scalar_type(), at::kComplexDouble);
+    EXPECT_TRUE(at::allclose(reduced, x.to(at::kComplexDouble), 1e-5, 1e-4));
+  }
+}
+
 class PartialTest : public ::testing::TestWithParam<std::tuple<ReduceOp, at::ScalarType, int>> {};
 
 TEST_P(PartialTest, PartsReduceBackAndAreNotUniform) {

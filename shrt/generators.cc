@@ -6,6 +6,7 @@
 
 #include "ATen/Dispatch.h"
 #include "ATen/ops/empty.h"
+#include "ATen/ops/view_as_complex.h"
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "shrt/rng.h"
@@ -191,6 +192,15 @@ at::Tensor ValuesToTensor(const std::vector<double>& values, at::IntArrayRef sha
 absl::StatusOr<at::Tensor> Generate(const Generator& gen, at::IntArrayRef shape,
                                     c10::ScalarType dtype, int input_index, uint64_t seed,
                                     const GenContext& context) {
+  if (c10::isComplexType(dtype)) {
+    // Real and imaginary parts from one draw of twice the values (RealView).
+    std::vector<int64_t> real_shape(shape.begin(), shape.end());
+    real_shape.push_back(2);
+    absl::StatusOr<at::Tensor> real =
+        Generate(gen, real_shape, c10::toRealValueType(dtype), input_index, seed, context);
+    if (!real.ok()) return real.status();
+    return at::view_as_complex(*real);
+  }
   int64_t numel = 1;
   for (int64_t s : shape) numel *= s;
   Values v(static_cast<size_t>(numel));

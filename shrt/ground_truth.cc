@@ -37,7 +37,8 @@ bool Informative(const Tensors& outputs) {
   for (const at::Tensor& t : outputs) {
     if (t.numel() == 0) return false;
     const bool all_zero = !t.ne(0).any().item<bool>();
-    const bool all_nan = at::isFloatingType(t.scalar_type()) && at::isnan(t).all().item<bool>();
+    const bool all_nan = (at::isFloatingType(t.scalar_type()) || at::isComplexType(t.scalar_type())) &&
+                         at::isnan(t).all().item<bool>();
     if (all_zero || all_nan) return false;
   }
   return true;
@@ -266,15 +267,18 @@ class TruthBuilder {
       if (ref.ok() && ref->size() == want.size()) {
         for (size_t j = 0; j < want.size(); ++j) {
           const at::Tensor& r = (*ref)[j];
+          const bool complex = at::isComplexType(r.scalar_type());
           if (!needs_reference_[j] || r.sizes() != want[j].sizes() ||
-              !at::isFloatingType(r.scalar_type())) {
+              !(at::isFloatingType(r.scalar_type()) || complex)) {
             continue;
           }
           RoundingReference rr;
-          rr.value = r.to(at::kDouble).contiguous();
-          const at::Tensor f = want[j].to(at::kDouble).contiguous();
+          rr.value = r.to(complex ? at::kComplexDouble : at::kDouble).contiguous();
+          // Complex values as their real views (RealView).
+          const at::Tensor f = RealView(want[j].to(rr.value.scalar_type())).contiguous();
+          const at::Tensor v = RealView(rr.value).contiguous();
           const double* a = f.data_ptr<double>();
-          const double* b = rr.value.data_ptr<double>();
+          const double* b = v.data_ptr<double>();
           for (int64_t i = 0; i < f.numel(); ++i) {
             if (std::isfinite(a[i]) && std::isfinite(b[i])) {
               rr.own_error = std::max(rr.own_error, std::abs(a[i] - b[i]));

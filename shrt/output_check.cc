@@ -137,14 +137,18 @@ OutputCheck CheckOutput(const at::Tensor& full, const std::vector<at::Tensor>& l
     return {};
   }
   at::Tensor reduced = ReducePartial(locals, p.reduce_op());
-  if (at::isFloatingType(t)) reduced = at::where(at::isfinite(full), reduced, full);
+  if (at::isFloatingType(t) || at::isComplexType(t)) {
+    reduced = at::where(at::isfinite(full), reduced, full);
+  }
   at::Tensor slack;
   if (eps > 0) {
     switch (p.reduce_op()) {
       case ReduceOp::kSum:
       case ReduceOp::kAvg: {
-        at::Tensor abs_sum = at::abs(locals[0].to(at::kDouble));
-        for (int r = 1; r < w; ++r) abs_sum = at::add(abs_sum, at::abs(locals[r].to(at::kDouble)));
+        // |part| in float64 (a complex part's modulus).
+        auto magnitude = [](const at::Tensor& l) { return at::abs(l).to(at::kDouble); };
+        at::Tensor abs_sum = magnitude(locals[0]);
+        for (int r = 1; r < w; ++r) abs_sum = at::add(abs_sum, magnitude(locals[r]));
         abs_sum = at::add(abs_sum, w * input_scale);
         if (p.reduce_op() == ReduceOp::kAvg) abs_sum = at::div(abs_sum, static_cast<double>(w));
         slack = at::mul(abs_sum, 4 * eps);
@@ -192,7 +196,8 @@ Comparison CompareToReference(const at::Tensor& actual, const at::Tensor& full,
   return c;
 }
 
-at::Tensor Float64(const at::Tensor& t) { return t.to(at::kDouble).contiguous(); }
+// `t` in float64, a complex tensor as its real view (RealView).
+at::Tensor Float64(const at::Tensor& t) { return RealView(t).to(at::kDouble).contiguous(); }
 
 }  // namespace
 

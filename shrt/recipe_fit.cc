@@ -12,9 +12,10 @@
 namespace shrt {
 namespace {
 
-// The largest finite value of a floating dtype, or 0 for other dtypes.
+// The largest finite value of a floating (complex) dtype's parts, or 0 for
+// other dtypes.
 double LargestFinite(c10::ScalarType dtype) {
-  switch (dtype) {
+  switch (c10::toRealValueType(dtype)) {
     case c10::ScalarType::Double: return std::numeric_limits<double>::max();
     case c10::ScalarType::Float: return std::numeric_limits<float>::max();
     case c10::ScalarType::Half: return static_cast<float>(std::numeric_limits<c10::Half>::max());
@@ -37,7 +38,8 @@ std::string Indexed(const IndexGen& index, int64_t n) {
 
 absl::Status CheckRecipeFits(const Recipe& recipe, const std::vector<int64_t>& shape,
                              c10::ScalarType dtype, int input_index, const GenContext& context) {
-  const int64_t numel = NumElements(shape);
+  // A complex tensor draws its real and imaginary parts: twice the values.
+  const int64_t numel = NumElements(shape) * (c10::isComplexType(dtype) ? 2 : 1);
   const double largest = LargestFinite(dtype);
   const bool indices = IsIndexRecipe(recipe);
   for (const Generator& g : recipe.generator()) {

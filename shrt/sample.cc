@@ -84,6 +84,7 @@ constexpr DtypeEntry kDtypes[] = {
     {INT64, c10::ScalarType::Long},    {INT32, c10::ScalarType::Int},
     {INT16, c10::ScalarType::Short},   {INT8, c10::ScalarType::Char},
     {UINT8, c10::ScalarType::Byte},    {BOOL, c10::ScalarType::Bool},
+    {COMPLEX64, c10::ScalarType::ComplexFloat}, {COMPLEX128, c10::ScalarType::ComplexDouble},
 };
 
 c10::ScalarType ToScalarType(Dtype d) {
@@ -536,16 +537,25 @@ absl::StatusOr<std::vector<at::Tensor>> BoundSample::Call(
 
 absl::StatusOr<std::vector<at::Tensor>> BoundSample::CallInFloat64(
     const std::vector<at::Tensor>& inputs) const {
-  auto low = [](const at::Tensor& t) {
-    return t.defined() && at::isFloatingType(t.scalar_type()) && t.scalar_type() != at::kDouble;
+  // The float64 (complex128) dtype of a less precise floating (complex)
+  // tensor, or nullopt.
+  auto wide = [](const at::Tensor& t) -> std::optional<c10::ScalarType> {
+    if (!t.defined()) return std::nullopt;
+    const c10::ScalarType s = t.scalar_type();
+    if (at::isFloatingType(s) && s != at::kDouble) return at::kDouble;
+    if (at::isComplexType(s) && s != at::kComplexDouble) return at::kComplexDouble;
+    return std::nullopt;
   };
-  std::vector<at::Tensor> wide;
-  wide.reserve(inputs.size());
-  for (const at::Tensor& t : inputs) wide.push_back(low(t) ? t.to(at::kDouble) : t);
-  std::vector<c10::IValue> stack = Stack(wide);
+  std::vector<at::Tensor> widened;
+  widened.reserve(inputs.size());
+  for (const at::Tensor& t : inputs) {
+    const std::optional<c10::ScalarType> to = wide(t);
+    widened.push_back(to.has_value() ? t.to(*to) : t);
+  }
+  std::vector<c10::IValue> stack = Stack(widened);
   for (const auto& [index, dtype] : out_args_) {
-    if (low(stack[index].toTensor())) {
-      stack[index] = at::empty({0}, at::TensorOptions().dtype(at::kDouble));
+    if (const std::optional<c10::ScalarType> to = wide(stack[index].toTensor())) {
+      stack[index] = at::empty({0}, at::TensorOptions().dtype(*to));
     }
   }
   return CallStack(std::move(stack));

@@ -48,6 +48,17 @@
 //     (the same index; each window lies inside one row of them). Sharding
 //     `dimension` is not local: a window may straddle two chunks, and the
 //     window count of a chunk is not the chunk of the window count.
+//   - view_as_real: a complex [*] as a real [*, 2] (real and imaginary
+//     parts): S(d) -> S(d) for every input dim; the new last dim is never
+//     sharded. A complex Partial is a sum (or mean) of complex parts, and
+//     the real views of the parts sum (average) to the real view of the
+//     value: P(sum) -> P(sum), P(avg) -> P(avg) (the other Partials do not
+//     apply to a complex tensor: candidates.h);
+//   - view_as_complex, its inverse on a real [*, 2]: S(d) -> S(d) for every
+//     dim but the last (sharding the pair dim would split a number), and
+//     P(sum), P(avg) by the same argument (P(max|min|product) of the real
+//     parts are not complex reductions, and a complex output has none);
+//     view_as_real_copy and view_as_complex_copy are their *_copy twins;
 //   - _neg_view_copy materialises _neg_view, i.e. -self: S(d) -> S(d);
 //     negation is linear (P(sum), P(avg) kept) and decreasing (P(max) <->
 //     P(min)); P(product) only at odd W ((-1)^W), so it is not claimed.
@@ -263,6 +274,23 @@ std::vector<Rule> UnfoldRules(const OpArgs& args) {
   return rules.Take();
 }
 
+// view_as_real ([*] -> [*, 2]) and view_as_complex ([*, 2] -> [*]): the
+// shared dims keep their shard; RuleSet drops the Partials a complex
+// tensor does not take.
+std::vector<Rule> ViewAsRealRules(const OpArgs& args) {
+  RuleSet rules(args);
+  for (int64_t d = 0; d < InNdim(args); ++d) AddShard(rules, d, d);
+  AddPartials(rules);
+  return rules.Take();
+}
+
+std::vector<Rule> ViewAsComplexRules(const OpArgs& args) {
+  RuleSet rules(args);
+  for (int64_t d = 0; d + 1 < InNdim(args); ++d) AddShard(rules, d, d);
+  AddPartials(rules);
+  return rules.Take();
+}
+
 // _neg_view_copy: -self.
 std::vector<Rule> NegViewCopyRules(const OpArgs& args) {
   RuleSet rules(args);
@@ -303,6 +331,8 @@ SHRT_REGISTER_STRATEGY("aten::adjoint", Wrap(MatrixTransposeRules));
 SHRT_REGISTER_STRATEGY("aten::alias", Wrap(IdentityViewRules));
 SHRT_REGISTER_STRATEGY("aten::detach", Wrap(IdentityViewRules));
 SHRT_REGISTER_STRATEGY("aten::unfold", Wrap(UnfoldRules));
+SHRT_REGISTER_STRATEGY("aten::view_as_real", Wrap(ViewAsRealRules));
+SHRT_REGISTER_STRATEGY("aten::view_as_complex", Wrap(ViewAsComplexRules));
 // The *_copy twins: the same elements as the view, in a fresh tensor.
 SHRT_REGISTER_STRATEGY("aten::transpose_copy.int",
                        Wrap([](const OpArgs& a) { return SwapRules(a, "dim0", "dim1"); }));
@@ -316,6 +346,8 @@ SHRT_REGISTER_STRATEGY("aten::unfold_copy", Wrap(UnfoldRules));
 SHRT_REGISTER_STRATEGY("aten::alias_copy", Wrap(IdentityViewRules));
 SHRT_REGISTER_STRATEGY("aten::detach_copy", Wrap(IdentityViewRules));
 SHRT_REGISTER_STRATEGY("aten::_neg_view_copy", Wrap(NegViewCopyRules));
+SHRT_REGISTER_STRATEGY("aten::view_as_real_copy", Wrap(ViewAsRealRules));
+SHRT_REGISTER_STRATEGY("aten::view_as_complex_copy", Wrap(ViewAsComplexRules));
 
 }  // namespace
 }  // namespace shrt
