@@ -33,6 +33,16 @@ void CountTensors(const c10::TypePtr& type, int* lo, int* hi) {
 
 }  // namespace
 
+std::vector<int> WrittenArgumentsAsOutputs(const c10::FunctionSchema& schema) {
+  std::vector<int> written;
+  if (!schema.returns().empty()) return written;
+  for (size_t i = 0; i < schema.arguments().size(); ++i) {
+    const c10::AliasInfo* alias = schema.arguments()[i].alias_info();
+    if (alias != nullptr && alias->isWrite()) written.push_back(static_cast<int>(i));
+  }
+  return written;
+}
+
 absl::StatusOr<RuleArity> SchemaArity(const c10::OperatorName& name) {
   if (absl::Status s = CheckOverloadExists(name); !s.ok()) return s;
   const c10::FunctionSchema& schema = c10::Dispatcher::singleton().findSchema(name)->schema();
@@ -42,6 +52,9 @@ absl::StatusOr<RuleArity> SchemaArity(const c10::OperatorName& name) {
   }
   for (const c10::Argument& r : schema.returns()) {
     CountTensors(r.real_type(), &arity.min_outputs, &arity.max_outputs);
+  }
+  for (int i : WrittenArgumentsAsOutputs(schema)) {
+    CountTensors(schema.arguments()[i].real_type(), &arity.min_outputs, &arity.max_outputs);
   }
   return arity;
 }

@@ -11,6 +11,10 @@
 #include "absl/strings/string_view.h"
 #include "shrt/placement.h"
 
+namespace c10 {
+struct FunctionSchema;  // ATen/core/function_schema.h, heavy for strategy sources
+}  // namespace c10
+
 namespace shrt {
 
 // OK if the dispatcher has a schema for `name`. Errors: NotFound whose
@@ -22,11 +26,20 @@ absl::Status CheckOverloadExists(const c10::OperatorName& name);
 // Errors: those of CheckOverloadExists.
 absl::StatusOr<std::vector<std::string>> SchemaArgumentNames(const c10::OperatorName& name);
 
+// The arguments an overload that returns nothing writes, by schema index
+// (self of aten::_foreach_add_.List(Tensor(a!)[] self, ...) -> (), out of
+// aten::_foreach_add.List_out): ShRT takes their tensors, flattened in
+// schema order, as the overload's outputs, as DTensor takes an in-place
+// op's result to be self. Empty when the schema returns anything or writes
+// nothing.
+std::vector<int> WrittenArgumentsAsOutputs(const c10::FunctionSchema& schema);
+
 // The arity of `name`'s rules (placement.h) as its schema gives it: per
 // argument that is not out=, one tensor input for a Tensor, zero or one for
-// a Tensor?, any number for a Tensor[] or Tensor?[] (flattened); per return,
-// one tensor output for a Tensor, zero or one for a Tensor?, any number for
-// a Tensor[]. Errors: those of CheckOverloadExists.
+// a Tensor?, any number for a Tensor[] or Tensor?[] (flattened); per return
+// (or per written argument, WrittenArgumentsAsOutputs), one tensor output
+// for a Tensor, zero or one for a Tensor?, any number for a Tensor[].
+// Errors: those of CheckOverloadExists.
 absl::StatusOr<RuleArity> SchemaArity(const c10::OperatorName& name);
 
 // Up to `max` registered overloads close to `text` (suggest.h: edit

@@ -161,8 +161,11 @@ absl::StatusOr<std::vector<Rule>> StrategyRegistry::Query(const c10::OperatorNam
     // The derived in-place strategy (header comment), on normalised dims.
     rules.erase(std::remove_if(rules.begin(), rules.end(),
                                [](const Rule& r) {
-                                 return r.inputs.empty() || r.outputs.empty() ||
-                                        r.outputs[0] != r.inputs[0];
+                                 if (r.outputs.empty() || r.inputs.size() < r.outputs.size()) {
+                                   return true;
+                                 }
+                                 return !std::equal(r.outputs.begin(), r.outputs.end(),
+                                                    r.inputs.begin());
                                }),
                 rules.end());
   }

@@ -15,7 +15,10 @@
 // expand_to_full_mesh_op_strategy):
 //   in-place (aten::add_.Tensor): the functional's rules whose output 0
 //     keeps input 0's (self's) placement: self cannot be redistributed,
-//     and the result is self;
+//     and the result is self. A list op's in-place variant writes its
+//     self list and returns nothing (aten::_foreach_add_.List -> ());
+//     its outputs are the written elements (op_lookup.h), so output k
+//     keeps input k's placement for every k;
 //   out= (aten::add.out): the functional's rules unchanged; the out=
 //     tensors take the outputs' placements (they are not rule inputs).
 // Registering a strategy for such a variant is a contract error (Check()).

@@ -13,6 +13,7 @@
 #include "shrt/isolation.h"
 #include "shrt/cases.h"
 #include "shrt/limits.h"
+#include "shrt/op_lookup.h"
 #include "shrt/overload_name.h"
 #include "shrt/recipe_fit.h"
 #include "shrt/recipes.h"
@@ -291,12 +292,24 @@ absl::StatusOr<BoundSample> BoundSample::Bind(const LoadedSpec& spec, int s, con
     };
     if (arg.is_out()) {
       c10::ScalarType dtype = c10::ScalarType::Undefined;
-      if (a >= 0) {
+      if (type.kind == ArgKind::kTensorList) {
+        // `Tensor(a!)[] out` (aten::_foreach_add.List_out, split_copy's):
+        // as many tensors as the functional overload returns (ShapeOutArgs).
+        if (a >= 0) {
+          return bad(a, "a Tensor[] out= argument takes no value: each call gives it empty tensors "
+                        "shaped like the functional overload's outputs");
+        }
+        if (b.out_list_ >= 0) return bad(-1, "ShRT supports one Tensor[] out= argument per overload");
+        b.out_list_ = static_cast<int>(i);
+      } else if (a >= 0) {
         if (!sample.arg(a).has_tensor()) return bad(a, "an out= argument takes a 'tensor' value");
         dtype = ToScalarType(sample.arg(a).tensor().dtype());
       }
       b.out_args_.emplace_back(static_cast<int>(i), dtype);
       b.args_.emplace_back();
+      if (b.out_list_ >= 0 && b.out_args_.size() > 1) {
+        return bad(-1, "ShRT supports a Tensor[] out= argument only as the overload's one out= argument");
+      }
       continue;
     }
     if (a < 0) {
@@ -397,6 +410,14 @@ absl::StatusOr<BoundSample> BoundSample::Bind(const LoadedSpec& spec, int s, con
     }
     b.output_aliases_.push_back(alias);
   }
+  // An overload returning nothing: its outputs are the arguments it writes
+  // (op_lookup.h), each element its own alias.
+  b.written_args_ = WrittenArgumentsAsOutputs(schema);
+  for (int a : b.written_args_) {
+    for (size_t k = 0; k < b.slots_.size(); ++k) {
+      if (b.slots_[k].arg == a) b.output_aliases_.push_back(static_cast<int>(k));
+    }
+  }
   if (const std::string& name = spec.proto().local_shape_arg(); !name.empty()) {
     auto bad_shape_arg = [&](absl::string_view what) {
       return FieldError(spec.WhereLocalShapeArg(), "local_shape_arg", what);
@@ -420,6 +441,8 @@ absl::StatusOr<BoundSample> BoundSample::Bind(const LoadedSpec& spec, int s, con
   if (spec.group().out.has_value() && spec.op() == *spec.group().out) {
     b.functional_ = c10::Dispatcher::singleton().findSchemaOrThrow(
         spec.group().functional.name.c_str(), spec.group().functional.overload_name.c_str());
+    // An out= list has no length until the functional's outputs give one.
+    if (b.out_list_ >= 0) b.shape_outs_ = ShapeOuts::kYes;
   }
   if (absl::Status st = b.CheckLimits(spec, input_arg, bad); !st.ok()) return st;
   return b;
@@ -494,7 +517,9 @@ std::vector<c10::IValue> BoundSample::Stack(const std::vector<at::Tensor>& input
   if (!out_args_.empty()) {
     const std::vector<c10::ScalarType>& dtypes = OutDtypes(stack);
     for (size_t k = 0; k < out_args_.size(); ++k) {
-      stack[out_args_[k].first] = at::empty({0}, at::TensorOptions().dtype(dtypes[k]));
+      stack[out_args_[k].first] = out_args_[k].first == out_list_
+                                      ? c10::IValue(c10::List<at::Tensor>())
+                                      : c10::IValue(at::empty({0}, at::TensorOptions().dtype(dtypes[k])));
     }
   }
   return stack;
@@ -554,6 +579,7 @@ absl::StatusOr<std::vector<at::Tensor>> BoundSample::CallInFloat64(
   }
   std::vector<c10::IValue> stack = Stack(widened);
   for (const auto& [index, dtype] : out_args_) {
+    if (index == out_list_) continue;  // shaped from the (float64) functional's outputs
     if (const std::optional<c10::ScalarType> to = wide(stack[index].toTensor())) {
       stack[index] = at::empty({0}, at::TensorOptions().dtype(*to));
     }
@@ -610,6 +636,9 @@ absl::StatusOr<std::vector<at::Tensor>> BoundSample::CallFunctional(
   std::vector<at::Tensor> results;
   for (const c10::IValue& v : call) {
     if (v.isTensor()) results.push_back(v.toTensor());
+    if (v.isTensorList()) {
+      for (const at::Tensor& t : v.toTensorVector()) results.push_back(t);
+    }
     if (v.isTuple()) {
       for (const c10::IValue& e : v.toTupleRef().elements()) {
         if (e.isTensor()) results.push_back(e.toTensor());
@@ -623,6 +652,13 @@ absl::Status BoundSample::ShapeOutArgs(std::vector<c10::IValue>& stack) const {
   absl::StatusOr<std::vector<at::Tensor>> functional = CallFunctional(stack);
   if (!functional.ok()) return functional.status();
   const std::vector<at::Tensor>& results = *functional;
+  if (out_list_ >= 0) {
+    // The one out= argument, a list: one tensor per functional output.
+    c10::List<at::Tensor> outs;
+    for (const at::Tensor& r : results) outs.push_back(at::empty(r.sizes(), r.options()));
+    stack[out_list_] = std::move(outs);
+    return absl::OkStatus();
+  }
   if (results.size() != out_args_.size()) {
     return absl::FailedPreconditionError(absl::StrCat("the functional overload returned ",
                                                       results.size(), " tensors for ",
@@ -646,6 +682,9 @@ absl::StatusOr<std::vector<at::Tensor>> BoundSample::CallOnce(
   // freed tensors (seen as heap corruption; Python callers hold theirs).
   std::vector<c10::IValue> out_tensors;
   for (const auto& [index, dtype] : out_args_) out_tensors.push_back(stack[index]);
+  // What an overload returning nothing writes: its outputs after the call.
+  std::vector<c10::IValue> written;
+  for (int index : written_args_) written.push_back(stack[index]);
   // A call known to crash (isolation.h) is not made again.
   if (absl::Status crash = BeginOperatorCall(); !crash.ok()) return crash;
   absl::Status raised;
@@ -674,7 +713,7 @@ absl::StatusOr<std::vector<at::Tensor>> BoundSample::CallOnce(
     }
     return absl::OkStatus();
   };
-  for (const c10::IValue& v : stack) {
+  for (const c10::IValue& v : written_args_.empty() ? stack : written) {
     if (absl::Status s = flatten(v); !s.ok()) return s;
   }
   for (size_t k = 0; k < outputs.size(); ++k) {

@@ -123,13 +123,15 @@ class BoundSample {
   absl::StatusOr<std::vector<at::Tensor>> CallOnce(std::vector<c10::IValue> stack) const;
   // Calls functional_ (set) on the arguments of `stack` other than the out=
   // ones, as an operator call numbered like the others (isolation.h), and
-  // returns its tensor outputs, tuples flattened. Errors: the call's
+  // returns its tensor outputs, tuples and lists flattened. Errors: the call's
   // (Internal), or the crash status of a call known to crash.
   absl::StatusOr<std::vector<at::Tensor>> CallFunctional(const std::vector<c10::IValue>& stack) const;
   // Replaces the out= tensors of `stack` by empty tensors (of their dtypes)
   // shaped like functional_'s outputs for the other arguments
-  // (CallFunctional). Errors: CallFunctional's, or FailedPrecondition
-  // when it returns another number of tensors than there are out= tensors.
+  // (CallFunctional); a Tensor[] out= argument (out_list_) gets one tensor
+  // per output, of its shape and dtype. Errors: CallFunctional's, or
+  // FailedPrecondition when it returns another number of tensors than
+  // there are out= tensors.
   absl::Status ShapeOutArgs(std::vector<c10::IValue>& stack) const;
   struct Slot {
     int arg;   // schema argument index
@@ -143,6 +145,10 @@ class BoundSample {
   // out= arguments: schema index and dtype (Undefined: as functional_'s
   // output, see OutDtypes()).
   std::vector<std::pair<int, c10::ScalarType>> out_args_;
+  // Schema index of a `Tensor(a!)[]` out= argument (then the only one), or
+  // -1: every call gives it one empty tensor per functional output, of that
+  // output's shape and dtype (ShapeOutArgs).
+  int out_list_ = -1;
   // For the out= variant of an op group: its functional overload, whose
   // outputs' dtypes the out= tensors take when the sample names none (the
   // dtype out= must have to be written without a cast), resolved once.
@@ -154,6 +160,9 @@ class BoundSample {
   std::vector<OpArg> strategy_args_;              // non-out args, tensors as metas
   std::vector<InputSpec> inputs_;
   std::vector<int> output_aliases_;
+  // The written arguments that are the outputs of an overload returning
+  // nothing (op_lookup.h WrittenArgumentsAsOutputs), by schema index.
+  std::vector<int> written_args_;
   bool mutates_ = false;
   int local_shape_index_ = -1;  // schema index of the spec's local_shape_arg
 };

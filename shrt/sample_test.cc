@@ -18,6 +18,17 @@ absl::StatusOr<BoundSample> BindText(const std::string& text) {
   return all->front();
 }
 
+// The first sample of `text`'s spec, bound for its group's overload `variant`.
+absl::StatusOr<BoundSample> BindVariantText(const std::string& text, const c10::OperatorName& variant) {
+  absl::StatusOr<LoadedSpec> spec = LoadedSpec::FromText(text, "test.textproto", TestRecipes());
+  if (!spec.ok()) return spec.status();
+  absl::StatusOr<LoadedSpec> of_variant = spec->ForOverload(variant);
+  if (!of_variant.ok()) return of_variant.status();
+  absl::StatusOr<std::vector<BoundSample>> all = BoundSample::BindAll(*of_variant, 0);
+  if (!all.ok()) return all.status();
+  return all->front();
+}
+
 TEST(SpecLoaderTest, SyntaxErrorsNameFileLineAndColumn) {
   absl::StatusOr<LoadedSpec> spec =
       LoadedSpec::FromText("op: \"aten::relu\"\nsample { nme: \"x\" }\n", "bad.textproto", TestRecipes());
@@ -149,6 +160,68 @@ TEST(BindTest, OutVariantsGetAFreshOutTensorPerCall) {
   ASSERT_TRUE(first.ok() && second.ok());
   EXPECT_NE((*first)[0].data_ptr(), (*second)[0].data_ptr());
   EXPECT_TRUE(at::equal((*first)[0], at::ones({3}) * 2));
+}
+
+// An in-place list op returns nothing: its outputs are the self list it
+// writes, each element aliasing its input.
+TEST(BindTest, InPlaceListOpsReturningNothingOutputTheWrittenList) {
+  absl::StatusOr<BoundSample> b = BindText(
+      "op: \"aten::_foreach_add_.List\"\nsample { name: \"s\"\n"
+      "arg { name: \"self\" tensors { tensor { shape: [3] } tensor { shape: [2, 2] } } }\n"
+      "arg { name: \"other\" tensors { tensor { shape: [3] } tensor { shape: [2, 2] } } } }");
+  ASSERT_TRUE(b.ok()) << b.status();
+  EXPECT_EQ(b->output_aliases(), (std::vector<int>{0, 1}));
+  const std::vector<at::Tensor> in = {at::ones({3}), at::ones({2, 2}), at::ones({3}), at::ones({2, 2})};
+  absl::StatusOr<std::vector<at::Tensor>> out = b->Call(in);
+  ASSERT_TRUE(out.ok()) << out.status();
+  ASSERT_EQ(out->size(), 2u);
+  EXPECT_TRUE((*out)[0].is_same(in[0]));
+  EXPECT_TRUE((*out)[1].is_same(in[1]));
+  EXPECT_TRUE(at::equal((*out)[1], at::full({2, 2}, 2.0)));
+}
+
+// A Tensor[] out= argument gets one tensor per functional output, shaped
+// and typed like it; the written list is the output.
+TEST(BindTest, OutListsGetOneTensorPerFunctionalOutput) {
+  const c10::OperatorName out_variant("aten::split_copy", "Tensor_out");
+  absl::StatusOr<BoundSample> b = BindVariantText(
+      "op: \"aten::split_copy.Tensor\"\nsample { name: \"s\"\n"
+      "arg { name: \"self\" tensor { shape: [5, 2] } }\narg { name: \"split_size\" int_value: 2 } }",
+      out_variant);
+  ASSERT_TRUE(b.ok()) << b.status();
+  absl::StatusOr<std::vector<at::Tensor>> out = b->Call({at::arange(10, at::kFloat).reshape({5, 2})});
+  ASSERT_TRUE(out.ok()) << out.status();
+  ASSERT_EQ(out->size(), 3u);
+  EXPECT_EQ((*out)[2].sizes(), (std::vector<int64_t>{1, 2}));
+  EXPECT_TRUE(at::equal((*out)[2], at::arange(8, 10, at::kFloat).reshape({1, 2})));
+  absl::StatusOr<BoundSample> given = BindVariantText(
+      "op: \"aten::split_copy.Tensor\"\nsample { name: \"s\"\n"
+      "arg { name: \"self\" tensor { shape: [5, 2] } }\narg { name: \"split_size\" int_value: 2 }\n"
+      "arg { name: \"out\" tensor { shape: [1] } } }",
+      out_variant);
+  ASSERT_FALSE(given.ok());
+  EXPECT_THAT(std::string(given.status().message()), HasSubstr("a Tensor[] out= argument takes no value"));
+}
+
+// bool[] arguments bind from bool_list; an output a false output_mask entry
+// leaves undefined is an error, not a crash.
+TEST(BindTest, BoolListsBindAndUndefinedOutputsAreErrors) {
+  absl::StatusOr<BoundSample> b = BindText(
+      "op: \"aten::native_group_norm_backward\"\nsample { name: \"s\"\n"
+      "arg { name: \"grad_out\" tensor { shape: [2, 4, 3] dtype: FLOAT64 } }\n"
+      "arg { name: \"input\" tensor { shape: [2, 4, 3] dtype: FLOAT64 } }\n"
+      "arg { name: \"mean\" tensor { shape: [2, 2] dtype: FLOAT64 } }\n"
+      "arg { name: \"rstd\" tensor { shape: [2, 2] dtype: FLOAT64 } }\n"
+      "arg { name: \"weight\" tensor { shape: [4] dtype: FLOAT64 } }\n"
+      "arg { name: \"N\" int_value: 2 } arg { name: \"C\" int_value: 4 }\n"
+      "arg { name: \"HxW\" int_value: 3 } arg { name: \"group\" int_value: 2 }\n"
+      "arg { name: \"output_mask\" bool_list { value: [true, false, true] } } }");
+  ASSERT_TRUE(b.ok()) << b.status();
+  std::vector<at::Tensor> in;
+  for (const auto& i : b->inputs()) in.push_back(at::ones(i.shape, at::kDouble));
+  absl::StatusOr<std::vector<at::Tensor>> out = b->Call(in);
+  ASSERT_FALSE(out.ok());
+  EXPECT_THAT(std::string(out.status().message()), HasSubstr("output 1 is an undefined tensor"));
 }
 
 TEST(BindTest, OperatorErrorsBecomeStatus) {
