@@ -114,6 +114,21 @@ OP_GROUPS = {
         "targets": ["aten_threshold_backward", "aten_threshold_backward_grad_input"],
         "samples_from": "",
     },
+    "attention/aten__scaled_dot_product_attention.textproto": {
+        "overloads": ["aten::_scaled_dot_product_attention"],
+        "targets": ["aten__scaled_dot_product_attention"],
+        "samples_from": "attention/aten__scaled_dot_product_attention_math.textproto",
+    },
+    "attention/aten__scaled_dot_product_attention_forward.textproto": {
+        "overloads": ["aten::_scaled_dot_product_attention_forward"],
+        "targets": ["aten__scaled_dot_product_attention_forward"],
+        "samples_from": "attention/aten__scaled_dot_product_attention_math.textproto",
+    },
+    "attention/aten__scaled_dot_product_attention_math.textproto": {
+        "overloads": ["aten::_scaled_dot_product_attention_math"],
+        "targets": ["aten__scaled_dot_product_attention_math"],
+        "samples_from": "",
+    },
     "binary/aten__add_relu_Scalar.textproto": {
         "overloads": ["aten::_add_relu.Scalar", "aten::_add_relu_.Scalar", "aten::_add_relu.Scalar_out"],
         "targets": ["aten__add_relu_Scalar", "aten__add_relu__Scalar", "aten__add_relu_Scalar_out"],
@@ -844,6 +859,111 @@ OP_GROUPS = {
         "targets": ["aten_vstack", "aten_vstack_out"],
         "samples_from": "",
     },
+    "convolution/aten__convolution.textproto": {
+        "overloads": ["aten::_convolution", "aten::_convolution.out"],
+        "targets": ["aten__convolution", "aten__convolution_out"],
+        "samples_from": "",
+    },
+    "convolution/aten__convolution_deprecated.textproto": {
+        "overloads": ["aten::_convolution.deprecated"],
+        "targets": ["aten__convolution_deprecated"],
+        "samples_from": "",
+    },
+    "convolution/aten__convolution_mode.textproto": {
+        "overloads": ["aten::_convolution_mode"],
+        "targets": ["aten__convolution_mode"],
+        "samples_from": "",
+    },
+    "convolution/aten__slow_conv2d_forward.textproto": {
+        "overloads": ["aten::_slow_conv2d_forward", "aten::_slow_conv2d_forward.output"],
+        "targets": ["aten__slow_conv2d_forward", "aten__slow_conv2d_forward_output"],
+        "samples_from": "convolution/aten_thnn_conv2d.textproto",
+    },
+    "convolution/aten_conv1d.textproto": {
+        "overloads": ["aten::conv1d"],
+        "targets": ["aten_conv1d"],
+        "samples_from": "",
+    },
+    "convolution/aten_conv1d_padding.textproto": {
+        "overloads": ["aten::conv1d.padding"],
+        "targets": ["aten_conv1d_padding"],
+        "samples_from": "convolution/aten__convolution_mode.textproto",
+    },
+    "convolution/aten_conv2d.textproto": {
+        "overloads": ["aten::conv2d"],
+        "targets": ["aten_conv2d"],
+        "samples_from": "",
+    },
+    "convolution/aten_conv2d_padding.textproto": {
+        "overloads": ["aten::conv2d.padding"],
+        "targets": ["aten_conv2d_padding"],
+        "samples_from": "",
+    },
+    "convolution/aten_conv3d.textproto": {
+        "overloads": ["aten::conv3d"],
+        "targets": ["aten_conv3d"],
+        "samples_from": "",
+    },
+    "convolution/aten_conv3d_padding.textproto": {
+        "overloads": ["aten::conv3d.padding"],
+        "targets": ["aten_conv3d_padding"],
+        "samples_from": "",
+    },
+    "convolution/aten_conv_tbc.textproto": {
+        "overloads": ["aten::conv_tbc", "aten::conv_tbc.out"],
+        "targets": ["aten_conv_tbc", "aten_conv_tbc_out"],
+        "samples_from": "",
+    },
+    "convolution/aten_conv_transpose1d.textproto": {
+        "overloads": ["aten::conv_transpose1d"],
+        "targets": ["aten_conv_transpose1d"],
+        "samples_from": "",
+    },
+    "convolution/aten_conv_transpose2d_input.textproto": {
+        "overloads": ["aten::conv_transpose2d.input"],
+        "targets": ["aten_conv_transpose2d_input"],
+        "samples_from": "",
+    },
+    "convolution/aten_conv_transpose3d_input.textproto": {
+        "overloads": ["aten::conv_transpose3d.input"],
+        "targets": ["aten_conv_transpose3d_input"],
+        "samples_from": "",
+    },
+    "convolution/aten_convolution.textproto": {
+        "overloads": ["aten::convolution", "aten::convolution.out"],
+        "targets": ["aten_convolution", "aten_convolution_out"],
+        "samples_from": "",
+    },
+    "convolution/aten_convolution_backward.textproto": {
+        "overloads": ["aten::convolution_backward", "aten::convolution_backward.out"],
+        "targets": ["aten_convolution_backward", "aten_convolution_backward_out"],
+        "samples_from": "",
+    },
+    "convolution/aten_slow_conv_dilated2d.textproto": {
+        "overloads": ["aten::slow_conv_dilated2d", "aten::slow_conv_dilated2d.out"],
+        "targets": ["aten_slow_conv_dilated2d", "aten_slow_conv_dilated2d_out"],
+        "samples_from": "",
+    },
+    "convolution/aten_slow_conv_dilated3d.textproto": {
+        "overloads": ["aten::slow_conv_dilated3d", "aten::slow_conv_dilated3d.out"],
+        "targets": ["aten_slow_conv_dilated3d", "aten_slow_conv_dilated3d_out"],
+        "samples_from": "",
+    },
+    "convolution/aten_slow_conv_transpose2d.textproto": {
+        "overloads": ["aten::slow_conv_transpose2d", "aten::slow_conv_transpose2d.out"],
+        "targets": ["aten_slow_conv_transpose2d", "aten_slow_conv_transpose2d_out"],
+        "samples_from": "",
+    },
+    "convolution/aten_slow_conv_transpose3d.textproto": {
+        "overloads": ["aten::slow_conv_transpose3d", "aten::slow_conv_transpose3d.out"],
+        "targets": ["aten_slow_conv_transpose3d", "aten_slow_conv_transpose3d_out"],
+        "samples_from": "",
+    },
+    "convolution/aten_thnn_conv2d.textproto": {
+        "overloads": ["aten::thnn_conv2d", "aten::thnn_conv2d.out"],
+        "targets": ["aten_thnn_conv2d", "aten_thnn_conv2d_out"],
+        "samples_from": "",
+    },
     "copy/aten__to_copy.textproto": {
         "overloads": ["aten::_to_copy"],
         "targets": ["aten__to_copy"],
@@ -1279,6 +1399,21 @@ OP_GROUPS = {
         "targets": ["aten_soft_margin_loss_backward", "aten_soft_margin_loss_backward_grad_input"],
         "samples_from": "losses/aten_mse_loss_backward.textproto",
     },
+    "matrix/aten__addmm_activation.textproto": {
+        "overloads": ["aten::_addmm_activation", "aten::_addmm_activation.out"],
+        "targets": ["aten__addmm_activation", "aten__addmm_activation_out"],
+        "samples_from": "",
+    },
+    "matrix/aten__cdist_forward.textproto": {
+        "overloads": ["aten::_cdist_forward", "aten::_cdist_forward.out"],
+        "targets": ["aten__cdist_forward", "aten__cdist_forward_out"],
+        "samples_from": "matrix/aten_cdist.textproto",
+    },
+    "matrix/aten__euclidean_dist.textproto": {
+        "overloads": ["aten::_euclidean_dist", "aten::_euclidean_dist.out"],
+        "targets": ["aten__euclidean_dist", "aten__euclidean_dist_out"],
+        "samples_from": "",
+    },
     "matrix/aten_addbmm.textproto": {
         "overloads": ["aten::addbmm", "aten::addbmm_", "aten::addbmm.out"],
         "targets": ["aten_addbmm", "aten_addbmm_", "aten_addbmm_out"],
@@ -1304,9 +1439,19 @@ OP_GROUPS = {
         "targets": ["aten_baddbmm", "aten_baddbmm_", "aten_baddbmm_out"],
         "samples_from": "",
     },
+    "matrix/aten_bilinear.textproto": {
+        "overloads": ["aten::bilinear"],
+        "targets": ["aten_bilinear"],
+        "samples_from": "",
+    },
     "matrix/aten_bmm.textproto": {
         "overloads": ["aten::bmm", "aten::bmm.out"],
         "targets": ["aten_bmm", "aten_bmm_out"],
+        "samples_from": "",
+    },
+    "matrix/aten_cdist.textproto": {
+        "overloads": ["aten::cdist"],
+        "targets": ["aten_cdist"],
         "samples_from": "",
     },
     "matrix/aten_chain_matmul.textproto": {
@@ -1317,6 +1462,11 @@ OP_GROUPS = {
     "matrix/aten_dot.textproto": {
         "overloads": ["aten::dot", "aten::dot.out"],
         "targets": ["aten_dot", "aten_dot_out"],
+        "samples_from": "",
+    },
+    "matrix/aten_einsum.textproto": {
+        "overloads": ["aten::einsum"],
+        "targets": ["aten_einsum"],
         "samples_from": "",
     },
     "matrix/aten_ger.textproto": {
@@ -1359,9 +1509,54 @@ OP_GROUPS = {
         "targets": ["aten_outer", "aten_outer_out"],
         "samples_from": "",
     },
+    "matrix/aten_tensordot.textproto": {
+        "overloads": ["aten::tensordot", "aten::tensordot.out"],
+        "targets": ["aten_tensordot", "aten_tensordot_out"],
+        "samples_from": "",
+    },
     "matrix/aten_vdot.textproto": {
         "overloads": ["aten::vdot", "aten::vdot.out"],
         "targets": ["aten_vdot", "aten_vdot_out"],
+        "samples_from": "",
+    },
+    "normalization/aten__weight_norm.textproto": {
+        "overloads": ["aten::_weight_norm"],
+        "targets": ["aten__weight_norm"],
+        "samples_from": "",
+    },
+    "normalization/aten__weight_norm_interface.textproto": {
+        "overloads": ["aten::_weight_norm_interface", "aten::_weight_norm_interface.out"],
+        "targets": ["aten__weight_norm_interface", "aten__weight_norm_interface_out"],
+        "samples_from": "",
+    },
+    "normalization/aten_batch_norm.textproto": {
+        "overloads": ["aten::batch_norm"],
+        "targets": ["aten_batch_norm"],
+        "samples_from": "",
+    },
+    "normalization/aten_group_norm.textproto": {
+        "overloads": ["aten::group_norm"],
+        "targets": ["aten_group_norm"],
+        "samples_from": "",
+    },
+    "normalization/aten_instance_norm.textproto": {
+        "overloads": ["aten::instance_norm"],
+        "targets": ["aten_instance_norm"],
+        "samples_from": "",
+    },
+    "normalization/aten_layer_norm.textproto": {
+        "overloads": ["aten::layer_norm"],
+        "targets": ["aten_layer_norm"],
+        "samples_from": "normalization/aten_native_layer_norm.textproto",
+    },
+    "normalization/aten_native_batch_norm.textproto": {
+        "overloads": ["aten::native_batch_norm"],
+        "targets": ["aten_native_batch_norm"],
+        "samples_from": "",
+    },
+    "normalization/aten_native_batch_norm_backward.textproto": {
+        "overloads": ["aten::native_batch_norm_backward", "aten::native_batch_norm_backward.out"],
+        "targets": ["aten_native_batch_norm_backward", "aten_native_batch_norm_backward_out"],
         "samples_from": "",
     },
     "normalization/aten_native_group_norm.textproto": {
@@ -1369,9 +1564,104 @@ OP_GROUPS = {
         "targets": ["aten_native_group_norm", "aten_native_group_norm_out"],
         "samples_from": "",
     },
+    "normalization/aten_native_group_norm_backward.textproto": {
+        "overloads": ["aten::native_group_norm_backward", "aten::native_group_norm_backward.out"],
+        "targets": ["aten_native_group_norm_backward", "aten_native_group_norm_backward_out"],
+        "samples_from": "",
+    },
     "normalization/aten_native_layer_norm.textproto": {
         "overloads": ["aten::native_layer_norm", "aten::native_layer_norm.out"],
         "targets": ["aten_native_layer_norm", "aten_native_layer_norm_out"],
+        "samples_from": "",
+    },
+    "normalization/aten_norm_except_dim.textproto": {
+        "overloads": ["aten::norm_except_dim"],
+        "targets": ["aten_norm_except_dim"],
+        "samples_from": "",
+    },
+    "pooling/aten__adaptive_avg_pool2d.textproto": {
+        "overloads": ["aten::_adaptive_avg_pool2d", "aten::_adaptive_avg_pool2d.out"],
+        "targets": ["aten__adaptive_avg_pool2d", "aten__adaptive_avg_pool2d_out"],
+        "samples_from": "",
+    },
+    "pooling/aten__adaptive_avg_pool3d.textproto": {
+        "overloads": ["aten::_adaptive_avg_pool3d", "aten::_adaptive_avg_pool3d.out"],
+        "targets": ["aten__adaptive_avg_pool3d", "aten__adaptive_avg_pool3d_out"],
+        "samples_from": "",
+    },
+    "pooling/aten_adaptive_avg_pool1d.textproto": {
+        "overloads": ["aten::adaptive_avg_pool1d"],
+        "targets": ["aten_adaptive_avg_pool1d"],
+        "samples_from": "",
+    },
+    "pooling/aten_adaptive_avg_pool2d.textproto": {
+        "overloads": ["aten::adaptive_avg_pool2d", "aten::adaptive_avg_pool2d.out"],
+        "targets": ["aten_adaptive_avg_pool2d", "aten_adaptive_avg_pool2d_out"],
+        "samples_from": "",
+    },
+    "pooling/aten_adaptive_avg_pool3d.textproto": {
+        "overloads": ["aten::adaptive_avg_pool3d", "aten::adaptive_avg_pool3d.out"],
+        "targets": ["aten_adaptive_avg_pool3d", "aten_adaptive_avg_pool3d_out"],
+        "samples_from": "",
+    },
+    "pooling/aten_adaptive_max_pool1d.textproto": {
+        "overloads": ["aten::adaptive_max_pool1d"],
+        "targets": ["aten_adaptive_max_pool1d"],
+        "samples_from": "",
+    },
+    "pooling/aten_adaptive_max_pool2d.textproto": {
+        "overloads": ["aten::adaptive_max_pool2d", "aten::adaptive_max_pool2d.out"],
+        "targets": ["aten_adaptive_max_pool2d", "aten_adaptive_max_pool2d_out"],
+        "samples_from": "",
+    },
+    "pooling/aten_adaptive_max_pool3d.textproto": {
+        "overloads": ["aten::adaptive_max_pool3d", "aten::adaptive_max_pool3d.out"],
+        "targets": ["aten_adaptive_max_pool3d", "aten_adaptive_max_pool3d_out"],
+        "samples_from": "",
+    },
+    "pooling/aten_avg_pool1d.textproto": {
+        "overloads": ["aten::avg_pool1d"],
+        "targets": ["aten_avg_pool1d"],
+        "samples_from": "",
+    },
+    "pooling/aten_avg_pool2d.textproto": {
+        "overloads": ["aten::avg_pool2d", "aten::avg_pool2d.out"],
+        "targets": ["aten_avg_pool2d", "aten_avg_pool2d_out"],
+        "samples_from": "",
+    },
+    "pooling/aten_avg_pool3d.textproto": {
+        "overloads": ["aten::avg_pool3d", "aten::avg_pool3d.out"],
+        "targets": ["aten_avg_pool3d", "aten_avg_pool3d_out"],
+        "samples_from": "",
+    },
+    "pooling/aten_max_pool1d.textproto": {
+        "overloads": ["aten::max_pool1d"],
+        "targets": ["aten_max_pool1d"],
+        "samples_from": "",
+    },
+    "pooling/aten_max_pool1d_with_indices.textproto": {
+        "overloads": ["aten::max_pool1d_with_indices"],
+        "targets": ["aten_max_pool1d_with_indices"],
+        "samples_from": "",
+    },
+    "pooling/aten_max_pool2d.textproto": {
+        "overloads": ["aten::max_pool2d"],
+        "targets": ["aten_max_pool2d"],
+        "samples_from": "",
+    },
+    "pooling/aten_max_pool2d_with_indices.textproto": {
+        "overloads": ["aten::max_pool2d_with_indices", "aten::max_pool2d_with_indices.out"],
+        "targets": ["aten_max_pool2d_with_indices", "aten_max_pool2d_with_indices_out"],
+        "samples_from": "",
+    },
+    "pooling/aten_max_pool3d.textproto": {
+        "overloads": ["aten::max_pool3d"],
+        "targets": ["aten_max_pool3d"],
+        "samples_from": "",
+    },
+    "pooling/aten_max_pool3d_with_indices.textproto": {
+        "overloads": ["aten::max_pool3d_with_indices", "aten::max_pool3d_with_indices.out"],
+        "targets": ["aten_max_pool3d_with_indices", "aten_max_pool3d_with_indices_out"],
         "samples_from": "",
     },
     "reductions/aten__aminmax.textproto": {

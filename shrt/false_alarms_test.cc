@@ -2,8 +2,11 @@
 // "three refinements" and "Applicability"), end to end through ValidateOp:
 // each test claimed a correct rule that the engine used to report
 // incorrect.
+#include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "shrt/ground_truth.h"
+#include "shrt/sample.h"
 #include "shrt/test_recipes.h"
 #include "shrt/validate.h"
 
@@ -118,6 +121,42 @@ TEST(FalseAlarmsTest, RoundingIsJudgedAgainstAFloat64Reference) {
     }
   )pb", "P(sum), R -> P(sum)", 2);
   EXPECT_EQ(mm.verdict, Verdict::kCorrect) << mm.evidence;
+}
+
+// An overload that writes an input its schema does not mark as written
+// (libtorch 1.13's batch_norm updates running_mean/running_var in place in
+// training) must not share that input with other calls: the full call
+// finds the write, and the sample is treated as mutating from then on.
+TEST(FalseAlarmsTest, UnmarkedWritesMakeTheSampleCopyItsInputs) {
+  auto spec_of = [](bool training) {
+    return LoadedSpec::FromText(absl::StrCat(R"pb(
+      op: "aten::batch_norm"
+      sample {
+        name: "s"
+        arg { name: "input" tensor { shape: [8, 3] } }
+        arg { name: "weight" none: true }
+        arg { name: "bias" none: true }
+        arg { name: "running_mean" tensor { shape: [3] } }
+        arg { name: "running_var" tensor { shape: [3] recipe: "positive" } }
+        arg { name: "momentum" float_value: 0.1 }
+        arg { name: "eps" float_value: 0.01 }
+        arg { name: "cudnn_enabled" bool_value: false }
+        arg { name: "training" bool_value: )pb", training ? "true" : "false", " }\n}\n"),
+                                "test.textproto", TestRecipes());
+  };
+  for (const bool training : {false, true}) {
+    SCOPED_TRACE(training ? "training" : "eval");
+    absl::StatusOr<LoadedSpec> spec = spec_of(training);
+    ASSERT_TRUE(spec.ok()) << spec.status();
+    absl::StatusOr<std::vector<BoundSample>> samples = BoundSample::BindAll(*spec, 0);
+    ASSERT_TRUE(samples.ok()) << samples.status();
+    const BoundSample& sample = samples->front();
+    EXPECT_FALSE(sample.mutates());  // batch_norm's schema marks no write
+    TruthOptions options;
+    options.world_size = 3;
+    ASSERT_TRUE(GroundTruth(*spec, 0, sample, options).ok());
+    EXPECT_EQ(sample.mutates(), training);
+  }
 }
 
 }  // namespace

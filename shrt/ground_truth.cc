@@ -45,9 +45,10 @@ bool Informative(const Tensors& outputs) {
 }
 
 // Inputs for one call on full tensors: the tensors themselves, or, for an
-// overload that writes into its inputs, fresh copies in the inputs' layouts.
-Tensors CallInputs(const Tensors& ts, const BoundSample& sample) {
-  if (!sample.mutates()) return ts;
+// overload that writes into its inputs (or when `copy`), fresh copies in the
+// inputs' layouts.
+Tensors CallInputs(const Tensors& ts, const BoundSample& sample, bool copy = false) {
+  if (!sample.mutates() && !copy) return ts;
   Tensors out;
   out.reserve(ts.size());
   for (size_t i = 0; i < ts.size(); ++i) {
@@ -120,7 +121,15 @@ class TruthBuilder {
       if (std::any_of(names.begin(), names.end(), [&](const auto& n) { return n != names[0]; })) {
         full.generator = absl::StrJoin(names, "/");
       }
-      absl::StatusOr<Tensors> outputs = sample_.Call(CallInputs(full.inputs, sample_));
+      // The full call runs on copies: an overload that writes an input its
+      // schema does not mark as written (batch_norm's running stats) must
+      // not share that input with other calls, so a changed copy marks the
+      // sample as mutating before any rank runs.
+      const Tensors copies = CallInputs(full.inputs, sample_, /*copy=*/true);
+      absl::StatusOr<Tensors> outputs = sample_.Call(copies);
+      for (size_t i = 0; !sample_.mutates() && i < copies.size(); ++i) {
+        if (!copies[i].equal(full.inputs[i])) sample_.MarkWritesInputs();
+      }
       if (!outputs.ok() && IsCrash(outputs.status())) {
         Crashed(outputs.status(), full.generator, "", "", -1);
         continue;

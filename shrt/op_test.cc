@@ -57,7 +57,14 @@ class OpTestState {
               [&](const OpArgs& args) { return StrategyRegistry::Global().Query(op, args); },
               options);
         },
-        [&](int) { return OverloadToString(op); }, isolation_);
+        [&](int) {
+          OpReport unfinished;
+          unfinished.op = OverloadToString(op);
+          unfinished.spec_path = spec_->path();
+          unfinished.world_size = world_size;
+          return unfinished;
+        },
+        isolation_);
     absl::StatusOr<OpReport> report =
         isolated.ok() ? std::move(isolated->front()) : absl::StatusOr<OpReport>(isolated.status());
     return reports_.emplace(key, std::move(report)).first->second;

@@ -46,8 +46,15 @@ class BoundSample {
 
   const std::string& name() const { return name_; }
   const std::vector<InputSpec>& inputs() const { return inputs_; }
-  // True if the overload writes into an argument (in-place or out=).
-  bool mutates() const { return mutates_; }
+  // True if the overload writes into an argument: in-place or out= by its
+  // schema, or found writing an input its schema does not mark as written
+  // (MarkWritesInputs).
+  bool mutates() const { return mutates_ || writes_unmarked_; }
+  // Records that a call changed an input the schema does not mark as
+  // written: libtorch 1.13's batch_norm, instance_norm and native_batch_norm
+  // update running_mean and running_var in place with no `(a!)`. From then
+  // on every call of the sample gets its own copies (ground_truth.h).
+  void MarkWritesInputs() const { writes_unmarked_ = true; }
   // For each flattened output, the input (index into inputs()) that it is
   // written into in place (e.g. add_'s self), or -1. An in-place output
   // keeps its input's placement: a rule may not change it.
@@ -164,6 +171,7 @@ class BoundSample {
   // nothing (op_lookup.h WrittenArgumentsAsOutputs), by schema index.
   std::vector<int> written_args_;
   bool mutates_ = false;
+  mutable bool writes_unmarked_ = false;
   int local_shape_index_ = -1;  // schema index of the spec's local_shape_arg
 };
 

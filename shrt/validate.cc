@@ -124,7 +124,7 @@ std::vector<CaseCrash> UnexplainedCrashes(const LoadedSpec& spec,
 
 absl::StatusOr<std::vector<absl::StatusOr<OpReport>>> ValidateIsolated(
     int n, const std::function<absl::StatusOr<OpReport>(int)>& validate,
-    const std::function<std::string(int)>& op_of, const IsolationOptions& options,
+    const std::function<OpReport(int)>& unfinished, const IsolationOptions& options,
     const std::function<void(int)>& done) {
   IsolatedTask task = [&](int i) -> absl::StatusOr<std::string> {
     absl::StatusOr<OpReport> report = validate(i);
@@ -140,16 +140,14 @@ absl::StatusOr<std::vector<absl::StatusOr<OpReport>>> ValidateIsolated(
       reports.push_back(ParseOpReport(*o.result));
     } else if (o.result.status().code() == absl::StatusCode::kInternal && !o.crashes.empty()) {
       // The task could not finish: a report that says so, crashed.
-      OpReport r;
-      r.op = op_of(i);
+      OpReport r = unfinished(i);
       r.error = absl::StrCat("validation did not finish: ", o.result.status().message());
       for (const CallCrash& c : o.crashes) {
         r.crashes.push_back({"", absl::StrCat("crashed: ", c.reason, " at operator call #", c.call)});
       }
       reports.push_back(std::move(r));
     } else if (o.result.status().code() == absl::StatusCode::kInternal) {
-      OpReport r;
-      r.op = op_of(i);
+      OpReport r = unfinished(i);
       r.error = absl::StrCat("validation did not finish: ", o.result.status().message());
       reports.push_back(std::move(r));
     } else {

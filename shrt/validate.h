@@ -72,12 +72,13 @@ std::vector<CaseCrash> UnexplainedCrashes(const LoadedSpec& spec,
 // call becomes a CaseCrash of its report, and the rest of the validation
 // still runs. A validation that cannot finish (isolation.h TaskOutcome:
 // e.g. more crashes than options.max_crashes, or a worker that died
-// outside any operator call) gives a report of overload `op_of(i)` whose
-// error says why, with its crashes. The caller must be single-threaded.
+// outside any operator call) gives the report `unfinished(i)` (the
+// overload, spec path, world size and repro command of task i) with an
+// error that says why, and its crashes. The caller must be single-threaded.
 // Errors: as RunIsolated (Internal when fork, a pipe or a mapping fails).
 absl::StatusOr<std::vector<absl::StatusOr<OpReport>>> ValidateIsolated(
     int n, const std::function<absl::StatusOr<OpReport>(int)>& validate,
-    const std::function<std::string(int)>& op_of, const IsolationOptions& options,
+    const std::function<OpReport(int)>& unfinished, const IsolationOptions& options,
     const std::function<void(int)>& done = {});
 
 }  // namespace shrt

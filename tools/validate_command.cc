@@ -128,6 +128,20 @@ int RunValidate(const ValidateCommand& cmd, const StrategyRegistry& registry, st
   const auto start = std::chrono::steady_clock::now();
   // One overload's report; overloads run in parallel (ATen intra-op
   // threads stay at 1), each on its own spec, strategy and table entry.
+  // What every report of `spec`'s overload starts with, also the report of
+  // a validation that cannot finish (ValidateIsolated).
+  auto header = [&](const LoadedSpec* spec) {
+    OpReport r;
+    r.op = OverloadToString(spec->op());
+    r.spec_path = spec->path();
+    r.world_size = cmd.world_size;
+    Repro repro;
+    repro.spec = spec->path();
+    if (table) repro.strategies = cmd.strategies;
+    repro.world_size = cmd.world_size;
+    r.repro = ReproCommand(repro);
+    return r;
+  };
   auto validate_one = [&](const LoadedSpec* spec) -> absl::StatusOr<OpReport> {
     const c10::OperatorName op = spec->op();
     const bool has_strategy = has_claims(op);
@@ -148,11 +162,7 @@ int RunValidate(const ValidateCommand& cmd, const StrategyRegistry& registry, st
       report = ValidateOp(*spec, source, options);
     }
     if (!report.ok()) return report;
-    Repro repro;
-    repro.spec = spec->path();
-    if (table) repro.strategies = cmd.strategies;
-    repro.world_size = cmd.world_size;
-    report->repro = ReproCommand(repro);
+    report->repro = header(spec).repro;
     if (!has_strategy) {
       report->error = table ? absl::StrCat("not in ", cmd.strategies, "; every valid rule is missing")
                             : "no strategy is registered; every valid rule is missing";
@@ -172,7 +182,7 @@ int RunValidate(const ValidateCommand& cmd, const StrategyRegistry& registry, st
     Progress progress(static_cast<int>(targets.size()), stderr);
     isolated = ValidateIsolated(
         static_cast<int>(targets.size()), [&](int i) { return validate_one(targets[i]); },
-        [&](int i) { return OverloadToString(targets[i]->op()); }, isolation,
+        [&](int i) { return header(targets[i]); }, isolation,
         [&](int) { progress.Done(); });
   }
   if (!isolated.ok()) return usage(isolated.status().message());

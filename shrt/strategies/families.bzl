@@ -8,11 +8,13 @@ one more name here.
 
 FAMILIES = [
     "activation_backward",
+    "attention",
     "binary",
     "bitwise",
     "clamp",
     "comparison",
     "concat",
+    "convolution",
     "copy",
     "embedding",
     "foreach",
@@ -20,6 +22,7 @@ FAMILIES = [
     "losses",
     "matrix",
     "normalization",
+    "pooling",
     "reductions",
     "reshape",
     "scans",

@@ -1,7 +1,11 @@
 // Strategies for matrix products: mm, bmm, mv, dot, vdot, outer, ger, inner,
 // matmul, chain_matmul, kron, linear without bias (P = A @ B) and the fused
 // beta * self + alpha * (A @ B) forms addmm, addmv, baddbmm, addbmm, addr,
-// linear with bias.
+// linear with bias; and, in their own sections below (each with its
+// algebra): _addmm_activation (addmm then relu/gelu), tensordot, bilinear,
+// einsum (a small equation parser), cdist / _cdist_forward /
+// _euclidean_dist. linear_backward is not here: libtorch 1.13 has no CPU
+// kernel for it (NestedTensor and MPS only), so it cannot be executed.
 //
 // Product rules (DTensor's _matrix_ops.py, from the einsum view of A @ B):
 //   - an output dim that A (and/or B) carries shards through: A and B are
@@ -87,8 +91,11 @@
 // leaves a rank with an empty chunk. Seen as `R, S(0), R -> S(0)` giving
 // shape [1] instead of [0] on rank 3 of 4 for self [1], mat [6, 1].
 #include <algorithm>
+#include <cmath>
 #include <optional>
+#include <string>
 #include <utility>
+#include <variant>
 #include <vector>
 
 #include "shrt/registry.h"
@@ -212,6 +219,43 @@ std::vector<Rule> PlainProduct(const OpArgs& args, const ProductDims& dims) {
   return KeepApplicable(args, std::move(rules));
 }
 
+// The placements of self (broadcast to the output `out`) that go with a
+// product placed `prod` in beta * self + alpha * product.
+std::vector<Placement> SelfOptions(const TensorMeta& self, const TensorMeta& out, const Placement& prod) {
+  std::vector<Placement> options;
+  if (prod.is_shard()) {
+    const int64_t d = prod.dim();
+    const int64_t a = d - (out.ndim() - self.ndim());
+    const bool aligned = a >= 0 && self.sizes[a] == out.sizes[d];
+    if (aligned) options.push_back(Placement::Shard(a));
+    if (!aligned || out.sizes[d] == 1) options.push_back(Placement::Replicate());
+  } else if (prod.reduce_op() == ReduceOp::kSum) {
+    options.push_back(prod);
+  } else {  // P(avg)
+    options.push_back(prod);
+    options.push_back(Placement::Replicate());
+  }
+  return options;
+}
+
+// (self, output) placements with the product replicated: beta * self + c
+// is affine in self.
+std::vector<std::pair<Placement, Placement>> SelfPartialRules(double beta) {
+  const Placement avg = Placement::Partial(ReduceOp::kAvg);
+  const Placement max = Placement::Partial(ReduceOp::kMax);
+  const Placement min = Placement::Partial(ReduceOp::kMin);
+  std::vector<std::pair<Placement, Placement>> rules = {{avg, avg}};
+  if (beta >= 0) {
+    rules.push_back({max, max});
+    rules.push_back({min, min});
+  }
+  if (beta <= 0) {
+    rules.push_back({max, min});
+    rules.push_back({min, max});
+  }
+  return rules;
+}
+
 // Where self, A and B sit among the inputs of an op with self.
 struct AddOrder {
   size_t self, a, b;
@@ -239,34 +283,10 @@ std::vector<Rule> AddProduct(const OpArgs& args, const ProductDims& dims,
   const Placement r = Placement::Replicate();
   std::vector<Rule> rules;
   for (const ProductRule& p : ProductRules(dims)) {
-    std::vector<Placement> self_options;
-    if (p.out.is_shard()) {
-      const int64_t d = p.out.dim();
-      const int64_t a = d - (out.ndim() - self.ndim());
-      const bool aligned = a >= 0 && self.sizes[a] == out.sizes[d];
-      if (aligned) self_options.push_back(Placement::Shard(a));
-      if (!aligned || out.sizes[d] == 1) self_options.push_back(r);
-    } else if (p.out.reduce_op() == ReduceOp::kSum) {
-      self_options.push_back(p.out);
-    } else {  // P(avg)
-      self_options.push_back(p.out);
-      self_options.push_back(r);
-    }
-    for (const Placement& s : self_options) rules.push_back(AddRule(order, s, p.a, p.b, p.out));
+    for (const Placement& s : SelfOptions(self, out, p.out)) rules.push_back(AddRule(order, s, p.a, p.b, p.out));
   }
   // The product replicated, self partial.
-  const Placement avg = Placement::Partial(ReduceOp::kAvg);
-  const Placement max = Placement::Partial(ReduceOp::kMax);
-  const Placement min = Placement::Partial(ReduceOp::kMin);
-  rules.push_back(AddRule(order, avg, r, r, avg));
-  if (beta >= 0) {
-    rules.push_back(AddRule(order, max, r, r, max));
-    rules.push_back(AddRule(order, min, r, r, min));
-  }
-  if (beta <= 0) {
-    rules.push_back(AddRule(order, max, r, r, min));
-    rules.push_back(AddRule(order, min, r, r, max));
-  }
+  for (const auto& [s, o] : SelfPartialRules(beta)) rules.push_back(AddRule(order, s, r, r, o));
   if (empty_mat_breaks_broadcast) {
     // A rank's self must have the shape of its local output whenever its
     // mat may be empty: self sharded with the output, or full-shaped.
@@ -386,6 +406,258 @@ absl::StatusOr<std::vector<Rule>> Linear(const OpArgs& args) {
   return AddProduct(args, LinearDims(args), false, kBiasLast);
 }
 
+// _addmm_activation(self, mat1, mat2, beta, alpha, use_gelu):
+// act(beta * self + alpha * mat1 @ mat2). addmm's shard rules carry
+// through the elementwise activation; no Partial output survives it except
+// where act commutes with the reduction: relu is nondecreasing, so with the
+// product replicated P(max|min) of self map as addmm's (flipped when
+// beta < 0); gelu is not monotone.
+std::vector<Rule> AddmmActivation(const OpArgs& args) {
+  const bool gelu = args.GetBool("use_gelu").value_or(false);
+  std::vector<Rule> rules = AddProduct(args, kMm, false);
+  rules.erase(std::remove_if(rules.begin(), rules.end(),
+                             [&](const Rule& rule) {
+                               const Placement& o = rule.outputs[0];
+                               if (o.is_shard()) return false;
+                               const bool monotone_op = o.is_partial() && (o.reduce_op() == ReduceOp::kMax ||
+                                                                          o.reduce_op() == ReduceOp::kMin);
+                               return gelu || !monotone_op;
+                             }),
+              rules.end());
+  return rules;
+}
+
+// tensordot(A, B, dims_self, dims_other): the free dims of A, then those of
+// B, each carried by one factor; dims_self[i] contracted with dims_other[i].
+ProductDims TensordotDims(const OpArgs& args) {
+  const int64_t na = args.inputs()[0].ndim();
+  const int64_t nb = args.inputs()[1].ndim();
+  std::vector<int64_t> da = args.GetIntList("dims_self").value_or(std::vector<int64_t>{});
+  std::vector<int64_t> db = args.GetIntList("dims_other").value_or(std::vector<int64_t>{});
+  ProductDims dims;
+  std::vector<bool> a_free(na, true), b_free(nb, true);
+  for (size_t i = 0; i < da.size() && i < db.size(); ++i) {
+    const int64_t a = da[i] < 0 ? da[i] + na : da[i];
+    const int64_t b = db[i] < 0 ? db[i] + nb : db[i];
+    if (a < 0 || a >= na || b < 0 || b >= nb) continue;
+    a_free[a] = b_free[b] = false;
+    dims.contracted.push_back({a, b});
+  }
+  for (int64_t d = 0; d < na; ++d) {
+    if (a_free[d]) dims.out_dims.push_back({d, -1});
+  }
+  for (int64_t d = 0; d < nb; ++d) {
+    if (b_free[d]) dims.out_dims.push_back({-1, d});
+  }
+  return dims;
+}
+
+// bilinear(x1 [..., i], x2 [..., j], W [o, i, j], bias? [o]):
+// y[..., o] = sum_ij x1[..., i] W[o, i, j] x2[..., j] + bias[o], trilinear
+// in (x1, x2, W) (einsum "...i,oij,...j->...o"): batch dims shard x1 and
+// x2 together, o shards W (bias sharded with it: bilinear checks
+// bias.size(0) == weight.size(0) on each rank); P(sum|avg) on one of the
+// three, the others R; bias is
+// added with beta = 1 (SelfOptions, SelfPartialRules). Without bias and
+// with i = j = 1 each output element is one product x1 * W * x2:
+// P(product) on all three. Not claimed: i (or j) sharded on W and x1 (or
+// x2), the local partial sums of the contraction, which DTensor's einsum
+// view would give P(sum): libtorch 1.13's _trilinear raises on an empty
+// chunk of a contracted dim ("cannot reshape tensor of 0 elements into
+// shape [-1, 0]"), and every size has a world size leaving one rank empty.
+std::vector<Rule> Bilinear(const OpArgs& args) {
+  const std::vector<TensorMeta>& in = args.inputs();
+  const TensorMeta& out = args.outputs()[0];
+  const int64_t n = in[0].ndim();
+  const bool has_bias = in.size() == 4;
+  const Placement r = Placement::Replicate();
+  const Placement sum = Placement::Partial(ReduceOp::kSum);
+  const Placement avg = Placement::Partial(ReduceOp::kAvg);
+  struct Tri {
+    Placement x1, x2, w, out;
+  };
+  std::vector<Tri> tri;
+  for (int64_t d = 0; d + 1 < n; ++d) tri.push_back({Placement::Shard(d), Placement::Shard(d), r, Placement::Shard(d)});
+  tri.push_back({r, r, Placement::Shard(0), Placement::Shard(n - 1)});
+  for (const Placement& p : {sum, avg}) {
+    tri.push_back({p, r, r, p});
+    tri.push_back({r, p, r, p});
+    tri.push_back({r, r, p, p});
+  }
+  std::vector<Rule> rules;
+  for (const Tri& t : tri) {
+    if (!has_bias) {
+      rules.push_back({{t.x1, t.x2, t.w}, {t.out}});
+      continue;
+    }
+    // bilinear requires bias.size(0) == weight.size(0): with W sharded,
+    // bias is sharded with it (no broadcast of a replicated [1] bias).
+    const bool w_sharded = t.w.is_shard();
+    for (const Placement& b : SelfOptions(in[3], out, t.out)) {
+      if (!w_sharded || b.is_shard()) rules.push_back({{t.x1, t.x2, t.w, b}, {t.out}});
+    }
+  }
+  if (has_bias) {
+    for (const auto& [b, o] : SelfPartialRules(1.0)) rules.push_back({{r, r, r, b}, {o}});
+  } else if (in[2].ndim() == 3 && in[2].sizes[1] == 1 && in[2].sizes[2] == 1) {
+    const Placement prod = Placement::Partial(ReduceOp::kProduct);
+    rules.push_back({{prod, prod, prod}, {prod}});
+  }
+  return KeepApplicable(args, std::move(rules));
+}
+
+// einsum(equation, operands): the equation "ab,bc->ac" parsed into one
+// letter string per operand and the output's (implicit form "ab,bc": the
+// letters used once, sorted). Ellipses ("...") are not parsed: no rules.
+struct EinsumEq {
+  std::vector<std::string> operands;
+  std::string output;
+};
+
+std::optional<EinsumEq> ParseEinsum(const std::string& equation) {
+  std::string eq;
+  for (char c : equation) {
+    if (c != ' ') eq += c;
+  }
+  if (eq.find('.') != std::string::npos) return std::nullopt;
+  const size_t arrow = eq.find("->");
+  const std::string lhs = eq.substr(0, arrow);
+  EinsumEq parsed;
+  size_t start = 0;
+  while (true) {
+    const size_t comma = lhs.find(',', start);
+    parsed.operands.push_back(lhs.substr(start, comma - start));
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  if (arrow != std::string::npos) {
+    parsed.output = eq.substr(arrow + 2);
+  } else {
+    for (char c : std::string(lhs)) {
+      if (c != ',' && std::count(lhs.begin(), lhs.end(), c) == 1) parsed.output += c;
+    }
+    std::sort(parsed.output.begin(), parsed.output.end());
+  }
+  return parsed;
+}
+
+// The rules of DTensor's gen_einsum_strategies (_einsum_strategy.py) for
+// one equation: a letter kept on the output shards it, every operand that
+// has the letter at its full size sharded on it and the others (lacking it
+// or broadcasting it from size 1) replicated; a summed letter sharded the
+// same way gives P(sum) (each rank sums its chunk; a rank past the end sums
+// nothing: zeros). A letter an operand repeats (a diagonal, "ii") would
+// need two shard dims on it: no rule. The result is multilinear in the
+// operands: P(sum|avg) on one, the others R. When every summed letter has
+// size 1 each output element is one product of one element per operand:
+// P(product) on all; with one operand it is then a copy (permutation,
+// diagonal), so P(max|min) carry through too.
+std::vector<Rule> Einsum(const OpArgs& args) {
+  const ArgValue* eq_arg = args.Find("equation");
+  if (eq_arg == nullptr || !std::holds_alternative<std::string>(*eq_arg)) return {};
+  const std::optional<EinsumEq> eq = ParseEinsum(std::get<std::string>(*eq_arg));
+  const std::vector<TensorMeta>& in = args.inputs();
+  if (!eq || eq->operands.size() != in.size()) return {};
+  const size_t n = in.size();
+  for (size_t i = 0; i < n; ++i) {
+    if (static_cast<int64_t>(eq->operands[i].size()) != in[i].ndim()) return {};
+  }
+  // Each letter's full size: the largest over its occurrences.
+  auto letter_size = [&](char c) {
+    int64_t size = 1;
+    for (size_t i = 0; i < n; ++i) {
+      for (size_t d = 0; d < eq->operands[i].size(); ++d) {
+        if (eq->operands[i][d] == c) size = std::max(size, in[i].sizes[d]);
+      }
+    }
+    return size;
+  };
+  // Operand placements for sharding letter c, or nullopt if one repeats it.
+  auto shard_on = [&](char c) -> std::optional<std::vector<Placement>> {
+    const int64_t size = letter_size(c);
+    std::vector<Placement> placements(n, Placement::Replicate());
+    for (size_t i = 0; i < n; ++i) {
+      const std::string& ops = eq->operands[i];
+      const auto count = std::count(ops.begin(), ops.end(), c);
+      if (count > 1) return std::nullopt;
+      if (count == 0) continue;
+      const int64_t d = static_cast<int64_t>(ops.find(c));
+      if (in[i].sizes[d] == size) placements[i] = Placement::Shard(d);
+    }
+    return placements;
+  };
+  std::vector<Rule> rules;
+  std::string letters;
+  for (const std::string& ops : eq->operands) letters += ops;
+  std::sort(letters.begin(), letters.end());
+  letters.erase(std::unique(letters.begin(), letters.end()), letters.end());
+  bool unit_sums = true;
+  for (char c : letters) {
+    const size_t o = eq->output.find(c);
+    if (o == std::string::npos && letter_size(c) != 1) unit_sums = false;
+    std::optional<std::vector<Placement>> placements = shard_on(c);
+    if (!placements) continue;
+    const Placement out =
+        o == std::string::npos ? Placement::Partial(ReduceOp::kSum) : Placement::Shard(static_cast<int64_t>(o));
+    rules.push_back({std::move(*placements), {out}});
+  }
+  std::vector<ReduceOp> linear = {ReduceOp::kSum, ReduceOp::kAvg};
+  if (n == 1 && unit_sums) {
+    linear.push_back(ReduceOp::kMax);
+    linear.push_back(ReduceOp::kMin);
+  }
+  for (ReduceOp op : linear) {
+    for (size_t i = 0; i < n; ++i) {
+      std::vector<Placement> placements(n, Placement::Replicate());
+      placements[i] = Placement::Partial(op);
+      rules.push_back({std::move(placements), {Placement::Partial(op)}});
+    }
+  }
+  if (unit_sums) {
+    const Placement prod = Placement::Partial(ReduceOp::kProduct);
+    rules.push_back({std::vector<Placement>(n, prod), {prod}});
+  }
+  return KeepApplicable(args, std::move(rules));
+}
+
+// cdist(x1 [B..., P, M], x2 [B..., R, M], p) -> [B..., P, R]:
+// out[b, i, j] = (sum_m |x1[b, i, m] - x2[b, j, m]|^p)^(1/p). Batch dims
+// (broadcast like matmul's: a factor broadcasting one is replicated on it)
+// and the row dims P (x1) and R (x2) shard through, as for a product. M is
+// contracted through a norm, not a sum: S(-1), S(-1) gives each rank the
+// norm of its chunk, which combines into the norm only where the norm is
+// itself a reduction of per-element terms: p = 1 (sum of |d|) and p = 0
+// (count of nonzero d) are sums: P(sum); p = inf (max |d|, and an empty
+// chunk gives 0 <= every distance) is a max: P(max); M = 1 makes every
+// norm a single |d| that one rank holds while the others give 0: P(sum)
+// and P(max) at any p. No Partial input: the norm is not linear in x1 or
+// x2. _euclidean_dist is cdist at p = 2 (via matmul of norms).
+std::vector<Rule> Cdist(const OpArgs& args) {
+  const TensorMeta& x1 = args.inputs()[0];
+  const TensorMeta& x2 = args.inputs()[1];
+  const TensorMeta& out = args.outputs()[0];
+  const double p = args.GetDouble("p").value_or(2.0);
+  const int64_t batch = out.ndim() - 2;
+  if (batch < 0 || x1.ndim() < 2 || x2.ndim() < 2) return {};
+  const Placement r = Placement::Replicate();
+  auto batch_dim = [&](const TensorMeta& t, int64_t d) -> int64_t {
+    const int64_t td = d - (batch - (t.ndim() - 2));
+    return td >= 0 && t.sizes[td] == out.sizes[d] ? td : -1;
+  };
+  std::vector<Rule> rules;
+  for (int64_t d = 0; d < batch; ++d) {
+    rules.push_back({{ShardOrR(batch_dim(x1, d)), ShardOrR(batch_dim(x2, d))}, {Placement::Shard(d)}});
+  }
+  rules.push_back({{Placement::Shard(x1.ndim() - 2), r}, {Placement::Shard(batch)}});
+  rules.push_back({{r, Placement::Shard(x2.ndim() - 2)}, {Placement::Shard(batch + 1)}});
+  const bool unit_m = x1.sizes.back() == 1;
+  const Placement km = Placement::Shard(x1.ndim() - 1);
+  const Placement kmo = Placement::Shard(x2.ndim() - 1);
+  if (unit_m || p == 0.0 || p == 1.0) rules.push_back({{km, kmo}, {Placement::Partial(ReduceOp::kSum)}});
+  if (unit_m || std::isinf(p)) rules.push_back({{km, kmo}, {Placement::Partial(ReduceOp::kMax)}});
+  return KeepApplicable(args, std::move(rules));
+}
+
 const bool kRegistered = [] {
   for (const PlainOp& op : kPlainOps) {
     StrategyRegistrar(op.overload, [&op](const OpArgs& args) -> absl::StatusOr<std::vector<Rule>> {
@@ -401,6 +673,21 @@ const bool kRegistered = [] {
   StrategyRegistrar("aten::kron", [](const OpArgs& args) -> absl::StatusOr<std::vector<Rule>> {
     return Kron(args);
   });
+  StrategyRegistrar("aten::_addmm_activation", [](const OpArgs& args) -> absl::StatusOr<std::vector<Rule>> {
+    return AddmmActivation(args);
+  });
+  StrategyRegistrar("aten::tensordot", [](const OpArgs& args) -> absl::StatusOr<std::vector<Rule>> {
+    return PlainProduct(args, TensordotDims(args));
+  });
+  StrategyRegistrar("aten::bilinear", [](const OpArgs& args) -> absl::StatusOr<std::vector<Rule>> {
+    return Bilinear(args);
+  });
+  StrategyRegistrar("aten::einsum", [](const OpArgs& args) -> absl::StatusOr<std::vector<Rule>> {
+    return Einsum(args);
+  });
+  for (const char* op : {"aten::cdist", "aten::_cdist_forward", "aten::_euclidean_dist"}) {
+    StrategyRegistrar(op, [](const OpArgs& args) -> absl::StatusOr<std::vector<Rule>> { return Cdist(args); });
+  }
   StrategyRegistrar("aten::chain_matmul", [](const OpArgs& args) -> absl::StatusOr<std::vector<Rule>> {
     return ChainMatmul(args);
   });

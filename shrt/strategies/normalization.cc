@@ -1,7 +1,22 @@
-// Strategies for normalization ops: layer norm and group norm (DTensor's
-// _math_ops.py layer_norm rules). Both return (out, mean, rstd) with
-// out = xhat * weight + bias, so they share the Partial rules on weight and
-// bias (AffineRules).
+// Strategies for normalization ops: layer norm, group norm, batch norm,
+// instance norm and weight norm (DTensor's _math_ops.py layer_norm rules).
+// The forwards return (out, mean, rstd) with out = xhat * weight + bias, so
+// they share the Partial rules on weight and bias (AffineRules).
+//
+// Empty chunks: a strategy claims only rules valid at every world size, and
+// torch.chunk leaves some rank an empty chunk of a dim of size n whenever
+// ceil(n / W) * (W - 1) >= n (n = 7 at W = 8, C = 3 at W = 4). Several
+// libtorch 1.13 kernels here raise or crash on such a chunk, so the Shard
+// rules below that hold mathematically but break there are NOT claimed
+// (each spec explains them as missing, with sample sizes 8, 15, 16 that give
+// no empty chunk at W = 2, 3, 4, 8): batch norm's channel shard (raises
+// "select(): index 0 out of range" in the composite, SIGFPE in
+// native_batch_norm), instance norm's batch and channel shards (an empty
+// chunk of either empties the channel dim of its [1, N * C, *] view), every
+// Shard rule of native_batch_norm_backward (SIGSEGV / SIGFPE on an empty
+// local input), and weight norm's and norm_except_dim's slice shard
+// (norm_except_dim's view({0, -1}) raises on an empty chunk; the fused
+// weight norm kernel raises SIGFPE dividing by M = 0).
 //
 // aten::native_layer_norm(input, normalized_shape, weight?, bias?, eps)
 //   -> (out, mean, rstd); mean and rstd keep every input dim, with size 1 on
@@ -46,10 +61,131 @@
 //     rank, so each may be R or P(avg|max|min).
 //   The input itself admits no Partial: normalisation is not linear.
 //
-// aten::native_layer_norm_backward and aten::native_group_norm_backward have
-// no strategy: their required `bool[3] output_mask` argument cannot be
-// written in a spec (spec.proto has no bool list), so they could not be
-// tested.
+// aten::native_batch_norm(input, weight?, bias?, running_mean?,
+//   running_var?, training, momentum, eps) -> (out, save_mean, save_invstd);
+//   input is [N, C, *], the others [C]. Training mode (the only mode the spec
+//   samples: in eval mode libtorch 1.13 returns empty save_mean/save_invstd,
+//   so no case is informative):
+//   - statistics are per channel over N and the spatial dims, so channel dim
+//     1 shards through with the per-channel tensors mathematically:
+//     S(1), S(0), S(0)[, S(0), S(0)] -> S(1), S(0), S(0). NOT claimed: the
+//     CPU kernel raises SIGFPE on an empty channel chunk (see above). N and
+//     spatial dims cannot shard (the statistics need every sample). DTensor
+//     has no batch_norm strategy (torch/distributed/tensor/_ops/_math_ops.py).
+//   - out = xhat * weight[c] + bias[c]: AffineRules with input R.
+//   .out has no CPU kernel in libtorch 1.13 (excluded in the spec).
+//
+// aten::batch_norm (composite, returns out only): training as above
+// (AffineRules with out alone). Eval mode (training=false) is per element:
+//   out = (x - running_mean[c]) * k[c] + bias[c], k = weight / sqrt(running_var + eps),
+//   - any non-channel dim d of input shards with the rest R: S(d) -> S(d)
+//     (the composite handles an empty batch or spatial chunk); channel dim 1
+//     as in training (not claimed: "select(): index 0 out of range" on an
+//     empty channel chunk);
+//   - linear in (x, running_mean, bias) jointly: all three P(sum) (bias if
+//     present) -> P(sum); affine in each, so P(avg) on any non-empty subset
+//     of (input, running_mean, bias) -> P(avg); with weight (input R) the
+//     AffineRules;
+//   - without weight k > 0, so out is increasing in x and decreasing in
+//     running_mean: input P(max|min) -> P(max|min), running_mean
+//     P(max|min) -> P(min|max). (With weight, k's sign varies per channel.)
+//
+// aten::native_group_norm_backward(grad_out, input, mean, rstd, weight?, N,
+//   C, HxW, group, output_mask) -> (grad_input, grad_weight, grad_bias).
+//   No Shard rule (global N, C, HxW, as for the forward). For fixed (input,
+//   mean, rstd, weight) all three outputs are linear in grad_out
+//   (aten/src/ATen/native/cpu/group_norm_kernel.cpp: ds, db are sums of
+//   grad_out products, dX a combination of grad_out, ds, db), so
+//   grad_out P(sum|avg) -> P(sum|avg) on all three. grad_input is also
+//   linear in weight (dX = rstd * weight * dy + (terms linear in weight via
+//   ds * weight, db * weight)), while grad_weight and grad_bias do not read
+//   weight: weight P(sum|avg) -> grad_input P(sum|avg), the other two
+//   identical on every rank (R or P(avg|max|min)).
+//
+// aten::layer_norm (composite, returns out alone): native_layer_norm's rules
+// with out alone (LayerNormRules, AffineRules with_stats=false).
+//
+// aten::group_norm(input, num_groups, weight?, bias?, eps, cudnn_enabled)
+//   (composite, returns out alone): unlike native_group_norm it reads N, C
+//   and HxW from the (local) input, so the batch dim shards through: each
+//   sample's statistics use only that sample: S(0), R, R -> S(0). Spatial
+//   dims need the whole group; a channel shard is local only when the
+//   chunks align with groups (not guaranteed by torch.chunk, and the local
+//   C / num_groups would change). Plus AffineRules with out alone.
+//
+// aten::instance_norm(input, weight?, bias?, running_mean?, running_var?,
+//   use_input_stats, momentum, eps, cudnn_enabled) (composite): batch_norm
+//   of input viewed as [1, N * C, *] with weight, bias and the running stats
+//   repeated N times (aten/src/ATen/native/Normalization.cpp). With
+//   use_input_stats the statistics are per (sample, channel) over the
+//   spatial dims: batch norm's training rules (AffineRules). Without it is
+//   batch norm's eval mode, the same per-element rules (BatchNormRules) but
+//   for the batch dim. Mathematically the batch dim (S(0), R, ... -> S(0))
+//   and the channel dim (per-channel tensors S(0)) shard too, but neither is
+//   claimed: an empty chunk of either makes the [1, N * C, *] view's
+//   channel dim empty, on which libtorch 1.13 raises.
+//
+// aten::_weight_norm(v, g, dim) (composite): w = v * g / norm_except_dim(v,
+//   2, dim), one norm per slice of dim (of all of v when dim = -1 on the
+//   unfused path). DTensor has no weight norm strategy.
+//   - v S(dim) with g sharded on its dim of size v.size(dim) (dim itself
+//     when g has v's rank, 0 when g is 1-D) -> w S(dim) mathematically:
+//     every slice keeps its whole norm and its g. NOT claimed: on an empty
+//     chunk of dim the unfused path's norm_except_dim raises (view({0, -1}))
+//     and the fused kernel raises SIGFPE. Other dims split a slice's norm.
+//   - w is linear in g for fixed v: g P(sum|avg), v R -> w P(sum|avg).
+//     (Not P(max|min): v's sign varies.)
+//   With dim 0 or ndim - 1 it calls the fused aten::_weight_norm_interface.
+//
+// aten::_weight_norm_interface(v, g, dim) -> (w, norm), norm with g's shape:
+//   the same rules (the Shard rule, norm sharded like g, not claimed), norm
+//   identical on every rank (R or P(avg|max|min)) in the Partial ones (it
+//   reads only v).
+//   Its libtorch 1.13 CPU kernel (native/cpu/WeightNormKernel.cpp) takes
+//   M = v.size(dim) from v, allocates norm with g's shape and never checks
+//   g.numel() == M, so a local call with g sharded and v's dim unsharded
+//   writes past norm's buffer; the heap corruption aborts the worker later,
+//   outside any operator call ("malloc_consolidate(): invalid chunk size"),
+//   which ShRT cannot isolate. Its spec therefore samples only M = 1 with a
+//   0-d g (the Shard rule is checked through _weight_norm's unfused path);
+//   an empty local v (M = 0) raises SIGFPE inside the call (v.numel() / M).
+//
+// aten::norm_except_dim(v, pow, dim): v S(dim) -> S(dim) mathematically
+//   (dim = -1 is the norm of all of v: no Shard rule; other negative dims
+//   wrap), NOT claimed: an empty chunk of dim raises in v.view({0, -1}).
+//   pow 0 and 1 make each norm a sum over the other dims (count of v != 0,
+//   sum of |v|), so v S(d), d != dim -> P(sum) (every d when dim = -1; an
+//   empty chunk of d has norm 0 and its view({size(dim), -1}) is fine).
+//
+// aten::native_batch_norm_backward(grad_out, input, weight?, running_mean?,
+//   running_var?, save_mean?, save_invstd?, train, eps, output_mask)
+//   -> (grad_input, grad_weight, grad_bias); the statistics read are
+//   (save_mean, save_invstd) in training, (running_mean, 1 / sqrt(
+//   running_var + eps)) in eval (Normalization.cpp,
+//   batch_norm_backward_cpu_template). With xhat = (x - mean) * invstd:
+//     grad_bias = sum(dy), grad_weight = sum(dy * xhat) over all dims but 1;
+//     training: grad_input = (dy - mean(dy) - xhat * mean(dy * xhat))
+//       * invstd * w; eval: grad_input = dy * invstd * w.
+//   - channel dim 1 shards with every per-channel tensor S(0):
+//     -> S(1), S(0), S(0) mathematically; NOT claimed (SIGFPE on an empty
+//     channel chunk).
+//   - all three outputs are linear in grad_out for fixed input and
+//     statistics: grad_out P(sum|avg) -> P(sum|avg) on all three.
+//   - eval only: grad_input is per element and grad_weight, grad_bias are
+//     sums over every dim but 1, so grad_out and input S(d), d != 1 ->
+//     S(d), P(sum), P(sum) mathematically; NOT claimed (the CPU kernel
+//     raises SIGSEGV on an empty local input); grad_weight is linear in (input, running_mean)
+//     jointly and affine in each, and the other outputs read neither:
+//     input and running_mean P(sum) -> grad_weight P(sum), P(avg) on either
+//     or both -> P(avg), grad_input and grad_bias identical on every rank.
+//   (grad_input is also linear in weight, but weight is not claimed: the
+//   spec cannot sample weight, see aten_native_batch_norm_backward.textproto.)
+//
+// aten::native_layer_norm_backward has no strategy: with its all-true
+// output_mask it needs all six tensors (grad_out, input, mean, rstd, weight,
+// bias), and even 1-D ones have 7^6 > 65,536 input placement tuples
+// (shrt/limits.h); only a degenerate all-0-d call fits, where grad_input is 0.
+#include <utility>
 #include <vector>
 
 #include "shrt/registry.h"
@@ -75,18 +211,23 @@ const std::vector<Placement>& Identical() {
   return *p;
 }
 
-// Input placements in order (input, weight?, bias?), skipping absent ones.
-std::vector<Placement> Inputs(const OpArgs& args, Placement x, Placement w, Placement b) {
+// Input placements in order (input, weight?, bias?, running_mean?,
+// running_var?), skipping absent ones (only batch norm has running stats).
+std::vector<Placement> Inputs(const OpArgs& args, Placement x, Placement w, Placement b,
+                              Placement rm = kR, Placement rv = kR) {
   std::vector<Placement> v = {x};
   if (Present(args, "weight")) v.push_back(w);
   if (Present(args, "bias")) v.push_back(b);
+  if (Present(args, "running_mean")) v.push_back(rm);
+  if (Present(args, "running_var")) v.push_back(rv);
   return v;
 }
 
 // The rules with input R of out = xhat * weight + bias (xhat, mean and rstd
 // then identical on every rank): (weight, bias) -> out as the header says,
-// with mean and rstd each R or P(avg|max|min).
-void AffineRules(const OpArgs& args, std::vector<Rule>& rules) {
+// with mean and rstd each R or P(avg|max|min); with only `out` when
+// with_stats is false (composites returning out alone).
+void AffineRules(const OpArgs& args, std::vector<Rule>& rules, bool with_stats = true) {
   const bool has_w = Present(args, "weight");
   const bool has_b = Present(args, "bias");
   struct Affine {
@@ -102,6 +243,10 @@ void AffineRules(const OpArgs& args, std::vector<Rule>& rules) {
     affine = {{kR, kAvg, kAvg}, {kR, kMax, kMax}, {kR, kMin, kMin}};
   }
   for (const Affine& a : affine) {
+    if (!with_stats) {
+      rules.push_back({Inputs(args, kR, a.w, a.b), {a.out}});
+      continue;
+    }
     for (const Placement& mean : Identical()) {
       for (const Placement& rstd : Identical()) {
         rules.push_back({Inputs(args, kR, a.w, a.b), {a.out, mean, rstd}});
@@ -116,15 +261,27 @@ int64_t Axis(const OpArgs& args, int64_t ndim) {
   return ndim - n;
 }
 
-absl::StatusOr<std::vector<Rule>> LayerNorm(const OpArgs& args) {
+// Layer norm's rules; with_stats false for the composite aten::layer_norm,
+// which returns out alone.
+absl::StatusOr<std::vector<Rule>> LayerNormRules(const OpArgs& args, bool with_stats) {
   const int64_t axis = Axis(args, args.inputs()[0].ndim());
   std::vector<Rule> rules;
   for (int64_t d = 0; d < axis; ++d) {
     const Placement s = Placement::Shard(d);
-    rules.push_back({Inputs(args, s, kR, kR), {s, s, s}});
+    std::vector<Placement> outs = {s};
+    if (with_stats) outs = {s, s, s};
+    rules.push_back({Inputs(args, s, kR, kR), outs});
   }
-  AffineRules(args, rules);
+  AffineRules(args, rules, with_stats);
   return KeepApplicable(args, std::move(rules));
+}
+
+absl::StatusOr<std::vector<Rule>> LayerNorm(const OpArgs& args) {
+  return LayerNormRules(args, /*with_stats=*/true);
+}
+
+absl::StatusOr<std::vector<Rule>> LayerNormComposite(const OpArgs& args) {
+  return LayerNormRules(args, /*with_stats=*/false);
 }
 
 absl::StatusOr<std::vector<Rule>> GroupNorm(const OpArgs& args) {
@@ -133,8 +290,193 @@ absl::StatusOr<std::vector<Rule>> GroupNorm(const OpArgs& args) {
   return KeepApplicable(args, std::move(rules));
 }
 
+// aten::group_norm (composite): N, C, HxW come from the local input, so the
+// batch dim 0 shards through (see header); AffineRules with out alone.
+absl::StatusOr<std::vector<Rule>> GroupNormComposite(const OpArgs& args) {
+  const Placement s0 = Placement::Shard(0);
+  std::vector<Rule> rules;
+  rules.push_back({Inputs(args, s0, kR, kR), {s0}});
+  AffineRules(args, rules, /*with_stats=*/false);
+  return KeepApplicable(args, std::move(rules));
+}
+
+// Batch norm: AffineRules in training (see header; the channel shard is
+// not claimed: libtorch 1.13 breaks on an empty channel chunk).
+absl::StatusOr<std::vector<Rule>> NativeBatchNorm(const OpArgs& args) {
+  std::vector<Rule> rules;
+  if (args.GetBool("training").value_or(false)) AffineRules(args, rules);
+  return KeepApplicable(args, std::move(rules));
+}
+
+// aten::batch_norm (composite, returns out only): training as above; eval
+// mode adds the per-element rules of the header.
+// training: whether the batch statistics are used (batch_norm's training,
+// instance_norm's use_input_stats). first_shard_dim: the first non-channel
+// dim whose eval Shard rule is claimed (0 for batch_norm; 2 for
+// instance_norm, whose empty batch chunk is an empty channel dim).
+std::vector<Rule> BatchNormRules(const OpArgs& args, bool training, int64_t first_shard_dim) {
+  std::vector<Rule> rules;
+  AffineRules(args, rules, /*with_stats=*/false);
+  if (!training) {
+    const int64_t ndim = args.inputs()[0].ndim();
+    for (int64_t d = first_shard_dim; d < ndim; ++d) {
+      if (d == 1) continue;
+      const Placement s = Placement::Shard(d);
+      rules.push_back({Inputs(args, s, kR, kR), {s}});
+    }
+    // out = (x - running_mean) * k + bias, k = weight / sqrt(running_var + eps).
+    rules.push_back({Inputs(args, kSum, kR, kSum, kSum), {kSum}});
+    for (int mask = 1; mask < 8; ++mask) {  // bits: input, running_mean, bias
+      if ((mask & 3) == 0) continue;        // bias alone: AffineRules
+      if ((mask & 4) && !Present(args, "bias")) continue;
+      rules.push_back({Inputs(args, (mask & 1) ? kAvg : kR, kR, (mask & 4) ? kAvg : kR,
+                              (mask & 2) ? kAvg : kR),
+                       {kAvg}});
+    }
+    if (!Present(args, "weight")) {  // k > 0: increasing in x, decreasing in running_mean
+      rules.push_back({Inputs(args, kMax, kR, kR), {kMax}});
+      rules.push_back({Inputs(args, kMin, kR, kR), {kMin}});
+      rules.push_back({Inputs(args, kR, kR, kR, kMax), {kMin}});
+      rules.push_back({Inputs(args, kR, kR, kR, kMin), {kMax}});
+    }
+  }
+  return rules;
+}
+
+absl::StatusOr<std::vector<Rule>> BatchNorm(const OpArgs& args) {
+  return KeepApplicable(args, BatchNormRules(args, args.GetBool("training").value_or(false),
+                                             /*first_shard_dim=*/0));
+}
+
+// aten::instance_norm (composite): batch norm of input viewed as
+// [1, N * C, *] with the per-channel tensors repeated N times. With
+// use_input_stats it is batch norm's training (AffineRules); without, batch
+// norm's eval mode. The batch and channel shards are not claimed (an empty
+// chunk of either is an empty channel dim of the [1, N * C, *] view, on
+// which libtorch 1.13 raises): see header.
+absl::StatusOr<std::vector<Rule>> InstanceNorm(const OpArgs& args) {
+  const bool stats = args.GetBool("use_input_stats").value_or(true);
+  return KeepApplicable(args, BatchNormRules(args, stats, /*first_shard_dim=*/2));
+}
+
+// grad_input is linear in grad_out and in weight; grad_weight and grad_bias
+// are linear in grad_out and do not read weight (see header).
+absl::StatusOr<std::vector<Rule>> GroupNormBackward(const OpArgs& args) {
+  std::vector<Rule> rules;
+  for (const Placement& p : {kSum, kAvg}) {
+    std::vector<Placement> in = {p, kR, kR, kR};
+    if (Present(args, "weight")) in.push_back(kR);
+    rules.push_back({in, {p, p, p}});
+  }
+  if (Present(args, "weight")) {
+    for (const Placement& p : {kSum, kAvg}) {
+      for (const Placement& gw : Identical()) {
+        for (const Placement& gb : Identical()) {
+          rules.push_back({{kR, kR, kR, kR, p}, {p, gw, gb}});
+        }
+      }
+    }
+  }
+  return KeepApplicable(args, std::move(rules));
+}
+
+// aten::native_batch_norm_backward (see header). The per-channel inputs in
+// order (weight?, running_mean?, running_var?, save_mean?, save_invstd?),
+// skipping absent ones; mean and var go to the statistics the mode reads
+// (save_* in training, running_* in eval), the unread pair is R.
+std::vector<Placement> BackwardInputs(const OpArgs& args, Placement go, Placement x, Placement w,
+                                      Placement mean = kR, Placement var = kR) {
+  const bool train = args.GetBool("train").value_or(false);
+  std::vector<Placement> v = {go, x};
+  const std::pair<const char*, Placement> per_channel[] = {
+      {"weight", w},
+      {"running_mean", train ? kR : mean},
+      {"running_var", train ? kR : var},
+      {"save_mean", train ? mean : kR},
+      {"save_invstd", train ? var : kR}};
+  for (const auto& [name, p] : per_channel) {
+    if (Present(args, name)) v.push_back(p);
+  }
+  return v;
+}
+
+absl::StatusOr<std::vector<Rule>> BatchNormBackward(const OpArgs& args) {
+  const bool train = args.GetBool("train").value_or(false);
+  std::vector<Rule> rules;
+  // No Shard rule: libtorch 1.13 crashes on an empty local input (header).
+  for (const Placement& p : {kSum, kAvg}) {
+    rules.push_back({BackwardInputs(args, p, kR, kR), {p, p, p}});  // linear in grad_out
+  }
+  if (!train) {
+    // grad_weight = sum(grad_out * (input - running_mean) * invstd): linear
+    // in (input, running_mean) jointly, affine in each; the other two
+    // outputs do not read them.
+    for (const Placement& gi : Identical()) {
+      for (const Placement& gb : Identical()) {
+        rules.push_back({BackwardInputs(args, kR, kSum, kR, kSum), {gi, kSum, gb}});
+        rules.push_back({BackwardInputs(args, kR, kAvg, kR, kAvg), {gi, kAvg, gb}});
+        rules.push_back({BackwardInputs(args, kR, kAvg, kR, kR), {gi, kAvg, gb}});
+        rules.push_back({BackwardInputs(args, kR, kR, kR, kAvg), {gi, kAvg, gb}});
+      }
+    }
+  }
+  return KeepApplicable(args, std::move(rules));
+}
+
+// Weight norm (see header): g P(sum|avg), v R -> w P(sum|avg), with norm
+// (when with_norm) identical on every rank. The Shard rule v S(dim), g
+// sharded like v's dim -> w S(dim) is not claimed (libtorch 1.13 breaks on
+// an empty chunk of dim: header).
+std::vector<Rule> WeightNormRules(bool with_norm) {
+  std::vector<Rule> rules;
+  for (const Placement& p : {kSum, kAvg}) {
+    if (!with_norm) {
+      rules.push_back({{kR, p}, {p}});
+      continue;
+    }
+    for (const Placement& n : Identical()) rules.push_back({{kR, p}, {p, n}});
+  }
+  return rules;
+}
+
+absl::StatusOr<std::vector<Rule>> WeightNormInterface(const OpArgs& args) {
+  return KeepApplicable(args, WeightNormRules(/*with_norm=*/true));
+}
+
+absl::StatusOr<std::vector<Rule>> WeightNorm(const OpArgs& args) {
+  return KeepApplicable(args, WeightNormRules(/*with_norm=*/false));
+}
+
+// norm_except_dim(v, pow, dim): dim=-1 is the norm of all of v, other
+// negative dims wrap. pow 0 and 1 are sums over the other dims (of v != 0,
+// of |v|): v S(d), d != dim -> P(sum) (every d when dim = -1). The Shard
+// rule v S(dim) -> S(dim) is not claimed (empty chunk: header).
+absl::StatusOr<std::vector<Rule>> NormExceptDim(const OpArgs& args) {
+  const int64_t ndim = args.inputs()[0].ndim();
+  int64_t dim = args.GetInt("dim").value_or(0);
+  if (dim < -1) dim += ndim;
+  const int64_t pow = args.GetInt("pow").value_or(2);
+  std::vector<Rule> rules;
+  if (pow == 0 || pow == 1) {
+    for (int64_t d = 0; d < ndim; ++d) {
+      if (d != dim) rules.push_back({{Placement::Shard(d)}, {kSum}});
+    }
+  }
+  return KeepApplicable(args, std::move(rules));
+}
+
 SHRT_REGISTER_STRATEGY("aten::native_layer_norm", LayerNorm);
+SHRT_REGISTER_STRATEGY("aten::native_group_norm_backward", GroupNormBackward);
+SHRT_REGISTER_STRATEGY("aten::native_batch_norm", NativeBatchNorm);
+SHRT_REGISTER_STRATEGY("aten::batch_norm", BatchNorm);
 SHRT_REGISTER_STRATEGY("aten::native_group_norm", GroupNorm);
+SHRT_REGISTER_STRATEGY("aten::layer_norm", LayerNormComposite);
+SHRT_REGISTER_STRATEGY("aten::_weight_norm_interface", WeightNormInterface);
+SHRT_REGISTER_STRATEGY("aten::_weight_norm", WeightNorm);
+SHRT_REGISTER_STRATEGY("aten::norm_except_dim", NormExceptDim);
+SHRT_REGISTER_STRATEGY("aten::native_batch_norm_backward", BatchNormBackward);
+SHRT_REGISTER_STRATEGY("aten::group_norm", GroupNormComposite);
+SHRT_REGISTER_STRATEGY("aten::instance_norm", InstanceNorm);
 
 }  // namespace
 }  // namespace shrt

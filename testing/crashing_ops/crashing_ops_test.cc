@@ -25,8 +25,9 @@ LoadedSpec Spec(const std::string& op) {
 const std::vector<std::string> kRules = {"S(0) -> S(0)", "S(1) -> S(1)", "P(sum) -> P(sum)",
                                          "P(max) -> P(max)"};
 
-// Validates every op of `ops` in isolated workers (2 at a time) at `w`.
-std::vector<OpReport> Validate(const std::vector<std::string>& ops, int w) {
+// Validates every op of `ops` in isolated workers (2 at a time) at `w`,
+// giving up on an op after `max_crashes` crashed calls.
+std::vector<OpReport> Validate(const std::vector<std::string>& ops, int w, int max_crashes = 32) {
   std::vector<LoadedSpec> specs;
   for (const std::string& op : ops) specs.push_back(Spec(op));
   RuleSource source = [](const OpArgs&) -> absl::StatusOr<std::vector<Rule>> {
@@ -39,10 +40,18 @@ std::vector<OpReport> Validate(const std::vector<std::string>& ops, int w) {
   IsolationOptions isolation;
   isolation.jobs = 2;
   isolation.call_time_limit = absl::Milliseconds(500);
+  isolation.max_crashes = max_crashes;
   absl::StatusOr<std::vector<absl::StatusOr<OpReport>>> reports = ValidateIsolated(
       static_cast<int>(ops.size()),
       [&](int i) { return ValidateOp(specs[i], source, options); },
-      [&](int i) { return ops[i]; }, isolation);
+      [&](int i) {
+        OpReport unfinished;
+        unfinished.op = ops[i];
+        unfinished.spec_path = specs[i].path();
+        unfinished.world_size = w;
+        return unfinished;
+      },
+      isolation);
   EXPECT_TRUE(reports.ok()) << reports.status();
   std::vector<OpReport> out;
   for (absl::StatusOr<OpReport>& r : *reports) {
@@ -97,6 +106,17 @@ TEST(CrashingOpsTest, EachCrashIsAVerdictAndTheRestIsJudged) {
       if (RuleToString(rv.rule) == "S(0) -> S(0)") EXPECT_THAT(rv.evidence, HasSubstr(ops[i].second));
     }
   }
+}
+
+// A validation that gives up still reports which overload, spec and world
+// size it was (it once printed "world size 0" and an empty spec path).
+TEST(CrashingOpsTest, AValidationThatGivesUpKeepsItsHeader) {
+  const std::vector<OpReport> reports = Validate({"shrt_crashing::segfault"}, 2, /*max_crashes=*/0);
+  ASSERT_EQ(reports.size(), 1u);
+  EXPECT_EQ(reports[0].op, "shrt_crashing::segfault");
+  EXPECT_EQ(reports[0].world_size, 2);
+  EXPECT_EQ(reports[0].spec_path, "shrt_crashing::segfault.textproto");
+  EXPECT_THAT(reports[0].error, HasSubstr("validation did not finish: gave up after 0 crashed"));
 }
 
 TEST(CrashingOpsTest, NoCrashWhereNoShardIsOdd) {

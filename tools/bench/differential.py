@@ -49,6 +49,17 @@ The Python judgement (DESIGN.md section 3, with its three refinements):
   rounding slack of the reduction over ranks (4 * eps * (sum_r |local_r| +
   W * largest |part|), 4 * W * eps * |reduced|), eps of the computation's
   dtype.
+- complex tensors (complex64, complex128) are judged through their real
+  views (torch.view_as_real: a trailing dim of 2, real and imaginary parts;
+  shrt/compare.h RealView): only P(sum) and P(avg) are candidates, their
+  parts are drawn on the real view (complex parts), the reduction over
+  ranks runs in complex128, comparisons compare the real views (an
+  element's slack allowed for both parts; the sum of |parts| of the plain
+  check takes each part's modulus, the re-judgement works on the real
+  views element by element), the tolerance and eps of complex64 are
+  float32's and of complex128 float64's, the float64 reference call widens
+  complex64 to complex128, and largest |part| / |full input| are over the
+  real views;
 - a rule is valid when it holds in every case of the sample, at least one
   of them is informative (full output neither all-zero nor all-NaN), it is
   neither all-Replicate nor degenerate (all-R inputs, R/P(avg|max|min)
@@ -213,17 +224,20 @@ def call(ex, sample, tensors, local_shape=None, out_dtype=None):
 # Tolerances and the output check, with DESIGN.md section 3's refinements.
 
 def least_precise(dtypes):
-    """The floating dtype with the largest epsilon among `dtypes`, or None."""
-    fl = [d for d in dtypes if d.is_floating_point]
+    """The floating or complex dtype with the largest epsilon among `dtypes`,
+    or None (complex64 has float32's epsilon, complex128 float64's)."""
+    fl = [d for d in dtypes if ref.is_inexact(d)]
     if not fl:
         return None
     return max(fl, key=lambda d: ref.EPS[d])
 
 
 def _finite_max_abs(t):
+    """max |x| over the finite elements (0 if none); a complex tensor's over
+    its real view (shrt/compare.cc FiniteMaxAbs)."""
     if t.numel() == 0:
         return 0.0
-    a = t.abs()
+    a = ref.real_view(t).abs()
     a = a[torch.isfinite(a)]
     return float(a.max()) if a.numel() else 0.0
 
@@ -238,10 +252,11 @@ def match_rs_ref(actual, want, ref64, tol, slack):
     """The re-judgement of an R/S local against the float64 reference: where
     the full output is non-finite the local must equal it exactly; elsewhere
     |a - ref| <= atol + rtol|ref| + slack (or, where the reference itself is
-    non-finite, the plain check against the full output)."""
-    a = actual.to(torch.float64)
-    w = want.to(torch.float64)
-    r = ref64.to(torch.float64)
+    non-finite, the plain check against the full output). Complex locals
+    and outputs as their real views; `ref64` is one already."""
+    a = ref.as_float64(actual)
+    w = ref.as_float64(want)
+    r = ref.as_float64(ref64)
     rtol, atol = tol
     fin_w = torch.isfinite(w)
     same = (a == w) | (torch.isnan(a) & torch.isnan(w))
@@ -256,7 +271,17 @@ def match_rs_ref(actual, want, ref64, tol, slack):
 
 def match_partial(reduced, expected, tol, slack, finite_mask):
     """P(op): over the elements where the full output is finite,
-    |reduced - e| <= atol + rtol|e| + slack; other elements are no evidence."""
+    |reduced - e| <= atol + rtol|e| + slack; other elements are no evidence.
+    Complex tensors compare their real views (in complex128), an element's
+    slack and finiteness applying to both its parts."""
+    if reduced.dtype.is_complex or expected.dtype.is_complex:
+        r = ref.real_view(reduced.to(torch.complex128))
+        e = ref.real_view(expected.to(torch.complex128))
+        if slack is not None:
+            slack = slack.to(torch.float64).unsqueeze(-1).expand(e.shape)
+        if finite_mask is not None:
+            finite_mask = finite_mask.unsqueeze(-1).expand(e.shape)
+        return match_partial(r, e, tol, slack, finite_mask)
     if not reduced.dtype.is_floating_point and not expected.dtype.is_floating_point:
         return torch.equal(reduced.to(torch.int64), expected.to(torch.int64))
     r = reduced.to(torch.float64)
@@ -277,34 +302,47 @@ def match_partial(reduced, expected, tol, slack, finite_mask):
     return bool(ok.all())
 
 
+def _wide(d):
+    """The float64 reference's dtype for d: float64 for floating, complex128
+    for complex, d itself otherwise."""
+    if d.is_complex:
+        return torch.complex128
+    return torch.float64 if d.is_floating_point else d
+
+
 class Variant:
     """One variant of one case: its (possibly negated) full inputs and
-    outputs, and the float64 reference call made on demand."""
+    outputs, and the float64 reference call made on demand (complex inputs
+    widened to complex128)."""
 
     def __init__(self, ex, sample, inputs, outputs, ref_fn=None):
         self.ex, self.sample, self.inputs, self.outputs = ex, sample, inputs, outputs
         # The float64 reference call on float64 inputs (default: the overload).
-        self.ref_fn = ref_fn or (lambda ins: call(
-            ex, sample, ins, out_dtype=lambda d: torch.float64 if d.is_floating_point else d))
+        self.ref_fn = ref_fn or (lambda ins: call(ex, sample, ins, out_dtype=_wide))
         self._ref = False  # not computed yet
         self.refs = None
         self.own = None
         self.max_ref = None
 
     def ref64(self):
-        """[(ref, own, max|ref|)] per output, or None if the call fails."""
+        """[(ref, own, max|ref|)] per output, or None if the call fails; ref
+        in float64, a complex one as its real view (shape + [2])."""
         if self._ref is False:
             self._ref = None
             try:
-                ins = [x.to(torch.float64) if x.dtype.is_floating_point and x.dtype != torch.float64
-                       else x.clone() for x in self.inputs]
+                ins = [x.to(_wide(x.dtype)) if _wide(x.dtype) != x.dtype else x.clone()
+                       for x in self.inputs]
                 outs = self.ref_fn(ins)
                 if len(outs) == len(self.outputs) and all(
                         o.shape == w.shape for o, w in zip(outs, self.outputs)):
                     res = []
                     for o, w in zip(outs, self.outputs):
-                        o64 = o.to(torch.float64)
-                        w64 = w.to(torch.float64)
+                        if o.dtype.is_complex:
+                            o64 = ref.as_float64(o.to(torch.complex128))
+                            w64 = ref.as_float64(w.to(torch.complex128))
+                        else:
+                            o64 = o.to(torch.float64)
+                            w64 = w.to(torch.float64)
                         both = torch.isfinite(o64) & torch.isfinite(w64)
                         own = float((o64 - w64).abs()[both].max()) if bool(both.any()) else 0.0
                         res.append((o64, own, _finite_max_abs(o64)))
@@ -325,12 +363,14 @@ class OutputJudge:
         self.bad_dtype = any(t.dtype != want.dtype for t in locals_)
         self.bad_shape = any(t.shape != want.shape for t in locals_)
         self._stacked = None
-        self.floating = want.dtype.is_floating_point
+        # Floating or complex (complex: judged through real views).
+        self.floating = ref.is_inexact(want.dtype)
         prec = comp if REFINEMENTS["a"] else (want.dtype if self.floating else None)
         self.eps = ref.EPS[prec] if prec is not None else 0.0
-        # (c) applies to floating outputs of a low-precision computation.
+        # (c) applies to floating outputs of a low-precision computation
+        # (complex128 is as precise as float64).
         self.rejudge = (REFINEMENTS["c"] and self.floating and comp is not None
-                        and comp != torch.float64)
+                        and ref.EPS[comp] > ref.EPS[torch.float64])
 
     def stacked(self):
         if self._stacked is None:
@@ -398,7 +438,8 @@ class OutputJudge:
         abs_sum = None
         if self.floating and self.eps > 0:
             if op in ("sum", "avg"):
-                abs_sum = stacked.to(torch.float64).abs().sum(0) + self.w * self.input_scale
+                # |part| in float64 (a complex part's modulus).
+                abs_sum = stacked.abs().to(torch.float64).sum(0) + self.w * self.input_scale
                 slack = abs_sum * (4 * self.eps)
                 if op == "avg":
                     slack = slack / self.w
@@ -412,6 +453,12 @@ class OutputJudge:
         if rr is None:
             return "reduction"
         o64, base, m = rr
+        # Complex values as real views from here on, element by element.
+        if stacked.dtype.is_complex:
+            stacked = ref.as_float64(stacked)
+            reduced = ref.reduce_partial(stacked, op)
+            want = ref.as_float64(want)
+            finite = torch.isfinite(want)
         # The scale at which the reduction over ranks rounds, per element.
         ref_abs = o64.to(torch.float64).abs()
         if op in ("sum", "avg"):
@@ -531,7 +578,7 @@ def evaluate_sample(ex, sample, w, redraws=REDRAWS):
         for t in expected:
             if ex.tolerance is not None:
                 tols.append((ex.tolerance["rtol"], ex.tolerance["atol"]))
-            elif t.dtype.is_floating_point:
+            elif ref.is_inexact(t.dtype):
                 tols.append(ref.PRECISIONS.get(comp if REFINEMENTS["a"] else t.dtype, (0.0, 0.0)))
             else:
                 tols.append((0.0, 0.0))
@@ -580,7 +627,7 @@ def make_locals(x, p, w, layout, seed):
                                    layout))
         return out, 0.0
     parts, stacked = ref.distribute(x.contiguous(), p, w, seed)
-    scale = _finite_max_abs(stacked.to(torch.float64)) if x.numel() else 0.0
+    scale = _finite_max_abs(ref.as_float64(stacked)) if x.numel() else 0.0
     return [with_layout(t, layout) for t in parts], scale
 
 

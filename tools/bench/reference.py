@@ -27,6 +27,14 @@ Values are drawn with torch.Generator (vectorised), not ShRT's SplitMix64,
 so they do not match the C++ bit for bit. Evidence is recorded as a short
 tuple (generator, variant, output, rank, reason), without the C++'s
 formatted "largest difference" text.
+
+Complex tensors (complex64, complex128) go through their real view
+(torch.view_as_real: a trailing dim of 2, real and imaginary parts), like
+shrt/compare.h RealView: values are drawn as the real view (shape + [2], the
+real dtype), P(sum)/P(avg) parts are drawn on the real view (so each part is
+complex), only P(sum) and P(avg) are candidates, reductions over ranks run
+in complex128, and comparisons compare real views with the tolerance and
+epsilon of the real dtype (complex64: float32's, complex128: float64's).
 """
 
 import argparse
@@ -79,13 +87,42 @@ def is_narrow_int(dtype):
             and torch.empty((), dtype=dtype).element_size() < 4)
 
 
+def real_dtype(dtype):
+    """The real dtype of a complex dtype (complex64: float32, complex128:
+    float64); any other dtype unchanged."""
+    return {torch.complex64: torch.float32, torch.complex128: torch.float64}.get(dtype, dtype)
+
+
+def is_inexact(dtype):
+    """Floating or complex: compared with a tolerance, reduced in float64
+    (complex128)."""
+    return dtype.is_floating_point or dtype.is_complex
+
+
+def real_view(t):
+    """A complex tensor as its real view (shrt/compare.h RealView): a
+    contiguous float tensor with a trailing dim of 2 (real, imaginary), any
+    conjugate bit resolved. Any other tensor unchanged."""
+    if not t.dtype.is_complex:
+        return t
+    return torch.view_as_real(t.resolve_conj().contiguous())
+
+
+def as_float64(t):
+    """`t` in float64; a complex tensor as its real view (in float64)."""
+    return real_view(t).to(torch.float64)
+
+
 def candidate_placements(ndim, dtype):
-    """shrt/candidates.cc: R, S(d) per dim, then Partials (none for bool)."""
+    """shrt/candidates.cc: R, S(d) per dim, then Partials (none for bool;
+    only P(sum) and P(avg) for complex: complex numbers have no order)."""
     out = [R] + [shard(d) for d in range(ndim)]
     if dtype == torch.bool:
         return out
     for op in REDUCE_OPS:
         if op == "avg" and is_narrow_int(dtype):
+            continue
+        if dtype.is_complex and op not in ("sum", "avg"):
             continue
         out.append(partial(op))
     return out
@@ -204,6 +241,11 @@ DEFAULT_RECIPE = [
 
 
 def generate(fn, shape, dtype, i, case_seed):
+    """A complex tensor is its real view's values (shape + [2], drawn with the
+    real dtype) viewed as complex (shrt/generators.cc)."""
+    if dtype.is_complex:
+        real = generate(fn, tuple(shape) + (2,), real_dtype(dtype), i, case_seed)
+        return torch.view_as_complex(real)
     return to_dtype(fn(tuple(shape), i, rng(mix_seed(case_seed, i))), dtype)
 
 
@@ -302,7 +344,9 @@ def product_parts(target, w, dtype, g):
 
 def distribute(full, p, w, seed):
     """(locals, stacked): rank r's local of `full` under placement p, one
-    fresh tensor per rank; for Partial also the (W, ...) tensor they view."""
+    fresh tensor per rank; for Partial also the (W, ...) tensor they view.
+    A complex tensor's parts are drawn on its real view (real and imaginary
+    parts split independently), then viewed as complex."""
     kind = p[0]
     if kind == "R":
         return [full.clone(memory_format=torch.contiguous_format) for _ in range(w)], None
@@ -313,6 +357,10 @@ def distribute(full, p, w, seed):
             b, e = chunk_of(n, w, r)
             out.append(full.narrow(d, b, e - b).clone(memory_format=torch.contiguous_format))
         return out, None
+    if full.dtype.is_complex:
+        _, stacked = distribute(real_view(full), p, w, seed)
+        stacked = torch.view_as_complex(stacked.contiguous())
+        return list(stacked.unbind(0)), stacked
     dtype = full.dtype
     integral = not dtype.is_floating_point
     g = rng(seed)
@@ -346,11 +394,23 @@ PRECISIONS = {
 }
 EPS = {torch.float16: 9.765625e-4, torch.bfloat16: 7.8125e-3,
        torch.float32: torch.finfo(torch.float32).eps, torch.float64: torch.finfo(torch.float64).eps}
+# Complex dtypes take their real dtype's tolerance and epsilon.
+for _c in (torch.complex64, torch.complex128):
+    PRECISIONS[_c] = PRECISIONS[real_dtype(_c)]
+    EPS[_c] = EPS[real_dtype(_c)]
 
 
 def values_match(actual, expected, tol, slack=None):
     """Same shapes assumed. Exact for integers/bool; otherwise, in float64,
-    |a-e| <= atol + rtol*|e| + slack, NaN equal to NaN, infinities exact."""
+    |a-e| <= atol + rtol*|e| + slack, NaN equal to NaN, infinities exact.
+    Complex tensors compare their real views (in complex128), the slack of
+    an element allowed for both its real and imaginary parts."""
+    if actual.dtype.is_complex or expected.dtype.is_complex:
+        a = real_view(actual.to(torch.complex128))
+        e = real_view(expected.to(torch.complex128))
+        if slack is not None:
+            slack = slack.to(torch.float64).unsqueeze(-1).expand(e.shape)
+        return values_match(a, e, tol, slack)
     if not actual.dtype.is_floating_point and not expected.dtype.is_floating_point:
         return torch.equal(actual.to(torch.int64), expected.to(torch.int64))
     a = actual.to(torch.float64)
@@ -370,10 +430,11 @@ def values_match(actual, expected, tol, slack=None):
 
 def reduce_partial(stacked, op, stacked64=None):
     """Reduction over ranks of the stacked (W, ...) locals (ReducePartial):
-    float64 for floating dtypes and avg, native for integer sum/max/min/product."""
-    integral = not stacked.dtype.is_floating_point
+    float64 for floating dtypes and avg (complex128 for complex dtypes),
+    native for integer sum/max/min/product."""
+    integral = not is_inexact(stacked.dtype)
     if not integral or op == "avg":
-        x = stacked64 if stacked64 is not None else stacked.to(torch.float64)
+        x = stacked64 if stacked64 is not None else stacked.to(wide_dtype(stacked.dtype))
     else:
         x = stacked
     # Integer sums and products wrap in the dtype, as the parts were built
@@ -387,6 +448,11 @@ def reduce_partial(stacked, op, stacked64=None):
     if op == "min":
         return x.amin(0)
     return x.prod(0, dtype=x.dtype)
+
+
+def wide_dtype(dtype):
+    """The dtype reductions over ranks run in: complex128 for complex, else float64."""
+    return torch.complex128 if dtype.is_complex else torch.float64
 
 
 class OutputChecker:
@@ -410,8 +476,9 @@ class OutputChecker:
         return self._stacked
 
     def stacked64(self):
+        """The stacked locals in float64 (complex128 for a complex output)."""
         if self._stacked64 is None:
-            self._stacked64 = self.stacked().to(torch.float64)
+            self._stacked64 = self.stacked().to(wide_dtype(self.stacked().dtype))
         return self._stacked64
 
     def check(self, p):
@@ -445,13 +512,14 @@ class OutputChecker:
             return self.bad_shape
         op = p[1]
         stacked = self.stacked()
-        integral = not stacked.dtype.is_floating_point
+        integral = not is_inexact(stacked.dtype)
         reduced = reduce_partial(stacked, op,
                                  self.stacked64() if (not integral or op == "avg") else None)
         slack = None
         eps = EPS.get(full.dtype, 0.0)
         if eps > 0:
             if op in ("sum", "avg"):
+                # |part| in float64 (a complex part's modulus).
                 abs_sum = self.stacked64().abs().sum(0).add_(w * self.input_scale)
                 if op == "avg":
                     abs_sum.div_(w)
@@ -479,7 +547,7 @@ def informative(outputs):
             return False
         if not bool(t.ne(0).any()):
             return False
-        if t.dtype.is_floating_point and bool(torch.isnan(t).all()):
+        if is_inexact(t.dtype) and bool(torch.isnan(t).all()):
             return False
     return True
 
@@ -563,8 +631,8 @@ def run_tuple(sample, truth, t, placements, full, expected, label, case_seed, ne
             if key not in cache:
                 parts, stacked = distribute(inputs[i], p, w, mix_seed(case_seed, c, redraw, i))
                 scale = 0.0
-                if p[0] == "P" and inputs[i].numel() > 0 and inputs[i].dtype.is_floating_point:
-                    scale = float(stacked.abs().max())
+                if p[0] == "P" and inputs[i].numel() > 0 and is_inexact(inputs[i].dtype):
+                    scale = float(real_view(stacked).abs().max())  # over real views
                 cache[key] = (parts, scale)
             parts, scale = cache[key]
             input_scale = max(input_scale, scale)
