@@ -1554,11 +1554,6 @@ OP_GROUPS = {
         "targets": ["aten_native_batch_norm"],
         "samples_from": "",
     },
-    "normalization/aten_native_batch_norm_backward.textproto": {
-        "overloads": ["aten::native_batch_norm_backward", "aten::native_batch_norm_backward.out"],
-        "targets": ["aten_native_batch_norm_backward", "aten_native_batch_norm_backward_out"],
-        "samples_from": "",
-    },
     "normalization/aten_native_group_norm.textproto": {
         "overloads": ["aten::native_group_norm", "aten::native_group_norm.out"],
         "targets": ["aten_native_group_norm", "aten_native_group_norm_out"],

@@ -12,9 +12,8 @@
 // no empty chunk at W = 2, 3, 4, 8): batch norm's channel shard (raises
 // "select(): index 0 out of range" in the composite, SIGFPE in
 // native_batch_norm), instance norm's batch and channel shards (an empty
-// chunk of either empties the channel dim of its [1, N * C, *] view), every
-// Shard rule of native_batch_norm_backward (SIGSEGV / SIGFPE on an empty
-// local input), and weight norm's and norm_except_dim's slice shard
+// chunk of either empties the channel dim of its [1, N * C, *] view), and
+// weight norm's and norm_except_dim's slice shard
 // (norm_except_dim's view({0, -1}) raises on an empty chunk; the fused
 // weight norm kernel raises SIGFPE dividing by M = 0).
 //
@@ -157,29 +156,12 @@
 //   sum of |v|), so v S(d), d != dim -> P(sum) (every d when dim = -1; an
 //   empty chunk of d has norm 0 and its view({size(dim), -1}) is fine).
 //
-// aten::native_batch_norm_backward(grad_out, input, weight?, running_mean?,
-//   running_var?, save_mean?, save_invstd?, train, eps, output_mask)
-//   -> (grad_input, grad_weight, grad_bias); the statistics read are
-//   (save_mean, save_invstd) in training, (running_mean, 1 / sqrt(
-//   running_var + eps)) in eval (Normalization.cpp,
-//   batch_norm_backward_cpu_template). With xhat = (x - mean) * invstd:
-//     grad_bias = sum(dy), grad_weight = sum(dy * xhat) over all dims but 1;
-//     training: grad_input = (dy - mean(dy) - xhat * mean(dy * xhat))
-//       * invstd * w; eval: grad_input = dy * invstd * w.
-//   - channel dim 1 shards with every per-channel tensor S(0):
-//     -> S(1), S(0), S(0) mathematically; NOT claimed (SIGFPE on an empty
-//     channel chunk).
-//   - all three outputs are linear in grad_out for fixed input and
-//     statistics: grad_out P(sum|avg) -> P(sum|avg) on all three.
-//   - eval only: grad_input is per element and grad_weight, grad_bias are
-//     sums over every dim but 1, so grad_out and input S(d), d != 1 ->
-//     S(d), P(sum), P(sum) mathematically; NOT claimed (the CPU kernel
-//     raises SIGSEGV on an empty local input); grad_weight is linear in (input, running_mean)
-//     jointly and affine in each, and the other outputs read neither:
-//     input and running_mean P(sum) -> grad_weight P(sum), P(avg) on either
-//     or both -> P(avg), grad_input and grad_bias identical on every rank.
-//   (grad_input is also linear in weight, but weight is not claimed: the
-//   spec cannot sample weight, see aten_native_batch_norm_backward.textproto.)
+// aten::native_batch_norm_backward has no strategy: libtorch 1.13's CPU
+// kernel (batch_norm_backward_cpu_template) does not check grad_out against
+// input, so the many input tuples where their local shapes differ (grad_out
+// S(1) with input P(sum), ...) read out of bounds: sometimes a SIGSEGV,
+// sometimes not, so no crash entry can pin them, and its generated test
+// failed at random under CI's load.
 //
 // aten::native_layer_norm_backward has no strategy: with its all-true
 // output_mask it needs all six tensors (grad_out, input, mean, rstd, weight,
@@ -380,49 +362,6 @@ absl::StatusOr<std::vector<Rule>> GroupNormBackward(const OpArgs& args) {
   return KeepApplicable(args, std::move(rules));
 }
 
-// aten::native_batch_norm_backward (see header). The per-channel inputs in
-// order (weight?, running_mean?, running_var?, save_mean?, save_invstd?),
-// skipping absent ones; mean and var go to the statistics the mode reads
-// (save_* in training, running_* in eval), the unread pair is R.
-std::vector<Placement> BackwardInputs(const OpArgs& args, Placement go, Placement x, Placement w,
-                                      Placement mean = kR, Placement var = kR) {
-  const bool train = args.GetBool("train").value_or(false);
-  std::vector<Placement> v = {go, x};
-  const std::pair<const char*, Placement> per_channel[] = {
-      {"weight", w},
-      {"running_mean", train ? kR : mean},
-      {"running_var", train ? kR : var},
-      {"save_mean", train ? mean : kR},
-      {"save_invstd", train ? var : kR}};
-  for (const auto& [name, p] : per_channel) {
-    if (Present(args, name)) v.push_back(p);
-  }
-  return v;
-}
-
-absl::StatusOr<std::vector<Rule>> BatchNormBackward(const OpArgs& args) {
-  const bool train = args.GetBool("train").value_or(false);
-  std::vector<Rule> rules;
-  // No Shard rule: libtorch 1.13 crashes on an empty local input (header).
-  for (const Placement& p : {kSum, kAvg}) {
-    rules.push_back({BackwardInputs(args, p, kR, kR), {p, p, p}});  // linear in grad_out
-  }
-  if (!train) {
-    // grad_weight = sum(grad_out * (input - running_mean) * invstd): linear
-    // in (input, running_mean) jointly, affine in each; the other two
-    // outputs do not read them.
-    for (const Placement& gi : Identical()) {
-      for (const Placement& gb : Identical()) {
-        rules.push_back({BackwardInputs(args, kR, kSum, kR, kSum), {gi, kSum, gb}});
-        rules.push_back({BackwardInputs(args, kR, kAvg, kR, kAvg), {gi, kAvg, gb}});
-        rules.push_back({BackwardInputs(args, kR, kAvg, kR, kR), {gi, kAvg, gb}});
-        rules.push_back({BackwardInputs(args, kR, kR, kR, kAvg), {gi, kAvg, gb}});
-      }
-    }
-  }
-  return KeepApplicable(args, std::move(rules));
-}
-
 // Weight norm (see header): g P(sum|avg), v R -> w P(sum|avg), with norm
 // (when with_norm) identical on every rank. The Shard rule v S(dim), g
 // sharded like v's dim -> w S(dim) is not claimed (libtorch 1.13 breaks on
@@ -474,7 +413,6 @@ SHRT_REGISTER_STRATEGY("aten::layer_norm", LayerNormComposite);
 SHRT_REGISTER_STRATEGY("aten::_weight_norm_interface", WeightNormInterface);
 SHRT_REGISTER_STRATEGY("aten::_weight_norm", WeightNorm);
 SHRT_REGISTER_STRATEGY("aten::norm_except_dim", NormExceptDim);
-SHRT_REGISTER_STRATEGY("aten::native_batch_norm_backward", BatchNormBackward);
 SHRT_REGISTER_STRATEGY("aten::group_norm", GroupNormComposite);
 SHRT_REGISTER_STRATEGY("aten::instance_norm", InstanceNorm);
 
