@@ -1,5 +1,7 @@
 #include "shrt/sample.h"
 
+#include <optional>
+
 #include "ATen/ATen.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -10,21 +12,15 @@ namespace {
 
 using ::testing::HasSubstr;
 
-absl::StatusOr<BoundSample> BindText(const std::string& text) {
+// The first sample of `text`'s spec, bound for its op, or for its group's
+// overload `variant` when given.
+absl::StatusOr<BoundSample> BindText(const std::string& text,
+                                     const std::optional<c10::OperatorName>& variant = std::nullopt) {
   absl::StatusOr<LoadedSpec> spec = LoadedSpec::FromText(text, "test.textproto", TestRecipes());
+  if (!spec.ok()) return spec.status();
+  if (variant.has_value()) spec = spec->ForOverload(*variant);
   if (!spec.ok()) return spec.status();
   absl::StatusOr<std::vector<BoundSample>> all = BoundSample::BindAll(*spec, 0);
-  if (!all.ok()) return all.status();
-  return all->front();
-}
-
-// The first sample of `text`'s spec, bound for its group's overload `variant`.
-absl::StatusOr<BoundSample> BindVariantText(const std::string& text, const c10::OperatorName& variant) {
-  absl::StatusOr<LoadedSpec> spec = LoadedSpec::FromText(text, "test.textproto", TestRecipes());
-  if (!spec.ok()) return spec.status();
-  absl::StatusOr<LoadedSpec> of_variant = spec->ForOverload(variant);
-  if (!of_variant.ok()) return of_variant.status();
-  absl::StatusOr<std::vector<BoundSample>> all = BoundSample::BindAll(*of_variant, 0);
   if (!all.ok()) return all.status();
   return all->front();
 }
@@ -184,7 +180,7 @@ TEST(BindTest, InPlaceListOpsReturningNothingOutputTheWrittenList) {
 // and typed like it; the written list is the output.
 TEST(BindTest, OutListsGetOneTensorPerFunctionalOutput) {
   const c10::OperatorName out_variant("aten::split_copy", "Tensor_out");
-  absl::StatusOr<BoundSample> b = BindVariantText(
+  absl::StatusOr<BoundSample> b = BindText(
       "op: \"aten::split_copy.Tensor\"\nsample { name: \"s\"\n"
       "arg { name: \"self\" tensor { shape: [5, 2] } }\narg { name: \"split_size\" int_value: 2 } }",
       out_variant);
@@ -194,7 +190,7 @@ TEST(BindTest, OutListsGetOneTensorPerFunctionalOutput) {
   ASSERT_EQ(out->size(), 3u);
   EXPECT_EQ((*out)[2].sizes(), (std::vector<int64_t>{1, 2}));
   EXPECT_TRUE(at::equal((*out)[2], at::arange(8, 10, at::kFloat).reshape({1, 2})));
-  absl::StatusOr<BoundSample> given = BindVariantText(
+  absl::StatusOr<BoundSample> given = BindText(
       "op: \"aten::split_copy.Tensor\"\nsample { name: \"s\"\n"
       "arg { name: \"self\" tensor { shape: [5, 2] } }\narg { name: \"split_size\" int_value: 2 }\n"
       "arg { name: \"out\" tensor { shape: [1] } } }",
