@@ -6,6 +6,7 @@
 
 #include "ATen/Dispatch.h"
 #include "ATen/ops/add.h"
+#include "ATen/ops/cat.h"
 #include "ATen/ops/div.h"
 #include "ATen/ops/maximum.h"
 #include "ATen/ops/minimum.h"
@@ -130,6 +131,18 @@ void ProductParts(const std::vector<double>& target, int w, c10::ScalarType dtyp
 
 }  // namespace
 
+at::Tensor ShardPiece(const at::Tensor& t, const Placement& p, int world_size, int rank) {
+  if (p.is_shard()) {
+    const ChunkRange c = ChunkOf(t.size(p.dim()), world_size, rank);
+    return t.narrow(p.dim(), c.begin, c.length());
+  }
+  std::vector<at::Tensor> pieces;
+  for (const ChunkRange& c : StridedChunkOf(t.size(p.dim()), world_size, p.split_factor(), rank)) {
+    pieces.push_back(t.narrow(p.dim(), c.begin, c.length()));
+  }
+  return at::cat(pieces, p.dim());
+}
+
 std::vector<at::Tensor> Distribute(const at::Tensor& full, const Placement& p, int world_size,
                                    uint64_t seed, double* max_abs_part) {
   std::vector<at::Tensor> locals;
@@ -139,10 +152,10 @@ std::vector<at::Tensor> Distribute(const at::Tensor& full, const Placement& p, i
       for (int r = 0; r < world_size; ++r) locals.push_back(full.clone(at::MemoryFormat::Contiguous));
       return locals;
     case Placement::Kind::kShard:
+    case Placement::Kind::kStridedShard:
       for (int r = 0; r < world_size; ++r) {
-        const ChunkRange c = ChunkOf(full.size(p.dim()), world_size, r);
         locals.push_back(
-            full.narrow(p.dim(), c.begin, c.length()).clone(at::MemoryFormat::Contiguous));
+            ShardPiece(full, p, world_size, r).clone(at::MemoryFormat::Contiguous));
       }
       return locals;
     case Placement::Kind::kPartial:

@@ -24,6 +24,7 @@ namespace shrt {
 //   R      W copies of `full`.
 //   S(d)   torch.chunk layout along d (mesh.h ChunkOf); ranks past the end
 //          get an empty tensor (size 0 on d).
+//   _S(d, sf) the pieces of mesh.h StridedChunkOf, concatenated along d.
 //   P(sum) parts that sum to `full`: every element gets independent noise of
 //          mixed sign and magnitude up to 2 * (max|full| + 1) on all ranks
 //          but one, chosen per element, which holds the remainder; never a
@@ -43,6 +44,11 @@ namespace shrt {
 // R and S leave it alone.
 std::vector<at::Tensor> Distribute(const at::Tensor& full, const Placement& p, int world_size,
                                    uint64_t seed, double* max_abs_part = nullptr);
+
+// The part of `t` that rank `rank` of `world_size` holds under Shard or
+// _StridedShard `p` (p.dim() < t.dim()): a view for S(d), a concatenation
+// of the pieces of mesh.h StridedChunkOf for _S(d, sf). Not copied.
+at::Tensor ShardPiece(const at::Tensor& t, const Placement& p, int world_size, int rank);
 
 // `t` with the memory layout `layout` (spec.proto Layout): the same values
 // in a fresh buffer, contiguous, with the last two dims transposed in

@@ -15,6 +15,7 @@
 #include "shrt/candidates.h"
 #include "shrt/compare.h"
 #include "shrt/distribute.h"
+#include "shrt/full_case.h"
 #include "shrt/generators.h"
 #include "shrt/isolation.h"
 #include "shrt/limits.h"
@@ -28,113 +29,30 @@
 #include "shrt/text_proto.h"
 
 namespace shrt {
-namespace {
-
-using Tensors = std::vector<at::Tensor>;
-
-// A case is informative when no full output is empty, all zero or all NaN.
-bool Informative(const Tensors& outputs) {
-  for (const at::Tensor& t : outputs) {
-    if (t.numel() == 0) return false;
-    const bool all_zero = !t.ne(0).any().item<bool>();
-    const bool all_nan = (at::isFloatingType(t.scalar_type()) || at::isComplexType(t.scalar_type())) &&
-                         at::isnan(t).all().item<bool>();
-    if (all_zero || all_nan) return false;
-  }
-  return true;
-}
-
-// Inputs for one call on full tensors: the tensors themselves, or, for an
-// overload that writes into its inputs (or when `copy`), fresh copies in the
-// inputs' layouts.
-Tensors CallInputs(const Tensors& ts, const BoundSample& sample, bool copy = false) {
-  if (!sample.mutates() && !copy) return ts;
-  Tensors out;
-  out.reserve(ts.size());
-  for (size_t i = 0; i < ts.size(); ++i) {
-    const Layout layout = sample.inputs()[i].layout;
-    out.push_back(layout == CONTIGUOUS ? ts[i].clone() : WithLayout(ts[i], layout));
-  }
-  return out;
-}
-
-// The full inputs and outputs of one generator's case, with its negated
-// variants and float64 references made on first use.
-struct FullCase {
-  std::string generator;  // "randn", or "arange/index" when inputs differ
-  Tensors inputs;
-  // Per input: its largest finite |value| (negation keeps it).
-  std::vector<double> scales;
-  Tensors outputs;
-  // By mask of negated inputs.
-  std::map<std::vector<bool>, std::pair<Tensors, absl::StatusOr<Tensors>>> negated;
-  // By mask of negated inputs: per output, its float64 reference (nullopt
-  // when the reference call fails or the output needs none).
-  std::map<std::vector<bool>, std::vector<std::optional<RoundingReference>>> references;
-};
-
-}  // namespace
 
 // Runs the cases of one bound sample into a SampleTruth.
 class TruthBuilder {
  public:
   TruthBuilder(const LoadedSpec& spec, int s, const BoundSample& sample,
                const TruthOptions& options)
-      : spec_(spec), s_(s), sample_(sample), options_(options), w_(options.world_size) {}
+      : spec_(spec), sample_(sample), options_(options), w_(options.world_size),
+        cases_(spec, s, sample, options) {}
 
   absl::StatusOr<SampleTruth> Run() {
-    std::vector<const Recipe*> recipes;
-    size_t generators = 1;
+    if (absl::Status st = cases_.Init(); !st.ok()) return st;
     std::vector<std::vector<Placement>> in_cands;
-    for (const InputSpec& in : sample_.inputs()) {
-      absl::StatusOr<const Recipe*> r = spec_.recipes().Find(in.recipe);
-      if (!r.ok()) return Bad(absl::StrCat("input '", in.label, "': ", r.status().message()));
-      generators = std::max<size_t>(generators, (*r)->generator_size());
-      recipes.push_back(*r);
-      in_cands.push_back(
-          InputCandidates(static_cast<int64_t>(in.shape.size()), in.dtype, IsIndexRecipe(**r)));
-      input_dtypes_.push_back(in.dtype);
-      int64_t numel = 1;
-      for (int64_t d : in.shape) numel *= d;
-      input_numels_.push_back(numel);
+    for (size_t i = 0; i < sample_.inputs().size(); ++i) {
+      const InputSpec& in = sample_.inputs()[i];
+      absl::StatusOr<const Recipe*> r = spec_.recipes().Find(in.recipe);  // Init checked it
+      in_cands.push_back(InputCandidates(static_cast<int64_t>(in.shape.size()), in.dtype,
+                                         IsIndexRecipe(**r)));
     }
-    const GenContext context = sample_.MakeGenContext();
-    for (size_t g = 0; g < generators; ++g) {
-      const uint64_t case_seed = MixSeed({options_.seed, static_cast<uint64_t>(s_), g});
-      FullCase full;
-      std::vector<std::string> names;
-      for (size_t i = 0; i < sample_.inputs().size(); ++i) {
-        const InputSpec& in = sample_.inputs()[i];
-        const Generator& gen =
-            recipes[i]->generator(static_cast<int>(g % recipes[i]->generator_size()));
-        names.push_back(gen.name());
-        absl::StatusOr<at::Tensor> t =
-            Generate(gen, in.shape, in.dtype, static_cast<int>(i), case_seed, context);
-        if (!t.ok()) {
-          return Bad(absl::StrCat("input '", in.label, "', recipe '", in.recipe, "', generator '",
-                                  gen.name(), "': ", t.status().message()));
-        }
-        full.inputs.push_back(WithLayout(*t, in.layout));
-        full.scales.push_back(FiniteMaxAbs(*t));
-      }
-      full.generator = names.empty() ? "none" : names.front();
-      if (std::any_of(names.begin(), names.end(), [&](const auto& n) { return n != names[0]; })) {
-        full.generator = absl::StrJoin(names, "/");
-      }
-      // The full call runs on copies: an overload that writes an input its
-      // schema does not mark as written (batch_norm's running stats) must
-      // not share that input with other calls, so a changed copy marks the
-      // sample as mutating before any rank runs.
-      const Tensors copies = CallInputs(full.inputs, sample_, /*copy=*/true);
-      absl::StatusOr<Tensors> outputs = sample_.Call(copies);
-      for (size_t i = 0; !sample_.mutates() && i < copies.size(); ++i) {
-        if (!copies[i].equal(full.inputs[i])) sample_.MarkWritesInputs();
-      }
-      if (!outputs.ok() && IsCrash(outputs.status())) {
-        Crashed(outputs.status(), full.generator, "", "", -1);
-        continue;
-      }
-      if (!outputs.ok() && spec_.is_variant()) {
+    for (size_t g = 0; g < cases_.generators(); ++g) {
+      absl::StatusOr<FullCase> made = cases_.Make(g);
+      if (!made.ok()) return made.status();
+      FullCase& full = *made;
+      if (!full.call.ok() && IsCrash(full.call.status())) continue;
+      if (!full.call.ok() && spec_.is_variant()) {
         // The variant's real behaviour differs from its functional overload's
         // (e.g. an int self cannot take a float result in place): a finding
         // about this overload on this sample, not a bad spec.
@@ -143,80 +61,59 @@ class TruthBuilder {
         rejected.rejection_ =
             absl::StrCat("sample ", sample_.name(), ": ", OverloadToString(spec_.op()),
                          " rejects the full inputs (generator ", full.generator,
-                         "): ", outputs.status().message());
+                         "): ", full.call.status().message());
         return rejected;
       }
-      if (!outputs.ok()) {
-        return Bad(absl::StrCat("the operator rejects the full inputs (generator ",
-                                full.generator, "): ", outputs.status().message()));
+      if (!full.call.ok()) {
+        return cases_.Bad(absl::StrCat("the operator rejects the full inputs (generator ",
+                                       full.generator, "): ", full.call.status().message()));
       }
-      full.outputs = *std::move(outputs);
+      full.outputs = *full.call;
       if (!truth_.has_value()) {
         std::vector<std::vector<Placement>> out_cands;
         std::vector<size_t> counts;
         for (const at::Tensor& t : full.outputs) {
           out_cands.push_back(CandidatePlacements(t.dim(), t.scalar_type()));
           counts.push_back(out_cands.back().size());
-          PickPrecision(t.scalar_type());
+          cases_.PickPrecision(t.scalar_type());
         }
         if (PlacementTuples(counts) > kMaxPlacementTuples) {
           // Only a call can tell (split into many chunks): a limit on the
           // enumeration, as BoundSample::Bind has for the inputs.
-          return Bad(absl::StrCat("its ", full.outputs.size(), " outputs have more than ",
-                                  kMaxPlacementTuples,
-                                  " tuples of candidate placements, the most a sample may have "
-                                  "(shrt/limits.h)"));
+          return cases_.Bad(absl::StrCat("its ", full.outputs.size(),
+                                         " outputs have more than ", kMaxPlacementTuples,
+                                         " tuples of candidate placements, the most a sample "
+                                         "may have (shrt/limits.h)"));
         }
         truth_.emplace(SampleTruth(TupleSpace(in_cands), std::move(out_cands)));
         Describe(*truth_, full.outputs);
       } else if (full.outputs.size() != truth_->out_.size()) {
-        return Bad("the number of outputs differs between generators");
+        return cases_.Bad("the number of outputs differs between generators");
       }
       const bool informative = Informative(full.outputs);
       LocalsCache cache;
       for (int64_t t = 0; t < truth_->in_.size(); ++t) {
         if (truth_->Dead(t)) continue;
-        RunTuple(t, full, case_seed, cache);
+        RunTuple(t, full, cache);
         truth_->combination_checks_ += truth_->out_tuples_.size();
         if (informative) ++truth_->informative_[t];
       }
     }
-    if (!truth_.has_value() && !crashes_.empty()) {
+    if (!truth_.has_value() && cases_.crashed()) {
       SampleTruth crashed(TupleSpace(in_cands), {});
       Describe(crashed, Tensors());
       crashed.rejection_ = absl::StrCat("sample ", sample_.name(), ": every call of ",
                                         OverloadToString(spec_.op()),
                                         " on the full inputs crashed (see its crashes)");
-      crashed.crashes_ = std::move(crashes_);
+      crashed.crashes_ = cases_.TakeCrashes();
       return crashed;
     }
-    if (!truth_.has_value()) return Bad("the sample produced no case");
-    truth_->crashes_ = std::move(crashes_);
+    if (!truth_.has_value()) return cases_.Bad("the sample produced no case");
+    truth_->crashes_ = cases_.TakeCrashes();
     return *std::move(truth_);
   }
 
  private:
-  absl::Status Bad(absl::string_view what) const {
-    return FieldError(spec_.WhereSample(s_),
-                      absl::StrCat("sample[", s_, "] (sample '", sample_.name(), "')"), what);
-  }
-
-  // Records a call that crashed (`status`: IsCrash) in generator
-  // `generator`, run `run`, on local inputs placed `inputs` of rank `rank`
-  // ("" and -1: on the full inputs).
-  void Crashed(const absl::Status& status, const std::string& generator, const std::string& run,
-               const std::string& inputs, int rank) {
-    std::string what = absl::StrCat(status.message(), " in sample ", sample_.name(),
-                                    ", generator ", generator);
-    if (!run.empty()) absl::StrAppend(&what, ", run ", run);
-    if (inputs.empty()) {
-      absl::StrAppend(&what, ", the call on the full inputs");
-    } else {
-      absl::StrAppend(&what, ", inputs ", inputs, ", rank ", rank);
-    }
-    crashes_.push_back({inputs, std::move(what)});
-  }
-
   void Describe(SampleTruth& truth, const Tensors& outputs) const {
     truth.name_ = sample_.name();
     truth.description_ = sample_.Describe();
@@ -225,121 +122,18 @@ class TruthBuilder {
     for (const InputSpec& in : sample_.inputs()) truth.input_labels_.push_back(in.label);
   }
 
-  // The one tolerance choice (DESIGN.md §3): the spec's, else
-  // torch.testing's default for the computation's dtype (compare.h
-  // ComputationDtype); float64 references for low-precision floating
-  // computations.
-  void PickPrecision(c10::ScalarType output) {
-    const c10::ScalarType dtype = ComputationDtype(input_dtypes_, output);
-    CheckContext c;
-    c.tol = spec_.proto().has_tolerance()
-                ? Tolerance{spec_.proto().tolerance().rtol(), spec_.proto().tolerance().atol()}
-                : DefaultTolerance(dtype);
-    c.eps = Epsilon(dtype);
-    c.reference_paths = options_.reference_paths;
-    contexts_.push_back(c);
-    needs_reference_.push_back(Epsilon(dtype) > Epsilon(at::kDouble));
-  }
-
-  // The full outputs for the inputs negated by `mask`, or an error when the
-  // operator rejects them.
-  const std::pair<Tensors, absl::StatusOr<Tensors>>& Negated(FullCase& full,
-                                                              const std::vector<bool>& mask) {
-    auto it = full.negated.find(mask);
-    if (it == full.negated.end()) {
-      Tensors inputs;
-      for (size_t i = 0; i < full.inputs.size(); ++i) {
-        inputs.push_back(mask[i] ? WithLayout(at::neg(full.inputs[i]), sample_.inputs()[i].layout)
-                                 : full.inputs[i]);
-      }
-      absl::StatusOr<Tensors> outputs = sample_.Call(CallInputs(inputs, sample_));
-      if (!outputs.ok() && IsCrash(outputs.status())) {
-        Crashed(outputs.status(), full.generator, "negated inputs", "", -1);
-      }
-      it = full.negated.emplace(mask, std::make_pair(std::move(inputs), std::move(outputs))).first;
-    }
-    return it->second;
-  }
-
-  // Output k's float64 reference for the inputs `inputs` (negated by
-  // `mask`), computed once per case and mask; nullptr when none applies.
-  const RoundingReference* Reference(FullCase& full, const std::vector<bool>& mask,
-                                     const Tensors& inputs, const Tensors& want, size_t k) {
-    if (!needs_reference_[k]) return nullptr;
-    auto it = full.references.find(mask);
-    if (it == full.references.end()) {
-      std::vector<std::optional<RoundingReference>> refs(want.size());
-      absl::StatusOr<Tensors> ref = sample_.CallInFloat64(CallInputs(inputs, sample_));
-      if (!ref.ok() && IsCrash(ref.status())) {
-        Crashed(ref.status(), full.generator, "float64 reference", "", -1);
-      }
-      if (ref.ok() && ref->size() == want.size()) {
-        for (size_t j = 0; j < want.size(); ++j) {
-          const at::Tensor& r = (*ref)[j];
-          const bool complex = at::isComplexType(r.scalar_type());
-          if (!needs_reference_[j] || r.sizes() != want[j].sizes() ||
-              !(at::isFloatingType(r.scalar_type()) || complex)) {
-            continue;
-          }
-          RoundingReference rr;
-          rr.value = r.to(complex ? at::kComplexDouble : at::kDouble).contiguous();
-          // Complex values as their real views (RealView).
-          const at::Tensor f = RealView(want[j].to(rr.value.scalar_type())).contiguous();
-          const at::Tensor v = RealView(rr.value).contiguous();
-          const double* a = f.data_ptr<double>();
-          const double* b = v.data_ptr<double>();
-          for (int64_t i = 0; i < f.numel(); ++i) {
-            if (std::isfinite(a[i]) && std::isfinite(b[i])) {
-              rr.own_error = std::max(rr.own_error, std::abs(a[i] - b[i]));
-            }
-          }
-          refs[j] = std::move(rr);
-        }
-      }
-      it = full.references.emplace(mask, std::move(refs)).first;
-    }
-    return it->second[k].has_value() ? &*it->second[k] : nullptr;
-  }
-
-  // Checks output k's locals against `want` under candidate c, re-judging a
-  // numeric failure of a low-precision computation against its float64
-  // reference (output_check.h).
-  // `magnitude` caches, per run and output, the gate's magnitude (< 0: not
-  // computed yet).
-  OutputCheck Check(FullCase& full, const std::vector<bool>& mask, const Tensors& inputs,
-                    const Tensors& want, const Tensors& locals, size_t k, const Placement& p,
-                    double input_scale, double full_input_scale, double& magnitude) {
-    CheckContext context = contexts_[k];
-    context.input_scale = input_scale;
-    context.full_input_scale = full_input_scale;
-    OutputCheck check = CheckOutput(want[k], locals, p, context);
-    if (check.ok || !std::isfinite(check.max_abs_diff) || !needs_reference_[k]) return check;
-    // A cheap gate before the float64 call: the re-judgement allows at most
-    // kMaxRelativeRounding of the magnitudes involved (output_check.h), so
-    // a difference ten times that (wrong values, not rounding) fails there
-    // too, unless the low-precision call were itself that far from float64;
-    // then this gate keeps a false "refuted", never a false "valid".
-    if (magnitude < 0) {
-      magnitude = FiniteMaxAbs(want[k]) + static_cast<double>(locals.size()) * input_scale;
-      for (const at::Tensor& l : locals) magnitude += FiniteMaxAbs(l);
-    }
-    if (check.max_abs_diff > context.tol.atol + 10 * kMaxRelativeRounding * magnitude) return check;
-    const RoundingReference* ref = Reference(full, mask, inputs, want, k);
-    return ref == nullptr ? check
-                          : CheckAgainstReference(want[k], locals, p, context, *ref, check);
-  }
-
-  void RunTuple(int64_t t, FullCase& full, uint64_t case_seed, LocalsCache& cache) {
+  void RunTuple(int64_t t, FullCase& full, LocalsCache& cache) {
     SampleTruth& truth = *truth_;
     const std::vector<int> idx = truth.in_.Indices(t);
     const std::vector<Placement> placements = truth.in_.Placements(t);
     for (const PartialVariant& run :
-         PartialVariants(placements, input_dtypes_, input_numels_, options_.partial_redraws)) {
+         PartialVariants(placements, cases_.input_dtypes(), cases_.input_numels(),
+                         options_.partial_redraws)) {
       const bool neg = std::any_of(run.negated.begin(), run.negated.end(), [](bool b) { return b; });
       const Tensors* inputs = &full.inputs;
       const Tensors* want = &full.outputs;
       if (neg) {
-        const auto& [negated_inputs, negated_outputs] = Negated(full, run.negated);
+        const auto& [negated_inputs, negated_outputs] = cases_.Negated(full, run.negated);
         // An operator that rejects negated values (e.g. index inputs) has no
         // Partial rule on them to test this way.
         if (!negated_outputs.ok()) continue;
@@ -360,9 +154,9 @@ class TruthBuilder {
         Locals fresh;
         const Locals* in = &fresh;
         if (options_.reference_paths) {
-          fresh = MakeLocals((*inputs)[i], placements[i], layout, w_, case_seed, i, idx[i], redraw);
+          fresh = MakeLocals((*inputs)[i], placements[i], layout, w_, full.seed, i, idx[i], redraw);
         } else {
-          in = &cache.Get((*inputs)[i], placements[i], layout, w_, case_seed, i, idx[i], redraw,
+          in = &cache.Get((*inputs)[i], placements[i], layout, w_, full.seed, i, idx[i], redraw,
                           run.negated[i]);
         }
         input_scale = std::max(input_scale, in->scale);
@@ -391,7 +185,8 @@ class TruthBuilder {
         std::string error;
         if (!got.ok()) {
           if (IsCrash(got.status())) {
-            Crashed(got.status(), full.generator, run.label, PlacementsToString(placements), r);
+            cases_.Crashed(got.status(), full.generator, run.label, PlacementsToString(placements),
+                           absl::StrCat(r));
           }
           error = std::string(got.status().message());
         } else if (got->size() != truth.out_.size()) {
@@ -414,8 +209,8 @@ class TruthBuilder {
         for (size_t c = 0; c < truth.out_[k].size(); ++c) {
           if (truth.failure(t, k, c) >= 0) continue;
           const OutputCheck check =
-              Check(full, run.negated, *inputs, *want, outs[k], k, truth.out_[k][c], input_scale,
-                    full_input_scale, magnitude);
+              cases_.Check(full, run.negated, *inputs, *want, outs[k], k, truth.out_[k][c],
+                           input_scale, full_input_scale, magnitude);
           if (!check.ok) truth.Fail(t, k, c, Refuted(where, k, check));
         }
       }
@@ -453,8 +248,8 @@ class TruthBuilder {
         }
         absl::StatusOr<Tensors> got = sample_.Call(locals[r], shape);
         if (!got.ok() && IsCrash(got.status())) {
-          Crashed(got.status(), full.generator, where.run, PlacementsToString(truth.in_.Placements(t)),
-                  r);
+          cases_.Crashed(got.status(), full.generator, where.run,
+                         PlacementsToString(truth.in_.Placements(t)), absl::StrCat(r));
         }
         if (!got.ok() || got->size() != 1) {
           SampleTruth::Evidence e = where;
@@ -471,7 +266,8 @@ class TruthBuilder {
       if (failed) continue;
       double magnitude = -1;  // the locals differ per output placement here
       const OutputCheck check =
-          Check(full, mask, inputs, want, outs, 0, p, input_scale, full_input_scale, magnitude);
+          cases_.Check(full, mask, inputs, want, outs, 0, p, input_scale, full_input_scale,
+                       magnitude);
       if (!check.ok) truth.Fail(t, 0, c, Refuted(where, 0, check));
     }
   }
@@ -492,22 +288,16 @@ class TruthBuilder {
   }
 
   const LoadedSpec& spec_;
-  const int s_;
   const BoundSample& sample_;
   const TruthOptions& options_;
   const int w_;
-  std::vector<c10::ScalarType> input_dtypes_;
-  std::vector<int64_t> input_numels_;
-  std::vector<CheckContext> contexts_;  // per output
-  std::vector<bool> needs_reference_;   // per output
+  CaseMaker cases_;
   std::optional<SampleTruth> truth_;
-  std::vector<CaseCrash> crashes_;
 };
 
 absl::StatusOr<SampleTruth> GroundTruth(const LoadedSpec& spec, int s, const BoundSample& sample,
                                         const TruthOptions& options) {
-  static std::once_flag no_backtraces;
-  std::call_once(no_backtraces, [] { c10::SetStackTraceFetcher([] { return std::string(); }); });
+  DisableC10Backtraces();
   if (absl::StatusOr<Mesh> mesh = Mesh::Create(options.world_size); !mesh.ok()) {
     return mesh.status();
   }

@@ -67,4 +67,42 @@ TEST(ChunkTest, ChunksTileTheDim) {
 }
 
 }  // namespace
+TEST(MeshShapeTest, ParsesPrintsAndNumbersRanksRowMajor) {
+  absl::StatusOr<MeshShape> m = MeshShape::Parse("2x3");
+  ASSERT_TRUE(m.ok()) << m.status();
+  EXPECT_EQ(m->ToString(), "2x3");
+  EXPECT_EQ(m->ndim(), 2);
+  EXPECT_EQ(m->size(), 6);
+  EXPECT_EQ(m->Coordinates(4), (std::vector<int>{1, 1}));
+  EXPECT_EQ(m->RankName(5), "(1, 2)");
+  EXPECT_EQ(MeshShape::Parse("2x2x2")->Coordinates(6), (std::vector<int>{1, 1, 0}));
+  EXPECT_EQ(MeshShape::Parse("4")->RankName(3), "3");
+  EXPECT_TRUE(MeshShape::Parse("1x4").ok());
+}
+
+TEST(MeshShapeTest, RejectsBadShapes) {
+  for (const char* text : {"", "2x", "x2", "2*2", "0x4", "1x1", "2x2x2x2", "8x16", "-2x2"}) {
+    absl::StatusOr<MeshShape> m = MeshShape::Parse(text);
+    EXPECT_FALSE(m.ok()) << text;
+    EXPECT_EQ(m.status().code(), absl::StatusCode::kInvalidArgument) << text;
+  }
+  EXPECT_TRUE(MeshShape::Parse("8x8").ok());
+}
+
+// DTensor's example (placement_types.py _StridedShard): 8 rows on a 2x2
+// mesh, [_S(0, 2), S(0)]: dp rank 0 holds rows 0-1 and 4-5.
+TEST(StridedChunkTest, PiecesOfTheStridedOrder) {
+  const std::vector<ChunkRange> r0 = StridedChunkOf(8, 2, 2, 0);
+  ASSERT_EQ(r0.size(), 2u);
+  EXPECT_EQ(r0[0].begin, 0);
+  EXPECT_EQ(r0[0].end, 2);
+  EXPECT_EQ(r0[1].begin, 4);
+  EXPECT_EQ(r0[1].end, 6);
+  // Uneven: 5 rows in 4 pieces of ceil(5/4) = 2: [0,2) [2,4) [4,5) [5,5).
+  const std::vector<ChunkRange> r1 = StridedChunkOf(5, 2, 2, 1);
+  EXPECT_EQ(r1[0].begin, 2);
+  EXPECT_EQ(r1[0].end, 4);
+  EXPECT_EQ(r1[1].length(), 0);
+}
+
 }  // namespace shrt

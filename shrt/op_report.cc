@@ -10,18 +10,27 @@
 namespace shrt {
 
 int OpReport::Count(Verdict v) const {
-  return static_cast<int>(std::count_if(rules.begin(), rules.end(),
-                                        [v](const RuleVerdict& r) { return r.verdict == v; }));
+  return static_cast<int>(
+      std::count_if(rules.begin(), rules.end(), [v](const RuleVerdict& r) { return r.verdict == v; }) +
+      std::count_if(nd_rules.begin(), nd_rules.end(),
+                    [v](const NdRuleVerdict& r) { return r.verdict == v; }));
+}
+
+int OpReport::CompositionFailures() const {
+  return static_cast<int>(std::count_if(nd_rules.begin(), nd_rules.end(),
+                                        [](const NdRuleVerdict& r) { return r.composition; }));
 }
 
 OpReport MergeReports(const std::vector<OpReport>& reports) {
   OpReport merged;
   std::map<Rule, RuleVerdict> best;
+  std::map<NdRule, NdRuleVerdict> best_nd;
   for (const OpReport& r : reports) {
     if (merged.op.empty()) {
       merged.op = r.op;
       merged.spec_path = r.spec_path;
       merged.world_size = r.world_size;
+      merged.mesh = r.mesh;
     }
     merged.samples.insert(merged.samples.end(), r.samples.begin(), r.samples.end());
     for (const std::string& recipe : r.recipes) {
@@ -42,6 +51,10 @@ OpReport MergeReports(const std::vector<OpReport>& reports) {
       auto [it, fresh] = best.emplace(v.rule, v);
       if (!fresh && v.verdict < it->second.verdict) it->second = v;
     }
+    for (const NdRuleVerdict& v : r.nd_rules) {
+      auto [it, fresh] = best_nd.emplace(v.rule, v);
+      if (!fresh && v.verdict < it->second.verdict) it->second = v;
+    }
     if (merged.origins.size() < r.origins.size()) merged.origins.resize(r.origins.size());
     for (size_t o = 0; o < r.origins.size(); ++o) {
       // Unverified < correct < incorrect in strength for origins.
@@ -54,6 +67,8 @@ OpReport MergeReports(const std::vector<OpReport>& reports) {
   }
   for (auto& [rule, v] : best) merged.rules.push_back(std::move(v));
   std::sort(merged.rules.begin(), merged.rules.end(), InReportOrder);
+  for (auto& [rule, v] : best_nd) merged.nd_rules.push_back(std::move(v));
+  std::sort(merged.nd_rules.begin(), merged.nd_rules.end(), InNdReportOrder);
   return merged;
 }
 
@@ -101,6 +116,14 @@ std::string SerializeOpReport(const OpReport& r) {
     o->set_inputs(c.inputs);
     o->set_what(c.what);
   }
+  w.set_mesh(r.mesh);
+  for (const NdRuleVerdict& v : r.nd_rules) {
+    wire::NdRuleVerdict* o = w.add_nd_rules();
+    o->set_rule(NdRuleToString(v.rule));
+    o->set_verdict(static_cast<int>(v.verdict));
+    o->set_composition(v.composition);
+    o->set_evidence(v.evidence);
+  }
   return w.SerializeAsString();
 }
 
@@ -136,6 +159,13 @@ absl::StatusOr<OpReport> ParseOpReport(absl::string_view bytes) {
   }
   r.repro = w.repro();
   for (const wire::CaseCrash& c : w.crashes()) r.crashes.push_back({c.inputs(), c.what()});
+  r.mesh = w.mesh();
+  for (const wire::NdRuleVerdict& v : w.nd_rules()) {
+    absl::StatusOr<NdRule> rule = ParseNdRule(v.rule());
+    if (!rule.ok()) return absl::InternalError(rule.status().message());
+    r.nd_rules.push_back(
+        {*std::move(rule), static_cast<Verdict>(v.verdict()), v.composition(), v.evidence()});
+  }
   return r;
 }
 

@@ -9,6 +9,7 @@
 
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "shrt/nd_verdicts.h"
 #include "shrt/verdicts.h"
 
 namespace shrt {
@@ -22,6 +23,9 @@ struct OpReport {
   std::string op;          // canonical overload, "aten::mul.Tensor"
   std::string spec_path;
   int world_size = 0;
+  // The N-D mesh validated on ("2x2", mesh.h MeshShape::ToString), or ""
+  // for the 1-D mesh of world_size; world_size is then its rank count.
+  std::string mesh;
   std::vector<SampleSummary> samples;
   std::vector<std::string> recipes;  // recipes used, e.g. "default"
   // (sample, generator, input placements, output placements) verdicts
@@ -29,8 +33,11 @@ struct OpReport {
   // evaluated again.
   int64_t combination_checks = 0;
   double seconds = 0;  // wall time of this overload, seconds
-  // In report order (verdicts.h InReportOrder).
+  // In report order (verdicts.h InReportOrder). Empty on an N-D mesh.
   std::vector<RuleVerdict> rules;
+  // On an N-D mesh: the verdicts of the expanded rules, in report order
+  // (nd_verdicts.h).
+  std::vector<NdRuleVerdict> nd_rules;
   // Non-empty when the strategy broke its contract (registry.h), or when an
   // in-place or out= variant rejects every sample of its group's spec: the
   // op cannot be certified and counts as failing.
@@ -62,7 +69,10 @@ struct OpReport {
   // precise one than ReproCommand(op, world_size) (report.h).
   std::string repro;
 
+  // Rules (1-D or N-D) with verdict v.
   int Count(Verdict v) const;
+  // N-D rules that are composition failures (nd_verdicts.h).
+  int CompositionFailures() const;
 };
 
 // "" unless every sample of `report` was rejected by its in-place or out=

@@ -15,6 +15,8 @@
 #include "absl/time/time.h"
 #include "gtest/gtest.h"
 #include "shrt/group_manifest.h"
+#include "shrt/mesh.h"
+#include "shrt/nd_rule.h"
 #include "shrt/overload_name.h"
 #include "shrt/recipes.h"
 #include "shrt/registry.h"
@@ -35,6 +37,7 @@ class OpTestState {
   const LoadedSpec& spec() const { return *spec_; }
   const std::vector<XfailEntry>& xfails() const { return xfails_; }
   const std::vector<int>& world_sizes() const { return world_sizes_; }
+  const std::vector<MeshShape>& meshes() const { return meshes_; }
   // False for a nightly_only sample outside the nightly tier.
   bool Runs(const Sample& s) const { return nightly_ || !s.nightly_only(); }
 
@@ -89,12 +92,42 @@ class OpTestState {
     return MergeReports(all);
   }
 
-  std::string Repro(int world_size) const {
+  std::string Repro(int world_size, const std::string& mesh = "") const {
     shrt::Repro repro;
     repro.cli = data_.cli;
     repro.spec = data_.spec.path;
     repro.world_size = world_size;
+    repro.mesh = mesh;
     return ReproCommand(repro);
+  }
+
+  // The expansion's report on `mesh` over every sample that runs (one
+  // crash-isolated validation).
+  absl::StatusOr<OpReport> MeshReport(const MeshShape& mesh) {
+    ValidateOptions options;
+    for (const Sample& s : spec_->proto().sample()) {
+      if (Runs(s)) options.samples.push_back(s.name());
+    }
+    const c10::OperatorName op = spec_->op();
+    absl::StatusOr<std::vector<absl::StatusOr<OpReport>>> isolated = ValidateIsolated(
+        1,
+        [&](int) {
+          return ValidateOnMesh(
+              *spec_,
+              [&](const OpArgs& args) { return StrategyRegistry::Global().Query(op, args); }, mesh,
+              options);
+        },
+        [&](int) {
+          OpReport unfinished;
+          unfinished.op = OverloadToString(op);
+          unfinished.spec_path = spec_->path();
+          unfinished.world_size = mesh.size();
+          unfinished.mesh = mesh.ToString();
+          return unfinished;
+        },
+        isolation_);
+    if (!isolated.ok()) return isolated.status();
+    return std::move(isolated->front());
   }
 
  private:
@@ -149,6 +182,12 @@ class OpTestState {
         world_sizes_.push_back(v);
       }
     }
+    const char* meshes = std::getenv("SHRT_MESHES");
+    for (absl::string_view m : absl::StrSplit(meshes == nullptr ? "2x2" : meshes, ',', absl::SkipEmpty())) {
+      absl::StatusOr<MeshShape> mesh = MeshShape::Parse(m);
+      if (!mesh.ok()) return absl::StrCat("SHRT_MESHES: ", mesh.status().message());
+      meshes_.push_back(*mesh);
+    }
     if (const char* env = std::getenv("SHRT_CALL_TIME_LIMIT"); env != nullptr && *env != '\0') {
       if (!absl::ParseDuration(env, &isolation_.call_time_limit) ||
           isolation_.call_time_limit <= absl::ZeroDuration()) {
@@ -163,6 +202,7 @@ class OpTestState {
   std::unique_ptr<LoadedSpec> spec_;
   std::vector<XfailEntry> xfails_;
   std::vector<int> world_sizes_;
+  std::vector<MeshShape> meshes_;  // SHRT_MESHES, default 2x2
   IsolationOptions isolation_;  // SHRT_CALL_TIME_LIMIT sets the call time limit
   bool nightly_ = false;
   std::map<std::pair<std::string, int>, absl::StatusOr<OpReport>> reports_;
@@ -291,6 +331,44 @@ void RunMissingTest(OpTestState& state, const OpTestData& data) {
   }
 }
 
+// The strategy expanded to an N-D mesh (DESIGN.md §9): fails on every
+// incorrect N-D rule (composition failures named as such), on a strategy
+// error and on a crash no `crash` entry explains; prints the rules the
+// expansion filters out although they hold.
+void RunMeshTest(OpTestState& state, const MeshShape& mesh) {
+  absl::StatusOr<OpReport> report = state.MeshReport(mesh);
+  if (!report.ok()) {
+    ADD_FAILURE() << report.status().message();
+    return;
+  }
+  const std::string repro = state.Repro(mesh.size(), mesh.ToString());
+  if (!report->error.empty()) ADD_FAILURE() << report->error << " | reproduce: " << repro;
+  for (const CaseCrash& c : UnexplainedCrashes(state.spec(), report->crashes, mesh.size())) {
+    ADD_FAILURE() << report->op << " on mesh " << mesh.ToString() << ": " << c.what
+                  << ". Fix the operator, or explain it in " << state.spec().path()
+                  << ": crash { inputs: \"...\" reason: \"...\" } for one mesh dim's inputs"
+                  << " | reproduce: " << repro;
+  }
+  int filtered = 0;  // printed: the first few
+  for (const NdRuleVerdict& v : report->nd_rules) {
+    const std::string rule = NdRuleToString(v.rule);
+    if (v.verdict == Verdict::kIncorrect) {
+      ADD_FAILURE() << report->op << ": " << (v.composition ? "composition failure" : "incorrect")
+                    << " on mesh " << mesh.ToString() << ": '" << rule << "': " << v.evidence
+                    << " | reproduce: " << repro;
+    } else if (v.verdict == Verdict::kMissing && filtered++ < 3) {
+      std::cout << report->op << ": filtered out by the expansion on mesh " << mesh.ToString()
+                << ", but holds: '" << rule << "': " << v.evidence << "\n";
+    }
+  }
+  std::cout << report->op << " on mesh " << mesh.ToString() << ": "
+            << report->Count(Verdict::kCorrect) << " correct, "
+            << report->Count(Verdict::kIncorrect) << " incorrect ("
+            << report->CompositionFailures() << " composition failures), "
+            << report->Count(Verdict::kMissing) << " filtered but holding; "
+            << report->combination_checks << " N-D rule checks in " << report->seconds << " s\n";
+}
+
 // Every `crash` entry of the spec must still crash at some world size the
 // test runs where it applies (else it is stale, like a `missing` entry).
 void RunKnownCrashTest(OpTestState& state) {
@@ -361,6 +439,12 @@ int RunOpTests(const OpTestData& data, int argc, char** argv) {
     }
   } else {
     Register(*state, data, "spec", [](OpTestState&) {});
+  }
+  if (state->error().empty()) {
+    for (const MeshShape& mesh : state->meshes()) {
+      Register(*state, data, absl::StrCat("mesh_", mesh.ToString()),
+               [mesh](OpTestState& s) { RunMeshTest(s, mesh); });
+    }
   }
   Register(*state, data, "xfails", [&data](OpTestState& s) { RunXfailTest(s, data); });
   Register(*state, data, "missing_rules", [&data](OpTestState& s) { RunMissingTest(s, data); });

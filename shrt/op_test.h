@@ -14,6 +14,13 @@
 //   xfails         the strict xfail check over all samples and world sizes:
 //                  fails on an expired entry or one whose rule is no longer
 //                  incorrect; warns on entries older than 90 days;
+//   mesh_2x2       the strategy expanded to each N-D mesh of SHRT_MESHES
+//                  (comma-separated, default "2x2"; the nightly tier adds
+//                  2x3) as DTensor expands it, every N-D rule checked on
+//                  every running sample (validate.h ValidateOnMesh): fails
+//                  on an incorrect N-D rule (composition failures named as
+//                  such), a strategy error or an unexplained crash; prints
+//                  the rules the expansion filters out although they hold;
 //   missing_rules  the strict check of the spec's `missing` explanations
 //                  (spec.proto MissingRule) at the spec's world sizes:
 //                  fails on a missing rule with no entry for this overload

@@ -95,7 +95,8 @@ OutputCheck CheckOutput(const at::Tensor& full, const std::vector<at::Tensor>& l
         if (!c.equal) return Fail(r, c);
       }
       return {};
-    case Placement::Kind::kShard: {
+    case Placement::Kind::kShard:
+    case Placement::Kind::kStridedShard: {
       if (p.dim() < 0 || p.dim() >= full.dim()) {
         return FailMeta(-1, absl::StrCat(p.ToString(), " on a ", full.dim(), "-d output"));
       }
@@ -103,15 +104,13 @@ OutputCheck CheckOutput(const at::Tensor& full, const std::vector<at::Tensor>& l
         const ChunkRange chunk = ChunkOf(full.size(p.dim()), w, r);
         // Fast path: the chunk read in place, when the local has its shape.
         std::optional<Comparison> fast;
-        if (!reference && locals[r].dim() == full.dim() &&
+        if (!reference && p.is_shard() && locals[r].dim() == full.dim() &&
             locals[r].size(p.dim()) == chunk.length()) {
           fast = CompareChunk(locals[r], full, p.dim(), chunk.begin, tol);
         }
-        Comparison c = fast.has_value()
-                           ? *std::move(fast)
-                           : CompareTensors(locals[r],
-                                            full.narrow(p.dim(), chunk.begin, chunk.length()), tol,
-                                            at::Tensor(), reference);
+        Comparison c = fast.has_value() ? *std::move(fast)
+                                        : CompareTensors(locals[r], ShardPiece(full, p, w, r), tol,
+                                                         at::Tensor(), reference);
         if (!c.equal) return Fail(r, c);
       }
       return {};
@@ -224,15 +223,15 @@ OutputCheck CheckAgainstReference(const at::Tensor& full, const std::vector<at::
   const double own = kRoundingFactor * base * growth;
   switch (p.kind()) {
     case Placement::Kind::kReplicate:
-    case Placement::Kind::kShard: {
+    case Placement::Kind::kShard:
+    case Placement::Kind::kStridedShard: {
       const double allowance = std::min(kRoundingFactor * eps * max_ref + own,
                                         kMaxRelativeRounding * max_ref);
       for (int r = 0; r < w; ++r) {
         at::Tensor want = f, want_ref = ref;
-        if (p.is_shard()) {
-          const ChunkRange chunk = ChunkOf(full.size(p.dim()), w, r);
-          want = f.narrow(p.dim(), chunk.begin, chunk.length()).contiguous();
-          want_ref = ref.narrow(p.dim(), chunk.begin, chunk.length()).contiguous();
+        if (!p.is_replicate()) {
+          want = ShardPiece(f, p, w, r).contiguous();
+          want_ref = ShardPiece(ref, p, w, r).contiguous();
         }
         Comparison c = CompareToReference(Float64(locals[r]), want, want_ref, false,
                                           context.tol, [&](int64_t) { return allowance; });

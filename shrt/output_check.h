@@ -49,8 +49,9 @@ struct CheckContext {
 // `full` is the operator's output on full inputs; `locals[r]` is rank r's
 // output. Checks, for placement `p`:
 //   R      every local equals `full` (shape, dtype and values).
-//   S(d)   local r equals chunk r of `full` along d, shape included (an
-//          empty chunk must be empty).
+//   S(d), _S(d, sf)
+//          local r equals rank r's piece of `full` (distribute.h
+//          ShardPiece), shape included (an empty chunk must be empty).
 //   P(op)  every local has the full shape and dtype, and the reduction over
 //          ranks (distribute.h ReducePartial) equals `full` wherever `full`
 //          is finite: IEEE inf arithmetic is not linear (inf - inf = nan),

@@ -22,7 +22,7 @@ constexpr ReduceOpEntry kReduceOpNames[] = {
     {ReduceOp::kMin, "min"}, {ReduceOp::kProduct, "product"},
 };
 
-// Accepted spellings of the three kinds: short and DTensor's class names.
+// Accepted spellings of the kinds: short and DTensor's class names.
 struct KindEntry {
   absl::string_view prefix;
   Placement::Kind kind;
@@ -31,12 +31,31 @@ constexpr KindEntry kKindNames[] = {
     {"R", Placement::Kind::kReplicate},  {"Replicate", Placement::Kind::kReplicate},
     {"S", Placement::Kind::kShard},      {"Shard", Placement::Kind::kShard},
     {"P", Placement::Kind::kPartial},    {"Partial", Placement::Kind::kPartial},
+    {"_S", Placement::Kind::kStridedShard}, {"_StridedShard", Placement::Kind::kStridedShard},
 };
 
 absl::Status BadToken(absl::string_view token, absl::string_view why) {
   return absl::InvalidArgumentError(
       absl::StrCat("bad placement '", token, "': ", why,
-                   " (expected R, S(<dim>) or P(sum|avg|max|min|product))"));
+                   " (expected R, S(<dim>), P(sum|avg|max|min|product) or _S(<dim>, <split factor>))"));
+}
+
+// "<dim>, <split factor>" or "dim=<dim>, sf=<split factor>" (DTensor's
+// repr of _StridedShard).
+absl::StatusOr<Placement> ParseStrided(absl::string_view token, absl::string_view arg) {
+  std::vector<absl::string_view> parts = absl::StrSplit(arg, ',');
+  int64_t v[2] = {0, 0};
+  constexpr absl::string_view kKeys[2] = {"dim=", "sf="};
+  bool ok = parts.size() == 2;
+  for (size_t i = 0; ok && i < 2; ++i) {
+    absl::string_view part = absl::StripAsciiWhitespace(parts[i]);
+    absl::ConsumePrefix(&part, kKeys[i]);
+    ok = absl::SimpleAtoi(part, &v[i]);
+  }
+  if (!ok) return BadToken(token, "_StridedShard needs a dim and a split factor, _S(0, 2)");
+  if (v[0] < 0) return BadToken(token, "_StridedShard's dim cannot be a placeholder");
+  if (v[1] < 1) return BadToken(token, "_StridedShard's split factor must be at least 1");
+  return Placement::StridedShard(v[0], v[1]);
 }
 
 }  // namespace
@@ -49,7 +68,8 @@ absl::string_view ReduceOpName(ReduceOp op) {
 }
 
 bool operator<(const Placement& a, const Placement& b) {
-  return std::tie(a.kind_, a.dim_, a.op_) < std::tie(b.kind_, b.dim_, b.op_);
+  return std::tie(a.kind_, a.dim_, a.op_, a.split_factor_) <
+         std::tie(b.kind_, b.dim_, b.op_, b.split_factor_);
 }
 
 std::string Placement::ToString() const {
@@ -60,6 +80,8 @@ std::string Placement::ToString() const {
       return absl::StrCat("S(", dim_, ")");
     case Kind::kPartial:
       return absl::StrCat("P(", ReduceOpName(op_), ")");
+    case Kind::kStridedShard:
+      return absl::StrCat("_S(", dim_, ", ", split_factor_, ")");
   }
   return "?";
 }
@@ -100,6 +122,8 @@ absl::StatusOr<Placement> ParsePlacement(absl::string_view text) {
       }
       return BadToken(token, absl::StrCat("unknown reduce op '", arg, "'"));
     }
+    case Placement::Kind::kStridedShard:
+      return ParseStrided(token, arg);
   }
   return BadToken(token, "unknown kind");
 }
@@ -116,7 +140,21 @@ std::string RuleToString(const Rule& rule) {
 absl::StatusOr<std::vector<Placement>> ParsePlacements(absl::string_view text) {
   std::vector<Placement> out;
   if (absl::StripAsciiWhitespace(text).empty()) return out;
-  for (absl::string_view token : absl::StrSplit(text, ',')) {
+  // Commas inside parentheses belong to a placement: "_S(0, 2), R".
+  std::vector<absl::string_view> tokens;
+  int depth = 0;
+  size_t start = 0;
+  for (size_t i = 0; i <= text.size(); ++i) {
+    if (i == text.size() || (text[i] == ',' && depth == 0)) {
+      tokens.push_back(text.substr(start, i - start));
+      start = i + 1;
+    } else if (text[i] == '(') {
+      ++depth;
+    } else if (text[i] == ')') {
+      --depth;
+    }
+  }
+  for (absl::string_view token : tokens) {
     absl::StatusOr<Placement> p = ParsePlacement(token);
     if (!p.ok()) return p.status();
     out.push_back(*p);
@@ -140,6 +178,15 @@ absl::StatusOr<Rule> ParseRule(absl::string_view text) {
   if (!outputs.ok()) return outputs.status();
   if (outputs->empty()) {
     return absl::InvalidArgumentError(absl::StrCat("bad rule '", text, "': no output placement"));
+  }
+  for (const auto* side : {&*inputs, &*outputs}) {
+    for (const Placement& p : *side) {
+      if (p.is_strided_shard()) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "bad rule '", text, "': ", p.ToString(),
+            " is an N-D placement; write it in an N-D rule, one [...] list per tensor"));
+      }
+    }
   }
   rule.inputs = *std::move(inputs);
   rule.outputs = *std::move(outputs);

@@ -9,6 +9,13 @@
 //   P(sum) P(avg) P(max) P(min) P(product)
 //                Partial: every rank holds a tensor of the full shape; the
 //                logical value is the elementwise reduction over ranks.
+//   _S(d, sf)    _StridedShard(d, split_factor=sf), N-D meshes only
+//                (DESIGN.md §9, nd_layout.h): dim d cut into W * sf
+//                torch.chunk pieces, rank r holding pieces r, r + W, ...,
+//                r + (sf - 1) * W concatenated; DTensor's placement for a
+//                tensor dim sharded on an inner mesh dim first (FSDP2 over
+//                TP; torch/distributed/tensor/placement_types.py
+//                _StridedShard._split_tensor, whose __str__ is "_S(d, sf)").
 //
 // A rule is one `inputs -> outputs` combination, e.g. `S(1), S(0) -> P(sum)`
 // for aten::mm. The canonical text separates placements with ", " and uses
@@ -50,45 +57,57 @@ absl::string_view ReduceOpName(ReduceOp op);
 // the validator are always normalised (0 <= dim < ndim).
 class Placement {
  public:
-  enum class Kind { kReplicate, kShard, kPartial };
+  enum class Kind { kReplicate, kShard, kPartial, kStridedShard };
 
   static Placement Replicate() { return Placement(Kind::kReplicate, 0, {}); }
   static Placement Shard(int64_t dim) { return Placement(Kind::kShard, dim, {}); }
   static Placement Partial(ReduceOp op) { return Placement(Kind::kPartial, 0, op); }
+  // Requires split_factor >= 1 (ParsePlacement checks text).
+  static Placement StridedShard(int64_t dim, int64_t split_factor) {
+    return Placement(Kind::kStridedShard, dim, {}, split_factor);
+  }
 
   Kind kind() const { return kind_; }
   bool is_replicate() const { return kind_ == Kind::kReplicate; }
   bool is_shard() const { return kind_ == Kind::kShard; }
   bool is_partial() const { return kind_ == Kind::kPartial; }
-  // The sharded dim; meaningful only for Shard.
+  bool is_strided_shard() const { return kind_ == Kind::kStridedShard; }
+  // The sharded dim; meaningful only for Shard and _StridedShard.
   int64_t dim() const { return dim_; }
   // The reduction; meaningful only for Partial.
   ReduceOp reduce_op() const { return op_; }
+  // The split factor; meaningful only for _StridedShard.
+  int64_t split_factor() const { return split_factor_; }
 
-  // Canonical text: "R", "S(0)", "P(sum)".
+  // Canonical text: "R", "S(0)", "P(sum)", "_S(0, 2)".
   std::string ToString() const;
 
   friend bool operator==(const Placement& a, const Placement& b) {
-    return a.kind_ == b.kind_ && a.dim_ == b.dim_ && a.op_ == b.op_;
+    return a.kind_ == b.kind_ && a.dim_ == b.dim_ && a.op_ == b.op_ &&
+           a.split_factor_ == b.split_factor_;
   }
   friend bool operator!=(const Placement& a, const Placement& b) { return !(a == b); }
-  // Orders R < S(0) < S(1) < ... < P(sum) < ... < P(product).
+  // Orders R < S(0) < S(1) < ... < P(sum) < ... < P(product) < _S(0, 2)...
   friend bool operator<(const Placement& a, const Placement& b);
   template <typename H>
   friend H AbslHashValue(H h, const Placement& p) {
-    return H::combine(std::move(h), p.kind_, p.dim_, p.op_);
+    return H::combine(std::move(h), p.kind_, p.dim_, p.op_, p.split_factor_);
   }
 
  private:
-  Placement(Kind kind, int64_t dim, ReduceOp op) : kind_(kind), dim_(dim), op_(op) {}
+  Placement(Kind kind, int64_t dim, ReduceOp op, int64_t split_factor = 0)
+      : kind_(kind), dim_(dim), op_(op), split_factor_(split_factor) {}
   Kind kind_;
   int64_t dim_;
   ReduceOp op_;
+  int64_t split_factor_;
 };
 
 // Parses one placement: "R", "S(<int>)" (negative allowed: a placeholder),
-// "P(sum|avg|max|min|product)". Surrounding whitespace is ignored; the long
-// names "Replicate()", "Shard(d)" and "Partial(op)" are accepted as well.
+// "P(sum|avg|max|min|product)", "_S(<dim>, <split factor>)". Surrounding
+// whitespace is ignored; the long names "Replicate()", "Shard(d)",
+// "Partial(op)" and DTensor's repr "_StridedShard(dim=d, sf=s)" (or
+// "_StridedShard(d, s)") are accepted as well.
 // Errors: InvalidArgument naming the offending token.
 absl::StatusOr<Placement> ParsePlacement(absl::string_view text);
 
@@ -124,7 +143,8 @@ std::string RuleToString(const Rule& rule);
 
 // Parses "<placements> -> <placements>". Either side may be empty only for
 // an operator without tensor inputs / outputs. Errors: InvalidArgument
-// naming the offending token (or the missing "->").
+// naming the offending token (or the missing "->"), or a _StridedShard,
+// which only an N-D rule can hold (nd_rule.h).
 absl::StatusOr<Rule> ParseRule(absl::string_view text);
 
 // How many placements each side of an overload's rules has: one per tensor

@@ -16,13 +16,19 @@ struct Entry {
   std::string rule;
   std::string condition;
   std::string evidence;
+  bool composition = false;
 };
+
+constexpr absl::string_view kComposition = "composition failure";
 
 // The report's rules: concrete ones for a registered strategy; for a table,
 // its rules as written (incorrect, correct, unverified) plus the concrete
 // missing rules.
 std::vector<Entry> Entries(const OpReport& op) {
   std::vector<Entry> out;
+  for (const NdRuleVerdict& r : op.nd_rules) {
+    out.push_back({r.verdict, NdRuleToString(r.rule), "", r.evidence, r.composition});
+  }
   if (op.declarations.empty()) {
     for (const RuleVerdict& r : op.rules) {
       out.push_back({r.verdict, RuleToString(r.rule), "", r.evidence});
@@ -66,6 +72,7 @@ std::string ReproOf(const OpReport& op) {
   Repro repro;
   repro.op = op.op;
   repro.world_size = op.world_size;
+  repro.mesh = op.mesh;
   return ReproCommand(repro);
 }
 
@@ -76,15 +83,18 @@ std::string ReproCommand(const Repro& repro) {
                       repro.spec.empty() ? absl::StrCat("--op=", repro.op)
                                          : absl::StrCat("--spec=", repro.spec),
                       repro.strategies.empty() ? "" : absl::StrCat(" --strategies=", repro.strategies),
-                      " --world_size=", repro.world_size);
+                      repro.mesh.empty() ? absl::StrCat(" --world_size=", repro.world_size)
+                                         : absl::StrCat(" --mesh=", repro.mesh));
 }
 
 std::string TextReport(const std::vector<OpReport>& ops, int world_size, double seconds) {
   std::string out;
   for (const OpReport& op : ops) {
     absl::StrAppend(&out, op.op, "  (", op.spec_path, ")\n");
-    absl::StrAppend(&out, "  mesh: 1-D, world size ", op.world_size, "; recipes: ",
-                    absl::StrJoin(op.recipes, ", "), "\n");
+    absl::StrAppend(&out, "  mesh: ",
+                    op.mesh.empty() ? absl::StrCat("1-D, world size ", op.world_size)
+                                    : absl::StrCat(op.mesh, " (", op.world_size, " ranks)"),
+                    "; recipes: ", absl::StrJoin(op.recipes, ", "), "\n");
     absl::StrAppend(&out, "  samples:\n");
     for (const SampleSummary& s : op.samples) {
       absl::StrAppend(&out, "    ", s.name, ": ", s.description, "\n");
@@ -103,10 +113,17 @@ std::string TextReport(const std::vector<OpReport>& ops, int world_size, double 
                       Verdict::kUnverified}) {
       const int n = CountOf(op, v);
       if (n == 0) continue;
-      absl::StrAppend(&out, "  ", VerdictName(v), op.declarations.empty() || v == Verdict::kMissing ? "" : " (table rules)", " (", n, "):\n");
+      const int composition = v == Verdict::kIncorrect ? op.CompositionFailures() : 0;
+      const std::string what =
+          v == Verdict::kMissing && !op.mesh.empty() ? "missing (filtered out by the expansion, but hold)"
+                                                     : std::string(VerdictName(v));
+      absl::StrAppend(&out, "  ", what, op.declarations.empty() || v == Verdict::kMissing ? "" : " (table rules)",
+                      " (", n, composition > 0 ? absl::StrCat(", ", composition, " of them composition failures") : "",
+                      "):\n");
       for (const Entry& e : Entries(op)) {
         if (e.verdict != v) continue;
-        absl::StrAppend(&out, "    ", e.rule, e.condition.empty() ? "" : absl::StrCat("  when ", e.condition), "\n");
+        if (e.composition) absl::StrAppend(&out, "    [", kComposition, "]");
+        absl::StrAppend(&out, e.composition ? " " : "    ", e.rule, e.condition.empty() ? "" : absl::StrCat("  when ", e.condition), "\n");
         if (v != Verdict::kCorrect) absl::StrAppend(&out, "      ", e.evidence, "\n");
       }
     }
@@ -142,7 +159,10 @@ std::string TextReport(const std::vector<OpReport>& ops, int world_size, double 
   out += std::string(width + 45, '-') + "\n";
   row(absl::StrCat(ops.size(), " overloads"), absl::StrCat(totals[0]), absl::StrCat(totals[1]),
       absl::StrCat(totals[2]), absl::StrFormat("%.2fs", seconds));
-  absl::StrAppendFormat(&out, "world size %d; %d combination checks in %.2f s\n", world_size,
+  const std::string mesh = ops.empty() ? "" : ops.front().mesh;
+  absl::StrAppendFormat(&out, "%s; %d combination checks in %.2f s\n",
+                        mesh.empty() ? absl::StrCat("world size ", world_size)
+                                     : absl::StrCat("mesh ", mesh, " (", world_size, " ranks)"),
                         checks, seconds);
   return out;
 }
@@ -151,6 +171,7 @@ std::string JsonReport(const std::vector<OpReport>& ops, int world_size, double 
   ValidationReport report;
   report.set_world_size(world_size);
   report.set_seconds(seconds);
+  if (!ops.empty()) report.set_mesh(ops.front().mesh);
   for (const OpReport& op : ops) {
     OpVerdicts* v = report.add_ops();
     v->set_op(op.op);
@@ -176,6 +197,7 @@ std::string JsonReport(const std::vector<OpReport>& ops, int world_size, double 
           i->set_rule(e.rule);
           i->set_evidence(e.evidence);
           i->set_condition(e.condition);
+          if (e.composition) i->set_category(std::string(kComposition));
           break;
         }
       }

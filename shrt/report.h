@@ -13,13 +13,18 @@ namespace shrt {
 // then the incorrect, missing, correct and unverified rules with evidence
 // and a command that reproduces the run; then a summary table
 // `Op | Correct | Incorrect | Missing | Time`. `seconds` is the whole run's
-// wall time.
+// wall time. On an N-D mesh (OpReport::mesh) the rules are N-D rules, and
+// the composition failures among the incorrect ones are listed apart
+// (nd_verdicts.h); "missing" are the rules the expansion filters out
+// although they hold.
 std::string TextReport(const std::vector<OpReport>& ops, int world_size, double seconds);
 
 // {"world_size": W, "seconds": s, "ops": [{"op": ..., "combination_checks":
 // n, "seconds": s, "correct": [rule, ...], "incorrect": [{"rule": rule,
 // "evidence": "..."}], "missing": [...], "unverified": [...], "error": ""}]}
-// (report.proto), rules in canonical text.
+// (report.proto), rules in canonical text; on an N-D mesh, N-D rule text,
+// "mesh": "2x2", and a composition failure's IncorrectRule has category
+// "composition failure".
 std::string JsonReport(const std::vector<OpReport>& ops, int world_size, double seconds);
 
 // A validation to reproduce: which `shrt` binary, what it validates, how.
@@ -33,6 +38,8 @@ struct Repro {
   // --strategies=TABLE when set.
   std::string strategies;
   int world_size = 4;
+  // --mesh=2x2 instead of --world_size when set (an N-D mesh).
+  std::string mesh;
 };
 
 // The one builder of reproduction commands, e.g. "bazel run //tools:shrt --

@@ -3,9 +3,12 @@
 #include <algorithm>
 #include <chrono>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "c10/util/Exception.h"
+#include "shrt/expand.h"
 #include "shrt/isolation.h"
+#include "shrt/nd_truth.h"
 #include "shrt/overload_name.h"
 #include "shrt/sample.h"
 
@@ -39,8 +42,17 @@ absl::StatusOr<OpReport> ValidateOp(const LoadedSpec& spec, const RuleSource& cl
   return ValidateClaims(spec, claims, 0, options);
 }
 
-absl::StatusOr<OpReport> ValidateClaims(const LoadedSpec& spec, const ClaimSource& claimed,
-                                        int num_origins, const ValidateOptions& options) {
+namespace {
+
+// The loop every validation shares: the report's header, the operator's
+// warnings, then `one(s, sample)` for every expansion of every selected
+// sample (its recipes recorded) until `one` fails or sets report.error;
+// then the every-sample-rejected check and the wall time. `finish` moves
+// the verdicts into the report.
+absl::StatusOr<OpReport> RunSamples(
+    const LoadedSpec& spec, const ValidateOptions& options,
+    const std::function<absl::Status(OpReport&, int, const BoundSample&)>& one,
+    const std::function<void(OpReport&)>& finish) {
   const auto start = std::chrono::steady_clock::now();
   OpReport report;
   report.op = OverloadToString(spec.op());
@@ -50,7 +62,6 @@ absl::StatusOr<OpReport> ValidateClaims(const LoadedSpec& spec, const ClaimSourc
   // per thread in c10, so parallel validations keep theirs apart).
   WarningCollector warnings(report);
   c10::Warning::WarningHandlerGuard guard(&warnings);
-  VerdictBook book(num_origins);
   for (int s = 0; s < spec.proto().sample_size() && report.error.empty(); ++s) {
     const std::string& name = spec.proto().sample(s).name();
     if (!options.samples.empty() &&
@@ -60,41 +71,98 @@ absl::StatusOr<OpReport> ValidateClaims(const LoadedSpec& spec, const ClaimSourc
     absl::StatusOr<std::vector<BoundSample>> bound = BoundSample::BindAll(spec, s);
     if (!bound.ok()) return bound.status();
     for (const BoundSample& sample : *bound) {
+      if (!report.error.empty()) break;
       for (const InputSpec& in : sample.inputs()) {
         if (std::find(report.recipes.begin(), report.recipes.end(), in.recipe) ==
             report.recipes.end()) {
           report.recipes.push_back(in.recipe);
         }
       }
-      absl::StatusOr<SampleTruth> truth = GroundTruth(spec, s, sample, options);
-      if (!truth.ok()) return truth.status();
-      report.samples.push_back({truth->name(), truth->description()});
-      report.combination_checks += truth->combination_checks();
-      report.crashes.insert(report.crashes.end(), truth->crashes().begin(),
-                            truth->crashes().end());
-      if (!truth->rejection().empty()) {
-        report.notes.push_back(truth->rejection());
-        continue;
-      }
-      absl::StatusOr<std::vector<ClaimedRule>> claims =
-          claimed(truth->args(), options.world_size);
-      if (!claims.ok() && claims.status().code() == absl::StatusCode::kInvalidArgument) {
-        // Bad input (a strategy table's rule), not a broken strategy.
-        return absl::InvalidArgumentError(
-            absl::StrCat(claims.status().message(), " (sample ", truth->name(), ")"));
-      }
-      if (!claims.ok()) {
-        report.error = absl::StrCat("sample ", truth->name(), ": ", claims.status().message());
-        break;
-      }
-      book.Add(*truth, *claims);
+      if (absl::Status st = one(report, s, sample); !st.ok()) return st;
     }
   }
   if (options.samples.empty() && report.error.empty()) report.error = RejectsEverySample(report);
-  report.rules = book.Rules();
-  report.origins = book.Origins();
+  finish(report);
   report.seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return report;
+}
+
+// What a claims error means (validate.h): InvalidArgument is bad input (a
+// strategy table's rule), returned with the sample named; any other is a
+// broken strategy, the report's error. OK when `status` is.
+absl::Status ClaimsError(const absl::Status& status, const std::string& sample, OpReport& report) {
+  if (status.ok()) return status;
+  if (status.code() == absl::StatusCode::kInvalidArgument) {
+    return absl::InvalidArgumentError(absl::StrCat(status.message(), " (sample ", sample, ")"));
+  }
+  report.error = absl::StrCat("sample ", sample, ": ", status.message());
+  return absl::OkStatus();
+}
+
+}  // namespace
+
+absl::StatusOr<OpReport> ValidateClaims(const LoadedSpec& spec, const ClaimSource& claimed,
+                                        int num_origins, const ValidateOptions& options) {
+  VerdictBook book(num_origins);
+  auto one = [&](OpReport& report, int s, const BoundSample& sample) -> absl::Status {
+    absl::StatusOr<SampleTruth> truth = GroundTruth(spec, s, sample, options);
+    if (!truth.ok()) return truth.status();
+    report.samples.push_back({truth->name(), truth->description()});
+    report.combination_checks += truth->combination_checks();
+    report.crashes.insert(report.crashes.end(), truth->crashes().begin(), truth->crashes().end());
+    if (!truth->rejection().empty()) {
+      report.notes.push_back(truth->rejection());
+      return absl::OkStatus();
+    }
+    absl::StatusOr<std::vector<ClaimedRule>> claims = claimed(truth->args(), options.world_size);
+    if (!claims.ok()) return ClaimsError(claims.status(), truth->name(), report);
+    book.Add(*truth, *claims);
+    return absl::OkStatus();
+  };
+  return RunSamples(spec, options, one, [&](OpReport& report) {
+    report.rules = book.Rules();
+    report.origins = book.Origins();
+  });
+}
+
+absl::StatusOr<OpReport> ValidateOnMesh(const LoadedSpec& spec, const RuleSource& claimed,
+                                        const MeshShape& mesh, const ValidateOptions& options) {
+  NdVerdictBook book;
+  auto one = [&](OpReport& report, int s, const BoundSample& sample) -> absl::Status {
+    // Why the expansion filtered each rule it produced ("" when kept).
+    std::vector<std::string> filtered;
+    NdRuleSource expanded = [&](const OpArgs& args) -> absl::StatusOr<std::vector<NdRule>> {
+      absl::StatusOr<std::vector<Rule>> rules = claimed(args);
+      if (!rules.ok()) return rules.status();
+      std::vector<std::vector<int64_t>> shapes;
+      for (const TensorMeta& m : args.inputs()) shapes.push_back(m.sizes);
+      std::vector<NdRule> out;
+      for (ExpandedRule& e : ExpandToMesh(*rules, shapes, args.outputs().size(), mesh)) {
+        out.push_back(std::move(e.rule));
+        filtered.push_back(std::move(e.filtered));
+      }
+      return out;
+    };
+    absl::StatusOr<NdSampleTruth> truth = NdGroundTruth(spec, s, sample, mesh, expanded, options);
+    if (!truth.ok()) return truth.status();
+    report.samples.push_back({truth->name, truth->description});
+    report.combination_checks += truth->combination_checks;
+    report.crashes.insert(report.crashes.end(), truth->crashes.begin(), truth->crashes.end());
+    if (!truth->rejection.empty()) {
+      report.notes.push_back(truth->rejection);
+      return absl::OkStatus();
+    }
+    if (!truth->source_status.ok()) return ClaimsError(truth->source_status, truth->name, report);
+    book.Add(*truth, filtered);
+    return absl::OkStatus();
+  };
+  absl::StatusOr<OpReport> report = RunSamples(
+      spec, options, one, [&](OpReport& report) { report.nd_rules = book.Rules(); });
+  if (report.ok()) {
+    report->mesh = mesh.ToString();
+    report->world_size = mesh.size();
+  }
   return report;
 }
 
@@ -106,15 +174,32 @@ bool CrashApplies(const KnownCrash& entry, int world_size) {
 
 std::vector<CaseCrash> UnexplainedCrashes(const LoadedSpec& spec,
                                           const std::vector<CaseCrash>& crashes, int world_size) {
+  // Whether entry k explains single-dim input placements `inputs`.
+  auto explains = [&](const KnownCrash& k, const std::string& inputs) {
+    for (const std::string& text : k.inputs()) {
+      absl::StatusOr<std::vector<Placement>> ps = ParsePlacements(text);  // checked
+      if (ps.ok() && PlacementsToString(*ps) == inputs) return true;
+    }
+    return false;
+  };
   std::vector<CaseCrash> out;
   for (const CaseCrash& c : crashes) {
     bool explained = false;
+    // On an N-D mesh ("[S(0), R], [R, R]"): explained by an entry for the
+    // inputs' placements on one mesh dim, at any world size.
+    absl::StatusOr<std::vector<std::vector<Placement>>> nd =
+        absl::StartsWith(c.inputs, "[") ? ParseNdPlacementLists(c.inputs)
+                                        : absl::StatusOr<std::vector<std::vector<Placement>>>();
     for (const KnownCrash& k : spec.proto().crash()) {
-      if (!CrashApplies(k, world_size)) continue;
-      for (const std::string& text : k.inputs()) {
-        absl::StatusOr<std::vector<Placement>> inputs = ParsePlacements(text);  // checked
-        explained = explained || (inputs.ok() && !c.inputs.empty() &&
-                                  PlacementsToString(*inputs) == c.inputs);
+      if (c.inputs.empty()) break;
+      if (!nd.ok()) {
+        explained = explained || (CrashApplies(k, world_size) && explains(k, c.inputs));
+        continue;
+      }
+      for (size_t m = 0; !nd->empty() && m < nd->front().size(); ++m) {
+        std::vector<Placement> dim;
+        for (const std::vector<Placement>& ps : *nd) dim.push_back(ps[m]);
+        explained = explained || explains(k, PlacementsToString(dim));
       }
     }
     if (!explained) out.push_back(c);

@@ -14,6 +14,7 @@
 #include "absl/status/statusor.h"
 #include "shrt/ground_truth.h"
 #include "shrt/isolation.h"
+#include "shrt/mesh.h"
 #include "shrt/op_args.h"
 #include "shrt/op_report.h"
 #include "shrt/placement.h"
@@ -56,12 +57,22 @@ absl::StatusOr<OpReport> ValidateOp(const LoadedSpec& spec, const RuleSource& cl
 absl::StatusOr<OpReport> ValidateClaims(const LoadedSpec& spec, const ClaimSource& claimed,
                                         int num_origins, const ValidateOptions& options);
 
+// Validates the expansion of `claimed`'s single-dim rules to `mesh`
+// (expand.h: DTensor's expand_to_full_mesh_op_strategy) against N-D ground
+// truth (nd_truth.h) on every sample of `spec`: the report's nd_rules
+// (nd_verdicts.h), with `mesh` and world_size = mesh.size() set
+// (options.world_size is not used). Errors: as ValidateOp.
+absl::StatusOr<OpReport> ValidateOnMesh(const LoadedSpec& spec, const RuleSource& claimed,
+                                        const MeshShape& mesh, const ValidateOptions& options);
+
 // True if `entry` applies at `world_size` (its world_sizes, or every one).
 bool CrashApplies(const KnownCrash& entry, int world_size);
 
 // The crashes of `crashes` (e.g. OpReport::crashes, found at `world_size`)
 // that no `crash` entry of `spec` applying there explains (spec.proto
-// KnownCrash: the same input placements), in order. A crash on the full
+// KnownCrash: the same input placements), in order. A crash on an N-D mesh
+// (inputs "[S(0), R], [R, R]") is explained by an entry, at any world size,
+// for its inputs' placements on one of the mesh dims. A crash on the full
 // inputs is never explained. A non-empty result makes the overload
 // *crashed*: a failure, like an incorrect rule.
 std::vector<CaseCrash> UnexplainedCrashes(const LoadedSpec& spec,

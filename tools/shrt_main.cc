@@ -1,7 +1,7 @@
 // The `shrt` command line: `shrt <command> [flags]`.
 //
 //   shrt validate (--op=OVERLOAD[,...] | --all | --spec=FILE[,...])
-//                 [--world_size=N] [--format=text|json] [--spec_dir=DIR]
+//                 [--world_size=N | --mesh=W0xW1[xW2]] [--format=text|json] [--spec_dir=DIR]
 //                 [--recipe_dir=DIR] [--seed=N] [--redraws=N] [--jobs=N]
 //                 [--call_time_limit=DURATION]
 //   shrt discover (--op=OVERLOAD | --spec=FILE) [--world_size=N]
@@ -52,6 +52,9 @@ ABSL_FLAG(std::vector<std::string>, spec, {}, "Spec files to validate, comma-sep
 ABSL_FLAG(std::string, strategies, "",
           "A strategy table (shrt/table.proto) to validate instead of the registered strategies");
 ABSL_FLAG(int, world_size, 4, "World size W of the simulated 1-D mesh (2 .. 64)");
+ABSL_FLAG(std::string, mesh, "",
+          "An N-D mesh instead of --world_size, e.g. 2x2 or 2x2x2 (up to 3 dims, 64 ranks): "
+          "validate each strategy expanded to it as DTensor expands it");
 ABSL_FLAG(std::string, format, "text", "Report format: text or json");
 ABSL_FLAG(std::string, spec_dir, "op_specs", "Root of the spec tree (*.textproto below it)");
 ABSL_FLAG(std::string, recipe_dir, "", "Directory of recipe files; <spec_dir>/recipes when empty");
@@ -74,7 +77,7 @@ namespace {
 
 constexpr char kUsage[] =
     "usage: shrt validate (--op=OVERLOAD[,...] | --all | --spec=FILE[,...]) [--strategies=TABLE]\n"
-    "                     [--world_size=N]\n"
+    "                     [--world_size=N | --mesh=W0xW1[xW2]]\n"
     "                     [--format=text|json] [--spec_dir=DIR] [--recipe_dir=DIR] [--seed=N]\n"
     "                     [--redraws=N] [--jobs=N] [--call_time_limit=DURATION]\n"
     "       shrt discover (--op=OVERLOAD | --spec=FILE) [--world_size=N]\n"
@@ -92,8 +95,8 @@ constexpr char kUsage[] =
 const std::map<std::string, std::vector<std::string>>& CommandFlags() {
   static const auto* flags = new std::map<std::string, std::vector<std::string>>{
       {"validate",
-       {"op", "all", "spec", "strategies", "world_size", "format", "spec_dir", "recipe_dir", "seed",
-        "redraws", "jobs", "call_time_limit"}},
+       {"op", "all", "spec", "strategies", "world_size", "mesh", "format", "spec_dir", "recipe_dir",
+        "seed", "redraws", "jobs", "call_time_limit"}},
       {"discover",
        {"op", "spec", "world_size", "format", "spec_dir", "recipe_dir", "seed", "redraws",
         "call_time_limit"}},
@@ -263,12 +266,20 @@ int main(int argc, char** argv) {
     cmd.recipe_dir = RecipeDir();
     return shrt::RunGroups(cmd, std::cout, std::cerr);
   }
+  const bool world_size_given = std::any_of(args.begin(), args.end(), [](const std::string& a) {
+    return absl::StartsWith(a, "--world_size");
+  });
+  if (world_size_given && !absl::GetFlag(FLAGS_mesh).empty()) {
+    return shrt::UsageError(std::cerr, "validate",
+                            "give --world_size=N (a 1-D mesh) or --mesh=W0xW1 (an N-D one), not both");
+  }
   shrt::ValidateCommand cmd;
   cmd.ops = absl::GetFlag(FLAGS_op);
   cmd.all = absl::GetFlag(FLAGS_all);
   for (const std::string& spec : absl::GetFlag(FLAGS_spec)) cmd.specs.push_back(InWorkspace(spec));
   cmd.strategies = InWorkspace(absl::GetFlag(FLAGS_strategies));
   cmd.world_size = absl::GetFlag(FLAGS_world_size);
+  cmd.mesh = absl::GetFlag(FLAGS_mesh);
   cmd.format = absl::GetFlag(FLAGS_format);
   cmd.spec_dir = SpecDir();
   cmd.recipe_dir = RecipeDir();

@@ -3,6 +3,7 @@
 #include <chrono>
 #include <thread>
 #include <map>
+#include <optional>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -52,6 +53,12 @@ int RunValidate(const ValidateCommand& cmd, const StrategyRegistry& registry, st
   }
   if (absl::StatusOr<Mesh> mesh = Mesh::Create(cmd.world_size); !mesh.ok()) {
     return usage(absl::StrCat("--world_size: ", mesh.status().message()));
+  }
+  std::optional<MeshShape> mesh;
+  if (!cmd.mesh.empty()) {
+    absl::StatusOr<MeshShape> m = MeshShape::Parse(cmd.mesh);
+    if (!m.ok()) return usage(absl::StrCat("--mesh: ", m.status().message()));
+    mesh = *m;
   }
   if (cmd.redraws < 1) return usage("--redraws: must be at least 1");
   if (cmd.call_time_limit <= absl::ZeroDuration()) {
@@ -134,11 +141,13 @@ int RunValidate(const ValidateCommand& cmd, const StrategyRegistry& registry, st
     OpReport r;
     r.op = OverloadToString(spec->op());
     r.spec_path = spec->path();
-    r.world_size = cmd.world_size;
+    r.world_size = mesh ? mesh->size() : cmd.world_size;
+    if (mesh) r.mesh = mesh->ToString();
     Repro repro;
     repro.spec = spec->path();
     if (table) repro.strategies = cmd.strategies;
     repro.world_size = cmd.world_size;
+    repro.mesh = r.mesh;
     r.repro = ReproCommand(repro);
     return r;
   };
@@ -146,7 +155,21 @@ int RunValidate(const ValidateCommand& cmd, const StrategyRegistry& registry, st
     const c10::OperatorName op = spec->op();
     const bool has_strategy = has_claims(op);
     absl::StatusOr<OpReport> report;
-    if (table && has_strategy) {
+    if (mesh) {
+      // The single-dim rules, registered or the table's, expanded to the
+      // mesh as DTensor expands them.
+      RuleSource source = [&](const OpArgs& args) -> absl::StatusOr<std::vector<Rule>> {
+        if (!has_strategy) return std::vector<Rule>{};
+        if (!table) return registry.Query(op, args);
+        absl::StatusOr<std::vector<ClaimedRule>> claims =
+            TableClaims(*table->Find(op))(args, mesh->size());
+        if (!claims.ok()) return claims.status();
+        std::vector<Rule> rules;
+        for (ClaimedRule& c : *claims) rules.push_back(std::move(c.rule));
+        return rules;
+      };
+      report = ValidateOnMesh(*spec, source, *mesh, options);
+    } else if (table && has_strategy) {
       const TableStrategy& t = *table->Find(op);
       report = ValidateClaims(*spec, TableClaims(t), t.proto().rule_size(), options);
       if (report.ok()) {
@@ -198,13 +221,14 @@ int RunValidate(const ValidateCommand& cmd, const StrategyRegistry& registry, st
     }
     failing = failing || report->Count(Verdict::kIncorrect) > 0 ||
               (has_strategy && !report->error.empty()) ||
-              !UnexplainedCrashes(*targets[i], report->crashes, cmd.world_size).empty();
+              !UnexplainedCrashes(*targets[i], report->crashes, report->world_size).empty();
     reports.push_back(*std::move(report));
   }
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  out << (cmd.format == "json" ? JsonReport(reports, cmd.world_size, seconds)
-                               : TextReport(reports, cmd.world_size, seconds));
+  const int ranks = mesh ? mesh->size() : cmd.world_size;
+  out << (cmd.format == "json" ? JsonReport(reports, ranks, seconds)
+                               : TextReport(reports, ranks, seconds));
   return failing ? kExitIncorrect : kExitOk;
 }
 

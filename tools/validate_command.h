@@ -23,6 +23,10 @@ struct ValidateCommand {
   // validated instead of the registered strategies.
   std::string strategies;
   int world_size = 4;            // --world_size
+  // --mesh: an N-D mesh such as "2x2" (shrt/mesh.h MeshShape::Parse); when
+  // set, each strategy's expansion to it is validated (DESIGN.md §9)
+  // instead of its rules on the 1-D mesh of world_size.
+  std::string mesh;
   std::string format = "text";   // --format: text | json
   std::string spec_dir = "op_specs";       // --spec_dir: root of the spec tree
   // --recipe_dir; the CLI's default is DefaultRecipeDir(spec_dir)

@@ -1,0 +1,49 @@
+// DTensor's expansion of a single-dim strategy to an N-D mesh (DESIGN.md
+// §9), as torch/distributed/tensor/_ops/utils.py
+// expand_to_full_mesh_op_strategy does it: every combination of one rule
+// per mesh dim (the strategy's rules plus the implicit all-Replicate one,
+// itertools.product over mesh dims), zipped into one placement list per
+// tensor, kept when every input passes is_tensor_shardable.
+#ifndef SHRT_EXPAND_H_
+#define SHRT_EXPAND_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "shrt/mesh.h"
+#include "shrt/nd_rule.h"
+#include "shrt/placement.h"
+
+namespace shrt {
+
+// One combination of the expansion.
+struct ExpandedRule {
+  NdRule rule;
+  // "" when the expansion keeps it; else why is_tensor_shardable rejects
+  // it, "input 0 [S(0), S(0)]: dim 0 of size 3 is split into 4 shards".
+  std::string filtered;
+};
+
+// "" if a tensor of `shape` can take `placements` on `mesh`, as DTensor's
+// is_tensor_shardable (torch/distributed/tensor/_ops/utils.py) decides:
+// every Shard (and _StridedShard) dim lies within the tensor, and a dim
+// sharded over mesh dims of sizes w1, w2, ... has at least w1 * w2 * ...
+// elements. Else why not.
+std::string WhyNotShardable(const std::vector<int64_t>& shape,
+                            const std::vector<Placement>& placements, const MeshShape& mesh);
+
+// The expansion of `rules` (a strategy's single-dim rules for one sample,
+// all-Replicate not included; duplicates ignored), for an overload with
+// inputs of `input_shapes` and `num_outputs` outputs, to `mesh`: (|rules| + 1) ^ mesh.ndim() combinations in
+// itertools.product order, except those that would give some tensor mixed
+// Partial reduce ops (nd_rule.h CheckNdPlacements), which DTensor cannot
+// express and the expansion never produces. A 1-D mesh gives the rules
+// themselves plus all-Replicate.
+std::vector<ExpandedRule> ExpandToMesh(const std::vector<Rule>& rules,
+                                       const std::vector<std::vector<int64_t>>& input_shapes,
+                                       size_t num_outputs, const MeshShape& mesh);
+
+}  // namespace shrt
+
+#endif  // SHRT_EXPAND_H_

@@ -1,0 +1,71 @@
+// Verdicts of N-D rules (DESIGN.md §9): a strategy's expansion to a mesh
+// (expand.h) judged against N-D ground truth (nd_truth.h), sample by
+// sample, then over all samples of an overload:
+//   incorrect   kept by the expansion (or claimed by a table) on a sample
+//               where ground truth refutes it. A *composition failure*
+//               when each of its single-dim rules, run on its mesh dim
+//               alone (nd_rule.h EmbedRule), holds on that sample: the
+//               expansion, not a rule, is wrong there (a rule that holds
+//               on the global shape only, uneven nested chunks, view
+//               sizes, strided shards);
+//   missing     not incorrect, filtered out by the expansion
+//               (is_tensor_shardable) on a sample where it holds and is
+//               informative: a filter too strict;
+//   correct     kept, never refuted, valid on a sample that kept it;
+//   unverified  kept, never refuted, never valid where kept (every case
+//               uninformative, or it applies to no case).
+// The all-Replicate N-D rule is implicit and never reported.
+#ifndef SHRT_ND_VERDICTS_H_
+#define SHRT_ND_VERDICTS_H_
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "shrt/nd_rule.h"
+#include "shrt/nd_truth.h"
+#include "shrt/verdicts.h"
+
+namespace shrt {
+
+struct NdRuleVerdict {
+  NdRule rule;
+  Verdict verdict = Verdict::kUnverified;
+  // Incorrect only: every single-dim rule of it holds alone (see above).
+  bool composition = false;
+  // As RuleVerdict::evidence; a composition failure's names the
+  // single-dim rules that hold.
+  std::string evidence;
+};
+
+// Report order: incorrect (composition failures last among them), missing,
+// correct, unverified; then by rule.
+bool InNdReportOrder(const NdRuleVerdict& a, const NdRuleVerdict& b);
+
+// Accumulates the N-D verdicts of one overload's samples. Not thread-safe.
+class NdVerdictBook {
+ public:
+  // Judges the rules of `truth`; `filtered[r]` is "" when rule r was kept
+  // (claimed), else why the expansion filtered it out (expand.h). A sample
+  // its overload rejects judges nothing.
+  void Add(const NdSampleTruth& truth, const std::vector<std::string>& filtered);
+
+  // One verdict per rule kept, or filtered and holding, somewhere; in
+  // report order.
+  std::vector<NdRuleVerdict> Rules() const;
+
+ private:
+  struct State {
+    std::string refuted;  // kept and refuted
+    bool composition = false;
+    std::string valid;    // kept and valid
+    std::string missing;  // filtered and valid
+    std::string uninformative;
+    std::string not_applicable;
+  };
+  std::map<NdRule, State> rules_;
+};
+
+}  // namespace shrt
+
+#endif  // SHRT_ND_VERDICTS_H_
