@@ -110,8 +110,7 @@ OutputCheck CheckNdOutput(const at::Tensor& full, const std::vector<at::Tensor>&
     } else {
       std::vector<std::string> names;
       for (int r : groups[g]) names.push_back(mesh.RankName(r));
-      check.detail = absl::StrCat("the ", p.ToString(), " reduction over ranks ",
-                                  absl::StrJoin(names, ", "), ": ", check.detail);
+      check.detail = absl::StrCat("over ranks ", absl::StrJoin(names, ", "), ": ", check.detail);
     }
     return check;
   }

@@ -108,7 +108,7 @@ OpReport OnMesh(const std::string& spec_text, const std::vector<std::string>& ru
     options.world_size = m->size();
     return ValidateOp(*spec, source, options);
   }()
-                                                   : ValidateOnMesh(*spec, source, *m, options);
+                                                   : ValidateOnMesh(*spec, ExpandedClaims(source, *m), *m, options);
   EXPECT_TRUE(report.ok()) << report.status();
   return report.ok() ? *report : OpReport{};
 }

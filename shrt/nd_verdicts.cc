@@ -21,7 +21,7 @@ bool InNdReportOrder(const NdRuleVerdict& a, const NdRuleVerdict& b) {
   return std::tie(a.verdict, a.composition, a.rule) < std::tie(b.verdict, b.composition, b.rule);
 }
 
-void NdVerdictBook::Add(const NdSampleTruth& truth, const std::vector<std::string>& filtered) {
+void NdVerdictBook::Add(const NdSampleTruth& truth, const std::vector<NdClaim>& claims) {
   if (!truth.rejection.empty() || !truth.source_status.ok()) return;
   absl::flat_hash_map<NdRule, size_t> index;
   for (size_t r = 0; r < truth.rules.size(); ++r) index.emplace(truth.rules[r], r);
@@ -32,12 +32,13 @@ void NdVerdictBook::Add(const NdSampleTruth& truth, const std::vector<std::strin
     const NdRule& rule = truth.rules[r];
     if (IsAllReplicate(rule)) continue;
     const NdFinding& f = truth.findings[r];
-    const bool kept = r >= filtered.size() || filtered[r].empty();
-    if (!kept) {
+    const NdClaim::Kind kind = r < claims.size() ? claims[r].kind : NdClaim::Kind::kKept;
+    if (kind == NdClaim::Kind::kReference) continue;
+    if (kind == NdClaim::Kind::kFiltered) {
       if (f.finding != Finding::kValid) continue;
       State& st = rules_[rule];
       keep(st.missing, absl::StrCat("holds on sample ", truth.name, " (", truth.description,
-                                    ") but the expansion filters it out: ", filtered[r]));
+                                    ") but the expansion filters it out: ", claims[r].why));
       continue;
     }
     State& st = rules_[rule];

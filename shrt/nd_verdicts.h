@@ -28,6 +28,19 @@
 
 namespace shrt {
 
+// One N-D rule to check on a sample, and what it is to the strategy.
+struct NdClaim {
+  enum class Kind {
+    kKept,       // claimed: kept by the expansion, or an N-D table rule
+    kFiltered,   // produced by the expansion and filtered out (`why`)
+    kReference,  // checked only to tell composition failures apart (a
+                 // single-dim rule of a claimed N-D table rule, alone)
+  };
+  NdRule rule;
+  Kind kind = Kind::kKept;
+  std::string why;  // kFiltered: is_tensor_shardable's reason (expand.h)
+};
+
 struct NdRuleVerdict {
   NdRule rule;
   Verdict verdict = Verdict::kUnverified;
@@ -45,10 +58,9 @@ bool InNdReportOrder(const NdRuleVerdict& a, const NdRuleVerdict& b);
 // Accumulates the N-D verdicts of one overload's samples. Not thread-safe.
 class NdVerdictBook {
  public:
-  // Judges the rules of `truth`; `filtered[r]` is "" when rule r was kept
-  // (claimed), else why the expansion filtered it out (expand.h). A sample
-  // its overload rejects judges nothing.
-  void Add(const NdSampleTruth& truth, const std::vector<std::string>& filtered);
+  // Judges the rules of `truth`, which are those of `claims`, in order. A
+  // sample its overload rejects judges nothing.
+  void Add(const NdSampleTruth& truth, const std::vector<NdClaim>& claims);
 
   // One verdict per rule kept, or filtered and holding, somewhere; in
   // report order.

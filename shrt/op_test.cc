@@ -114,8 +114,10 @@ class OpTestState {
         [&](int) {
           return ValidateOnMesh(
               *spec_,
-              [&](const OpArgs& args) { return StrategyRegistry::Global().Query(op, args); }, mesh,
-              options);
+              ExpandedClaims(
+                  [&](const OpArgs& args) { return StrategyRegistry::Global().Query(op, args); },
+                  mesh),
+              mesh, options);
         },
         [&](int) {
           OpReport unfinished;

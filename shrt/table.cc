@@ -167,6 +167,7 @@ struct TableStrategy::Compiled {
   // a sample's instantiation name them as load errors do.
   std::string where;
   std::string field;
+  bool nd = false;  // an N-D rule (TableStrategy::nd_rules), never instantiated
 
   std::unique_ptr<mu::Parser> MakeParser(const std::string& expr) {
     auto p = std::make_unique<mu::Parser>();
@@ -218,7 +219,8 @@ absl::StatusOr<std::vector<TableInstance>> TableStrategy::Instantiate(const OpAr
   const int64_t first_rank = args.inputs().empty() ? 0 : args.inputs()[0].ndim();
   for (size_t r = 0; r < rules_.size(); ++r) {
     Compiled& c = *rules_[r];
-    if (c.inputs.size() != args.inputs().size() || c.outputs.size() != args.outputs().size()) {
+    if (c.nd || c.inputs.size() != args.inputs().size() ||
+        c.outputs.size() != args.outputs().size()) {
       continue;
     }
     EvalContext& ctx = *c.ctx;
@@ -374,6 +376,19 @@ absl::StatusOr<StrategyTableFile> StrategyTableFile::Compile(const StrategyTable
       auto c = std::make_unique<TableStrategy::Compiled>();
       c->where = rule_where;
       c->field = field;
+      if (absl::StartsWith(absl::StripAsciiWhitespace(rule.placements()), "[")) {
+        absl::StatusOr<NdRule> nd = ParseNdRule(rule.placements());
+        absl::Status ok = nd.ok() ? CheckNdRule(*nd) : nd.status();
+        if (!ok.ok()) return FieldError(rule_where, field + ".placements", ok.message());
+        if (!rule.condition().empty()) {
+          return FieldError(rule_where, field + ".condition",
+                            "an N-D rule is concrete and takes no condition");
+        }
+        c->nd = true;
+        strategy->nd_rules_.emplace_back(j, *std::move(nd));
+        strategy->rules_.push_back(std::move(c));
+        continue;
+      }
       const size_t arrow = rule.placements().find("->");
       if (arrow == std::string::npos) {
         return FieldError(rule_where, field + ".placements",

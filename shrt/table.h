@@ -16,6 +16,7 @@
 
 #include "ATen/core/operator_name.h"
 #include "absl/status/statusor.h"
+#include "shrt/nd_rule.h"
 #include "shrt/op_args.h"
 #include "shrt/placement.h"
 #include "shrt/table.pb.h"
@@ -40,6 +41,10 @@ class TableStrategy {
   // "<path>:<line>" of the entry's name in its table file.
   const std::string& where() const { return where_; }
 
+  // The N-D rules of the entry (table.proto), with their index among its
+  // rules, in order. Instantiate does not yield them.
+  const std::vector<std::pair<int, NdRule>>& nd_rules() const { return nd_rules_; }
+
   // Every concrete rule each table rule yields for `args` at `world_size`:
   // one per assignment of its free dim variables (each over 0 .. the
   // largest rank - 1) for which every placement is well-formed and the
@@ -63,7 +68,8 @@ class TableStrategy {
   TableOp proto_;
   c10::OperatorName op_;
   std::string where_;
-  std::vector<std::unique_ptr<Compiled>> rules_;
+  std::vector<std::unique_ptr<Compiled>> rules_;  // one per rule; empty for N-D ones
+  std::vector<std::pair<int, NdRule>> nd_rules_;
 };
 
 // A parsed and compiled table file.
@@ -75,8 +81,9 @@ class StrategyTableFile {
   // error, an unknown overload, a placement that does not parse, an unknown
   // name in an expression, a condition variable that no placement binds,
   // an expression that assigns (`ws = 3`: muparser's `=` and `op=` write
-  // a variable) or is NaN whatever the sample (0/0), or an overload listed
-  // twice.
+  // a variable) or is NaN whatever the sample (0/0), an overload listed
+  // twice, or an N-D rule that does not parse, mixes Partial reduce ops
+  // on a tensor (nd_rule.h CheckNdRule) or has a condition.
   static absl::StatusOr<StrategyTableFile> FromText(const std::string& text,
                                                     const std::string& path);
   static absl::StatusOr<StrategyTableFile> FromFile(const std::string& path);

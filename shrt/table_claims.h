@@ -1,8 +1,10 @@
 // Validating a strategy table: its instances as the validator's claims, each
-// tagged with the index of the table rule it came from (OpReport::origins).
+// tagged with the index of the table rule it came from (OpReport::origins),
+// and, on an N-D mesh, its single-dim rules expanded plus its N-D rules.
 #ifndef SHRT_TABLE_CLAIMS_H_
 #define SHRT_TABLE_CLAIMS_H_
 
+#include "shrt/mesh.h"
 #include "shrt/table.h"
 #include "shrt/validate.h"
 
@@ -11,6 +13,16 @@ namespace shrt {
 // The claims of `table` (which must outlive the returned function) for
 // ValidateClaims(spec, TableClaims(t), t.proto().rule_size(), options).
 ClaimSource TableClaims(const TableStrategy& table);
+
+// The claims of `table` on `mesh` for ValidateOnMesh: its single-dim rules
+// (TableStrategy::Rules, which may not read ws) expanded as DTensor
+// expands a strategy (ExpandedClaims), and its N-D rules of the sample's
+// arity as written (claimed even where the expansion would filter them),
+// with the single-dim rules of each, alone on its mesh dim, as references
+// for telling composition failures apart. Errors: InvalidArgument
+// "<path>:<line>: field 'op[...].rule[j]' ..." for an N-D rule with
+// another number of mesh dims than `mesh`; Rules()'s.
+NdClaimSource TableNdClaims(const TableStrategy& table, const MeshShape& mesh);
 
 }  // namespace shrt
 

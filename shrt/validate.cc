@@ -126,25 +126,35 @@ absl::StatusOr<OpReport> ValidateClaims(const LoadedSpec& spec, const ClaimSourc
   });
 }
 
-absl::StatusOr<OpReport> ValidateOnMesh(const LoadedSpec& spec, const RuleSource& claimed,
+NdClaimSource ExpandedClaims(const RuleSource& claimed, const MeshShape& mesh) {
+  return [claimed, mesh](const OpArgs& args) -> absl::StatusOr<std::vector<NdClaim>> {
+    absl::StatusOr<std::vector<Rule>> rules = claimed(args);
+    if (!rules.ok()) return rules.status();
+    std::vector<std::vector<int64_t>> shapes;
+    for (const TensorMeta& m : args.inputs()) shapes.push_back(m.sizes);
+    std::vector<NdClaim> out;
+    for (ExpandedRule& e : ExpandToMesh(*rules, shapes, args.outputs().size(), mesh)) {
+      const NdClaim::Kind kind = e.filtered.empty() ? NdClaim::Kind::kKept : NdClaim::Kind::kFiltered;
+      out.push_back({std::move(e.rule), kind, std::move(e.filtered)});
+    }
+    return out;
+  };
+}
+
+absl::StatusOr<OpReport> ValidateOnMesh(const LoadedSpec& spec, const NdClaimSource& claimed,
                                         const MeshShape& mesh, const ValidateOptions& options) {
   NdVerdictBook book;
   auto one = [&](OpReport& report, int s, const BoundSample& sample) -> absl::Status {
-    // Why the expansion filtered each rule it produced ("" when kept).
-    std::vector<std::string> filtered;
-    NdRuleSource expanded = [&](const OpArgs& args) -> absl::StatusOr<std::vector<NdRule>> {
-      absl::StatusOr<std::vector<Rule>> rules = claimed(args);
-      if (!rules.ok()) return rules.status();
-      std::vector<std::vector<int64_t>> shapes;
-      for (const TensorMeta& m : args.inputs()) shapes.push_back(m.sizes);
+    std::vector<NdClaim> claims;
+    NdRuleSource rules = [&](const OpArgs& args) -> absl::StatusOr<std::vector<NdRule>> {
+      absl::StatusOr<std::vector<NdClaim>> c = claimed(args);
+      if (!c.ok()) return c.status();
+      claims = *std::move(c);
       std::vector<NdRule> out;
-      for (ExpandedRule& e : ExpandToMesh(*rules, shapes, args.outputs().size(), mesh)) {
-        out.push_back(std::move(e.rule));
-        filtered.push_back(std::move(e.filtered));
-      }
+      for (const NdClaim& claim : claims) out.push_back(claim.rule);
       return out;
     };
-    absl::StatusOr<NdSampleTruth> truth = NdGroundTruth(spec, s, sample, mesh, expanded, options);
+    absl::StatusOr<NdSampleTruth> truth = NdGroundTruth(spec, s, sample, mesh, rules, options);
     if (!truth.ok()) return truth.status();
     report.samples.push_back({truth->name, truth->description});
     report.combination_checks += truth->combination_checks;
@@ -154,7 +164,7 @@ absl::StatusOr<OpReport> ValidateOnMesh(const LoadedSpec& spec, const RuleSource
       return absl::OkStatus();
     }
     if (!truth->source_status.ok()) return ClaimsError(truth->source_status, truth->name, report);
-    book.Add(*truth, filtered);
+    book.Add(*truth, claims);
     return absl::OkStatus();
   };
   absl::StatusOr<OpReport> report = RunSamples(

@@ -57,12 +57,20 @@ absl::StatusOr<OpReport> ValidateOp(const LoadedSpec& spec, const RuleSource& cl
 absl::StatusOr<OpReport> ValidateClaims(const LoadedSpec& spec, const ClaimSource& claimed,
                                         int num_origins, const ValidateOptions& options);
 
-// Validates the expansion of `claimed`'s single-dim rules to `mesh`
-// (expand.h: DTensor's expand_to_full_mesh_op_strategy) against N-D ground
-// truth (nd_truth.h) on every sample of `spec`: the report's nd_rules
+// The N-D rules to check for one sample's metadata on a mesh, and what each
+// is to the strategy (nd_verdicts.h NdClaim). Errors as ClaimSource's.
+using NdClaimSource = std::function<absl::StatusOr<std::vector<NdClaim>>(const OpArgs&)>;
+
+// The expansion of `claimed`'s single-dim rules to `mesh` (expand.h:
+// DTensor's expand_to_full_mesh_op_strategy): the kept rules, and the
+// filtered ones with why.
+NdClaimSource ExpandedClaims(const RuleSource& claimed, const MeshShape& mesh);
+
+// Validates `claimed` (e.g. ExpandedClaims) against N-D ground truth
+// (nd_truth.h) on `mesh` on every sample of `spec`: the report's nd_rules
 // (nd_verdicts.h), with `mesh` and world_size = mesh.size() set
 // (options.world_size is not used). Errors: as ValidateOp.
-absl::StatusOr<OpReport> ValidateOnMesh(const LoadedSpec& spec, const RuleSource& claimed,
+absl::StatusOr<OpReport> ValidateOnMesh(const LoadedSpec& spec, const NdClaimSource& claimed,
                                         const MeshShape& mesh, const ValidateOptions& options);
 
 // True if `entry` applies at `world_size` (its world_sizes, or every one).

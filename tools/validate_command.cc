@@ -156,25 +156,27 @@ int RunValidate(const ValidateCommand& cmd, const StrategyRegistry& registry, st
     const bool has_strategy = has_claims(op);
     absl::StatusOr<OpReport> report;
     if (mesh) {
-      // The single-dim rules, registered or the table's, expanded to the
-      // mesh as DTensor expands them.
-      RuleSource source = [&](const OpArgs& args) -> absl::StatusOr<std::vector<Rule>> {
+      // The registered single-dim rules expanded to the mesh as DTensor
+      // expands them, or the table's (its N-D rules as written).
+      RuleSource registered = [&](const OpArgs& args) -> absl::StatusOr<std::vector<Rule>> {
         if (!has_strategy) return std::vector<Rule>{};
-        if (!table) return registry.Query(op, args);
-        absl::StatusOr<std::vector<ClaimedRule>> claims =
-            TableClaims(*table->Find(op))(args, mesh->size());
-        if (!claims.ok()) return claims.status();
-        std::vector<Rule> rules;
-        for (ClaimedRule& c : *claims) rules.push_back(std::move(c.rule));
-        return rules;
+        return registry.Query(op, args);
       };
-      report = ValidateOnMesh(*spec, source, *mesh, options);
+      report = ValidateOnMesh(*spec,
+                              table && has_strategy ? TableNdClaims(*table->Find(op), *mesh)
+                                                    : ExpandedClaims(registered, *mesh),
+                              *mesh, options);
     } else if (table && has_strategy) {
       const TableStrategy& t = *table->Find(op);
       report = ValidateClaims(*spec, TableClaims(t), t.proto().rule_size(), options);
       if (report.ok()) {
         for (const TableRule& r : t.proto().rule()) {
           report->declarations.push_back({r.placements(), r.condition()});
+        }
+        for (const auto& [j, rule] : t.nd_rules()) {
+          if (j < static_cast<int>(report->origins.size())) {
+            report->origins[j] = {Verdict::kUnverified, "an N-D rule: checked with --mesh"};
+          }
         }
       }
     } else {
