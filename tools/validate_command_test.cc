@@ -2,8 +2,10 @@
 // //testing: exit statuses, usage errors and both report formats.
 #include "tools/validate_command.h"
 
+#include <fstream>
 #include <sstream>
 
+#include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "google/protobuf/util/json_util.h"
 #include "gtest/gtest.h"
@@ -127,6 +129,74 @@ TEST_F(ValidateCommandTest, UsageErrorsExitTwo) {
   no_spec.ops = {"aten::relu"};
   EXPECT_EQ(Run(no_spec), kExitUsage);
   EXPECT_THAT(err_.str(), HasSubstr("has no spec"));
+
+  for (const char* bad : {"2x", "1x1", "4x4x4x4", "16x8"}) {
+    ValidateCommand mesh;
+    mesh.ops = {"aten::mm"};
+    mesh.mesh = bad;
+    EXPECT_EQ(Run(mesh), kExitUsage) << bad;
+    EXPECT_THAT(err_.str(), HasSubstr("shrt validate: --mesh: ")) << bad;
+  }
+}
+
+// On a mesh, the report's rules are N-D rules and the schema is today's:
+// a wrong single-dim rule gives incorrect N-D rules, never a composition
+// failure, and the JSON says which mesh.
+TEST_F(ValidateCommandTest, MeshReportKeepsTheSchemaWithNdRules) {
+  ValidateCommand cmd;
+  cmd.ops = {"aten::add.Tensor", "aten::mm"};
+  cmd.mesh = "2x2";
+  cmd.format = "json";
+  EXPECT_EQ(Run(cmd), kExitIncorrect) << err_.str();
+  ValidationReport report;
+  ASSERT_TRUE(google::protobuf::util::JsonStringToMessage(out_.str(), &report).ok()) << out_.str();
+  EXPECT_EQ(report.mesh(), "2x2");
+  EXPECT_EQ(report.world_size(), 4);
+  ASSERT_EQ(report.ops_size(), 2);
+  EXPECT_EQ(report.ops(0).op(), "aten::add.Tensor");
+  bool planted = false;
+  for (const IncorrectRule& i : report.ops(0).incorrect()) {
+    planted = planted || i.rule() == "[S(0), S(0)], [S(0), S(0)] -> [S(1), S(1)]";
+    EXPECT_EQ(i.category(), "") << i.rule();
+  }
+  EXPECT_TRUE(planted) << out_.str();
+  EXPECT_EQ(report.ops(1).incorrect_size(), 0);
+  bool nd = false;
+  for (const auto& v : report.ops(1).correct()) nd = nd || v.string_value() == "[S(0), R], [R, S(1)] -> [S(0), S(1)]";
+  EXPECT_TRUE(nd) << out_.str();
+}
+
+// A table's N-D rules are checked as written, _StridedShard included: the
+// right order holds, a rule that mixes up the two orders is incorrect.
+TEST_F(ValidateCommandTest, TableNdRulesWithStridedShards) {
+  const std::string path = absl::StrCat(::testing::TempDir(), "/nd_table.textproto");
+  {
+    std::ofstream f(path);
+    f << R"pb(op {
+      name: "aten::add.Tensor"
+      rule { placements: "[_S(0, 2), S(0)], [_S(0, 2), S(0)] -> [_S(0, 2), S(0)]" }
+      rule { placements: "[_S(0, 2), S(0)], [_S(0, 2), S(0)] -> [S(0), S(0)]" }
+      rule { placements: "S(1), S(1) -> S(1)" }
+    })pb";
+  }
+  ValidateCommand cmd;
+  cmd.ops = {"aten::add.Tensor"};
+  cmd.strategies = path;
+  cmd.mesh = "2x2";
+  EXPECT_EQ(Run(cmd), kExitIncorrect) << err_.str();
+  const std::string text = out_.str();
+  EXPECT_THAT(text, HasSubstr("incorrect (1):\n    [_S(0, 2), S(0)], [_S(0, 2), S(0)] -> [S(0), S(0)]"));
+  EXPECT_THAT(text, HasSubstr("    [_S(0, 2), S(0)], [_S(0, 2), S(0)] -> [_S(0, 2), S(0)]\n"));
+  EXPECT_THAT(text, HasSubstr("    [S(1), S(1)], [S(1), S(1)] -> [S(1), S(1)]\n"));
+  EXPECT_THAT(text, HasSubstr("reproduce: bazel run //tools:shrt -- validate --spec="));
+  EXPECT_THAT(text, HasSubstr("--mesh=2x2"));
+
+  ValidateCommand three;
+  three.ops = {"aten::add.Tensor"};
+  three.strategies = path;
+  three.mesh = "2x2x2";
+  EXPECT_EQ(Run(three), kExitUsage);
+  EXPECT_THAT(err_.str(), HasSubstr("has 2 mesh dims, the mesh 2x2x2 3"));
 }
 
 }  // namespace
