@@ -1,6 +1,8 @@
 #include "shrt/expand.h"
 
 #include <algorithm>
+#include <random>
+#include <set>
 
 #include "absl/strings/str_cat.h"
 
@@ -25,9 +27,9 @@ std::string WhyNotShardable(const std::vector<int64_t>& shape,
   return "";
 }
 
-std::vector<ExpandedRule> ExpandToMesh(const std::vector<Rule>& rules,
-                                       const std::vector<std::vector<int64_t>>& input_shapes,
-                                       size_t num_outputs, const MeshShape& mesh) {
+Expansion ExpandToMesh(const std::vector<Rule>& rules,
+                       const std::vector<std::vector<int64_t>>& input_shapes, size_t num_outputs,
+                       const MeshShape& mesh, int64_t max_rules) {
   // The single-dim rules: all-Replicate first (DTensor strategies list it
   // among theirs; ShRT's registry keeps it implicit), then the rest, once.
   const size_t n_in = input_shapes.size();
@@ -36,26 +38,51 @@ std::vector<ExpandedRule> ExpandToMesh(const std::vector<Rule>& rules,
   for (const Rule& r : rules) {
     if (std::find(single.begin(), single.end(), r) == single.end()) single.push_back(r);
   }
-  std::vector<ExpandedRule> out;
-  std::vector<size_t> pick(mesh.ndim(), 0);
-  while (true) {
-    NdRule rule;
-    for (size_t k : pick) rule.mesh_dims.push_back(single[k]);
-    if (CheckNdRule(rule).ok()) {
-      ExpandedRule e{std::move(rule), ""};
-      for (size_t i = 0; i < n_in && e.filtered.empty(); ++i) {
-        const std::vector<Placement> ps = e.rule.Input(i);
-        const std::string why = WhyNotShardable(input_shapes[i], ps, mesh);
-        if (!why.empty()) {
-          e.filtered = absl::StrCat("input ", i, " ", NdPlacementToString(ps), ": ", why);
-        }
+  const int n = mesh.ndim();
+  const int64_t k = static_cast<int64_t>(single.size());
+  Expansion out;
+  out.combinations = 1;
+  for (int m = 0; m < n; ++m) out.combinations *= k;
+  // The combinations to build, as indices into the product (last mesh dim
+  // fastest, as itertools.product).
+  std::set<int64_t> picked;
+  auto index = [&](const std::vector<int64_t>& pick) {
+    int64_t i = 0;
+    for (int64_t p : pick) i = i * k + p;
+    return i;
+  };
+  if (out.combinations > max_rules) {
+    out.sampled = true;
+    for (int64_t r = 0; r < k; ++r) {
+      picked.insert(index(std::vector<int64_t>(n, r)));  // r on every mesh dim
+      for (int m = 0; m < n; ++m) {  // r alone on mesh dim m
+        std::vector<int64_t> pick(n, 0);
+        pick[m] = r;
+        picked.insert(index(pick));
       }
-      out.push_back(std::move(e));
     }
-    // The next combination, the last mesh dim fastest (itertools.product).
-    int m = mesh.ndim() - 1;
-    while (m >= 0 && ++pick[m] == single.size()) pick[m--] = 0;
-    if (m < 0) break;
+    std::mt19937_64 rng(static_cast<uint64_t>(out.combinations));
+    while (static_cast<int64_t>(picked.size()) < max_rules) {
+      picked.insert(static_cast<int64_t>(rng() % static_cast<uint64_t>(out.combinations)));
+    }
+  } else {
+    for (int64_t i = 0; i < out.combinations; ++i) picked.insert(i);
+  }
+  for (int64_t i : picked) {
+    NdRule rule;
+    rule.mesh_dims.resize(n);
+    for (int m = n - 1; m >= 0; --m) {
+      rule.mesh_dims[m] = single[i % k];
+      i /= k;
+    }
+    if (!CheckNdRule(rule).ok()) continue;
+    ExpandedRule e{std::move(rule), ""};
+    for (size_t t = 0; t < n_in && e.filtered.empty(); ++t) {
+      const std::vector<Placement> ps = e.rule.Input(t);
+      const std::string why = WhyNotShardable(input_shapes[t], ps, mesh);
+      if (!why.empty()) e.filtered = absl::StrCat("input ", t, " ", NdPlacementToString(ps), ": ", why);
+    }
+    out.rules.push_back(std::move(e));
   }
   return out;
 }

@@ -33,16 +33,34 @@ struct ExpandedRule {
 std::string WhyNotShardable(const std::vector<int64_t>& shape,
                             const std::vector<Placement>& placements, const MeshShape& mesh);
 
+// The expansion of one sample's single-dim rules to a mesh.
+struct Expansion {
+  std::vector<ExpandedRule> rules;
+  // The combinations of the whole product, (K + 1)^n for K single-dim
+  // rules on n mesh dims; rules.size() is smaller when mixed Partials were
+  // left out or the product was sampled.
+  int64_t combinations = 0;
+  // True when the product had more than the limit and `rules` holds a
+  // subset (ExpandToMesh).
+  bool sampled = false;
+};
+
 // The expansion of `rules` (a strategy's single-dim rules for one sample,
 // all-Replicate not included; duplicates ignored), for an overload with
-// inputs of `input_shapes` and `num_outputs` outputs, to `mesh`: (|rules| + 1) ^ mesh.ndim() combinations in
-// itertools.product order, except those that would give some tensor mixed
-// Partial reduce ops (nd_rule.h CheckNdPlacements), which DTensor cannot
-// express and the expansion never produces. A 1-D mesh gives the rules
-// themselves plus all-Replicate.
-std::vector<ExpandedRule> ExpandToMesh(const std::vector<Rule>& rules,
-                                       const std::vector<std::vector<int64_t>>& input_shapes,
-                                       size_t num_outputs, const MeshShape& mesh);
+// inputs of `input_shapes` and `num_outputs` outputs, to `mesh`:
+// (|rules| + 1) ^ mesh.ndim() combinations in itertools.product order,
+// except those that would give some tensor mixed Partial reduce ops
+// (nd_rule.h CheckNdPlacements), which DTensor cannot express and the
+// expansion never produces. A 1-D mesh gives the rules themselves plus
+// all-Replicate.
+// When the product has more than `max_rules` combinations (limits.h
+// kMaxNdRules), a deterministic subset of `max_rules` of them: every rule
+// alone on each mesh dim, every rule on all mesh dims, and the rest drawn
+// uniformly (std::mt19937_64 seeded with the product's size), in product
+// order.
+Expansion ExpandToMesh(const std::vector<Rule>& rules,
+                       const std::vector<std::vector<int64_t>>& input_shapes, size_t num_outputs,
+                       const MeshShape& mesh, int64_t max_rules);
 
 }  // namespace shrt
 

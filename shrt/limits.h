@@ -23,6 +23,13 @@
 //                        output placement tuples: the product over tensors
 //                        of their candidate placements, each input tuple run
 //                        on W ranks per generator and redraw.
+//   kMaxNdRules          the N-D rules an expansion to a mesh checks per
+//                        sample (expand.h): (K + 1)^n for K single-dim
+//                        rules on n mesh dims, each run on every rank; a
+//                        _foreach op's strategy has a rule per combination
+//                        of its list elements' placements (8,281 on a 2x2
+//                        mesh for _foreach_abs's three tensors), so larger
+//                        expansions are checked on a deterministic subset.
 //   kMaxOverloadNameBytes an overload name ("aten::add.Tensor"); the
 //                        longest in libtorch 1.13 has under 70 bytes.
 //   kMaxMagnitudeExp     a magnitude generator's max_exp (recipe.proto):
@@ -45,6 +52,7 @@ inline constexpr size_t kMaxFileBytes = size_t{64} << 20;
 inline constexpr int64_t kMaxSampleElements = int64_t{1} << 20;
 inline constexpr int64_t kMaxDims = 16;
 inline constexpr int64_t kMaxPlacementTuples = int64_t{1} << 16;
+inline constexpr int64_t kMaxNdRules = 1024;
 inline constexpr size_t kMaxOverloadNameBytes = 256;
 inline constexpr double kMaxMagnitudeExp = 308;
 

@@ -1,5 +1,7 @@
 #include "shrt/nd_rule.h"
 
+#include <set>
+
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "shrt/expand.h"
@@ -79,20 +81,23 @@ Rule R(const char* text) { return *ParseRule(text); }
 TEST(ExpandTest, ProductOverMeshDimsWithAllReplicateInItertoolsOrder) {
   const MeshShape mesh = *MeshShape::Parse("2x2");
   const std::vector<ExpandedRule> e =
-      ExpandToMesh({R("S(0), R -> S(0)"), R("R, S(1) -> S(1)")}, {{8, 6}, {6, 4}}, 1, mesh);
+      ExpandToMesh({R("S(0), R -> S(0)"), R("R, S(1) -> S(1)")}, {{8, 6}, {6, 4}}, 1, mesh, 1024)
+          .rules;
   ASSERT_EQ(e.size(), 9u);  // (2 + 1)^2
   EXPECT_EQ(NdRuleToString(e[0].rule), "[R, R], [R, R] -> [R, R]");
   EXPECT_EQ(NdRuleToString(e[1].rule), "[R, S(0)], [R, R] -> [R, S(0)]");
   EXPECT_EQ(NdRuleToString(e[5].rule), "[S(0), R], [R, S(1)] -> [S(0), S(1)]");
   for (const ExpandedRule& r : e) EXPECT_EQ(r.filtered, "") << NdRuleToString(r.rule);
-  EXPECT_EQ(ExpandToMesh({R("S(0) -> S(0)")}, {{8}}, 1, *MeshShape::Parse("2x2x2")).size(), 8u);
+  EXPECT_EQ(ExpandToMesh({R("S(0) -> S(0)")}, {{8}}, 1, *MeshShape::Parse("2x2x2"), 1024).rules.size(),
+            8u);
 }
 
 TEST(ExpandTest, FiltersLikeIsTensorShardableAndNeverMixesPartials) {
   const MeshShape mesh = *MeshShape::Parse("2x3");
   // Dim 0 of size 5 splits over 2 or 3 ranks, not over both (6 shards).
   const std::vector<ExpandedRule> e = ExpandToMesh(
-      {R("S(0) -> S(0)"), R("P(sum) -> P(sum)"), R("P(max) -> P(max)")}, {{5, 2}}, 1, mesh);
+      {R("S(0) -> S(0)"), R("P(sum) -> P(sum)"), R("P(max) -> P(max)")}, {{5, 2}}, 1, mesh, 1024)
+      .rules;
   int filtered = 0;
   for (const ExpandedRule& r : e) {
     EXPECT_TRUE(CheckNdRule(r.rule).ok()) << NdRuleToString(r.rule);
@@ -105,6 +110,32 @@ TEST(ExpandTest, FiltersLikeIsTensorShardableAndNeverMixesPartials) {
   EXPECT_EQ(e.size(), 16u - 2);  // no [P(sum), P(max)] or [P(max), P(sum)]
   EXPECT_EQ(WhyNotShardable({4}, {Placement::Shard(1), Placement::Replicate()}, mesh),
             "S(1) of a 1-d tensor");
+}
+
+// Past the limit, a fixed subset: every rule alone and on all mesh dims.
+TEST(ExpandTest, LargeExpansionsAreSampledDeterministically) {
+  std::vector<Rule> rules;
+  for (int d = 0; d < 3; ++d) {
+    for (int e = 0; e < 3; ++e) {
+      rules.push_back({{Placement::Shard(d), Placement::Shard(e)}, {Placement::Shard(d)}});
+    }
+  }
+  const MeshShape mesh = *MeshShape::Parse("2x2");
+  const Expansion full = ExpandToMesh(rules, {{8, 8, 8}, {8, 8, 8}}, 1, mesh, 1024);
+  EXPECT_FALSE(full.sampled);
+  EXPECT_EQ(full.rules.size(), 100u);
+  const Expansion part = ExpandToMesh(rules, {{8, 8, 8}, {8, 8, 8}}, 1, mesh, 40);
+  EXPECT_TRUE(part.sampled);
+  EXPECT_EQ(part.combinations, 100);
+  EXPECT_EQ(part.rules.size(), 40u);
+  std::set<std::string> texts;
+  for (const ExpandedRule& r : part.rules) texts.insert(NdRuleToString(r.rule));
+  for (const Rule& r : rules) {
+    for (int m = 0; m < 2; ++m) EXPECT_TRUE(texts.count(NdRuleToString(EmbedRule(r, m, 2))));
+    EXPECT_TRUE(texts.count(NdRuleToString(NdRule{{r, r}})));
+  }
+  const Expansion again = ExpandToMesh(rules, {{8, 8, 8}, {8, 8, 8}}, 1, mesh, 40);
+  for (size_t i = 0; i < part.rules.size(); ++i) EXPECT_EQ(part.rules[i].rule, again.rules[i].rule);
 }
 
 }  // namespace

@@ -41,6 +41,13 @@ struct NdClaim {
   std::string why;  // kFiltered: is_tensor_shardable's reason (expand.h)
 };
 
+// The N-D rules of one sample, and, when the expansion was checked on a
+// subset (expand.h, limits.h kMaxNdRules), a note that says so.
+struct NdClaims {
+  std::vector<NdClaim> claims;
+  std::string sampled;
+};
+
 struct NdRuleVerdict {
   NdRule rule;
   Verdict verdict = Verdict::kUnverified;

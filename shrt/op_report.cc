@@ -44,6 +44,7 @@ OpReport MergeReports(const std::vector<OpReport>& reports) {
       merged.error = merged.error.empty() ? r.error : absl::StrCat(merged.error, "; ", r.error);
     }
     merged.notes.insert(merged.notes.end(), r.notes.begin(), r.notes.end());
+    merged.sampled.insert(merged.sampled.end(), r.sampled.begin(), r.sampled.end());
     merged.crashes.insert(merged.crashes.end(), r.crashes.begin(), r.crashes.end());
     if (merged.first_warning.empty()) merged.first_warning = r.first_warning;
     merged.warning_count += r.warning_count;
@@ -117,6 +118,7 @@ std::string SerializeOpReport(const OpReport& r) {
     o->set_what(c.what);
   }
   w.set_mesh(r.mesh);
+  for (const std::string& n : r.sampled) w.add_sampled(n);
   for (const NdRuleVerdict& v : r.nd_rules) {
     wire::NdRuleVerdict* o = w.add_nd_rules();
     o->set_rule(NdRuleToString(v.rule));
@@ -160,6 +162,7 @@ absl::StatusOr<OpReport> ParseOpReport(absl::string_view bytes) {
   r.repro = w.repro();
   for (const wire::CaseCrash& c : w.crashes()) r.crashes.push_back({c.inputs(), c.what()});
   r.mesh = w.mesh();
+  r.sampled.assign(w.sampled().begin(), w.sampled().end());
   for (const wire::NdRuleVerdict& v : w.nd_rules()) {
     absl::StatusOr<NdRule> rule = ParseNdRule(v.rule());
     if (!rule.ok()) return absl::InternalError(rule.status().message());

@@ -103,6 +103,7 @@ std::string TextReport(const std::vector<OpReport>& ops, int world_size, double 
                           op.seconds);
     if (!op.error.empty()) absl::StrAppend(&out, "  ERROR: ", op.error, "\n");
     for (const std::string& note : op.notes) absl::StrAppend(&out, "  note: ", note, "\n");
+    for (const std::string& note : op.sampled) absl::StrAppend(&out, "  note: ", note, "\n");
     if (!op.crashes.empty()) absl::StrAppend(&out, "  crashed (", op.crashes.size(), "):\n");
     for (const CaseCrash& c : op.crashes) absl::StrAppend(&out, "    ", c.what, "\n");
     if (op.warning_count > 0) {
@@ -179,6 +180,7 @@ std::string JsonReport(const std::vector<OpReport>& ops, int world_size, double 
     v->set_seconds(op.seconds);
     v->set_error(op.error);
     for (const std::string& note : op.notes) v->add_notes(note);
+    for (const std::string& note : op.sampled) v->add_notes(note);
     v->set_warning_count(static_cast<int32_t>(op.warning_count));
     v->set_first_warning(op.first_warning);
     for (const CaseCrash& c : op.crashes) {

@@ -19,9 +19,10 @@ ClaimSource TableClaims(const TableStrategy& table) {
 NdClaimSource TableNdClaims(const TableStrategy& table, const MeshShape& mesh) {
   NdClaimSource expanded =
       ExpandedClaims([&table](const OpArgs& args) { return table.Rules(args); }, mesh);
-  return [&table, mesh, expanded](const OpArgs& args) -> absl::StatusOr<std::vector<NdClaim>> {
-    absl::StatusOr<std::vector<NdClaim>> claims = expanded(args);
-    if (!claims.ok()) return claims.status();
+  return [&table, mesh, expanded](const OpArgs& args) -> absl::StatusOr<NdClaims> {
+    absl::StatusOr<NdClaims> all = expanded(args);
+    if (!all.ok()) return all.status();
+    std::vector<NdClaim>* claims = &all->claims;
     auto find = [&](const NdRule& rule) {
       return std::find_if(claims->begin(), claims->end(),
                           [&](const NdClaim& c) { return c.rule == rule; });
@@ -52,7 +53,7 @@ NdClaimSource TableNdClaims(const TableStrategy& table, const MeshShape& mesh) {
         }
       }
     }
-    return claims;
+    return all;
   };
 }
 

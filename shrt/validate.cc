@@ -8,6 +8,7 @@
 #include "c10/util/Exception.h"
 #include "shrt/expand.h"
 #include "shrt/isolation.h"
+#include "shrt/limits.h"
 #include "shrt/nd_truth.h"
 #include "shrt/overload_name.h"
 #include "shrt/sample.h"
@@ -127,15 +128,23 @@ absl::StatusOr<OpReport> ValidateClaims(const LoadedSpec& spec, const ClaimSourc
 }
 
 NdClaimSource ExpandedClaims(const RuleSource& claimed, const MeshShape& mesh) {
-  return [claimed, mesh](const OpArgs& args) -> absl::StatusOr<std::vector<NdClaim>> {
+  return [claimed, mesh](const OpArgs& args) -> absl::StatusOr<NdClaims> {
     absl::StatusOr<std::vector<Rule>> rules = claimed(args);
     if (!rules.ok()) return rules.status();
     std::vector<std::vector<int64_t>> shapes;
     for (const TensorMeta& m : args.inputs()) shapes.push_back(m.sizes);
-    std::vector<NdClaim> out;
-    for (ExpandedRule& e : ExpandToMesh(*rules, shapes, args.outputs().size(), mesh)) {
-      const NdClaim::Kind kind = e.filtered.empty() ? NdClaim::Kind::kKept : NdClaim::Kind::kFiltered;
-      out.push_back({std::move(e.rule), kind, std::move(e.filtered)});
+    Expansion e = ExpandToMesh(*rules, shapes, args.outputs().size(), mesh, kMaxNdRules);
+    NdClaims out;
+    for (ExpandedRule& r : e.rules) {
+      const NdClaim::Kind kind = r.filtered.empty() ? NdClaim::Kind::kKept : NdClaim::Kind::kFiltered;
+      out.claims.push_back({std::move(r.rule), kind, std::move(r.filtered)});
+    }
+    if (e.sampled) {
+      out.sampled = absl::StrCat(
+          "the expansion has ", e.combinations, " N-D rules, more than ", kMaxNdRules,
+          " (shrt/limits.h): checked ", out.claims.size(),
+          " of them, every single-dim rule alone on each mesh dim and on all, and a fixed "
+          "draw of the rest");
     }
     return out;
   };
@@ -147,9 +156,12 @@ absl::StatusOr<OpReport> ValidateOnMesh(const LoadedSpec& spec, const NdClaimSou
   auto one = [&](OpReport& report, int s, const BoundSample& sample) -> absl::Status {
     std::vector<NdClaim> claims;
     NdRuleSource rules = [&](const OpArgs& args) -> absl::StatusOr<std::vector<NdRule>> {
-      absl::StatusOr<std::vector<NdClaim>> c = claimed(args);
+      absl::StatusOr<NdClaims> c = claimed(args);
       if (!c.ok()) return c.status();
-      claims = *std::move(c);
+      claims = std::move(c->claims);
+      if (!c->sampled.empty()) {
+        report.sampled.push_back(absl::StrCat("sample ", sample.name(), ": ", c->sampled));
+      }
       std::vector<NdRule> out;
       for (const NdClaim& claim : claims) out.push_back(claim.rule);
       return out;

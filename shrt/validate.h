@@ -59,17 +59,18 @@ absl::StatusOr<OpReport> ValidateClaims(const LoadedSpec& spec, const ClaimSourc
 
 // The N-D rules to check for one sample's metadata on a mesh, and what each
 // is to the strategy (nd_verdicts.h NdClaim). Errors as ClaimSource's.
-using NdClaimSource = std::function<absl::StatusOr<std::vector<NdClaim>>(const OpArgs&)>;
+using NdClaimSource = std::function<absl::StatusOr<NdClaims>(const OpArgs&)>;
 
 // The expansion of `claimed`'s single-dim rules to `mesh` (expand.h:
 // DTensor's expand_to_full_mesh_op_strategy): the kept rules, and the
-// filtered ones with why.
+// filtered ones with why; a subset past limits.h kMaxNdRules (noted).
 NdClaimSource ExpandedClaims(const RuleSource& claimed, const MeshShape& mesh);
 
 // Validates `claimed` (e.g. ExpandedClaims) against N-D ground truth
 // (nd_truth.h) on `mesh` on every sample of `spec`: the report's nd_rules
 // (nd_verdicts.h), with `mesh` and world_size = mesh.size() set
-// (options.world_size is not used). Errors: as ValidateOp.
+// (options.world_size is not used); a sample whose expansion was checked
+// on a subset adds a note to OpReport::sampled. Errors: as ValidateOp.
 absl::StatusOr<OpReport> ValidateOnMesh(const LoadedSpec& spec, const NdClaimSource& claimed,
                                         const MeshShape& mesh, const ValidateOptions& options);
 
