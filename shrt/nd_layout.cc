@@ -17,20 +17,34 @@ bool Pieces(const Placement& p) { return p.is_shard() || p.is_strided_shard(); }
 }  // namespace
 
 std::vector<at::Tensor> DistributeNd(const at::Tensor& full, const std::vector<Placement>& placements,
-                                     const MeshShape& mesh, uint64_t seed, double* max_abs_part) {
-  // level[k]: the pieces after the mesh dims so far, in row-major order.
+                                     const MeshShape& mesh, uint64_t seed, double* max_abs_part,
+                                     std::vector<uint64_t>* rank_keys) {
+  // level[k]: the pieces after the mesh dims so far, in row-major order,
+  // and key[k] the seed of what piece k holds: a Replicate level keeps its
+  // key, so ranks that differ only in Replicate coordinates hold the same
+  // values, Partial parts included ([R, P(sum)]: rank (0, j) and (1, j)
+  // hold the same part).
   std::vector<at::Tensor> level{full};
+  std::vector<uint64_t> key{seed};
   for (int m = 0; m < mesh.ndim(); ++m) {
     std::vector<at::Tensor> next;
-    next.reserve(level.size() * mesh.dims()[m]);
+    std::vector<uint64_t> next_key;
+    const int w = mesh.dims()[m];
     for (size_t k = 0; k < level.size(); ++k) {
-      const uint64_t s = m == 0 ? seed : MixSeed({seed, static_cast<uint64_t>(m), k});
-      for (at::Tensor& t : Distribute(level[k], placements[m], mesh.dims()[m], s, max_abs_part)) {
-        next.push_back(std::move(t));
+      std::vector<at::Tensor> pieces =
+          Distribute(level[k], placements[m], w, MixSeed({key[k], static_cast<uint64_t>(m)}),
+                     max_abs_part);
+      for (int c = 0; c < w; ++c) {
+        next.push_back(std::move(pieces[c]));
+        next_key.push_back(placements[m].is_replicate()
+                               ? key[k]
+                               : MixSeed({key[k], static_cast<uint64_t>(c) + 1}));
       }
     }
     level = std::move(next);
+    key = std::move(next_key);
   }
+  if (rank_keys != nullptr) *rank_keys = std::move(key);
   return level;
 }
 

@@ -30,10 +30,15 @@ namespace shrt {
 // CheckNdPlacements holds), distributed level by level with distribute.h
 // Distribute: Partial levels split the current piece into parts (parts of
 // parts for [P(sum), P(sum)]), drawn with seeds derived from `seed`, the
-// level and the piece. `max_abs_part` as Distribute's, over every level.
+// level and the piece's non-Replicate coordinates, so that ranks that
+// differ only on Replicate mesh dims hold the same values. `max_abs_part`
+// as Distribute's, over every level.
+// If `rank_keys` is given, it receives one key per rank: ranks with equal
+// keys hold equal locals (they differ only on Replicate mesh dims).
 std::vector<at::Tensor> DistributeNd(const at::Tensor& full, const std::vector<Placement>& placements,
                                      const MeshShape& mesh, uint64_t seed,
-                                     double* max_abs_part = nullptr);
+                                     double* max_abs_part = nullptr,
+                                     std::vector<uint64_t>* rank_keys = nullptr);
 
 // The shape of rank `rank`'s local of a tensor of shape `shape` under
 // `placements`: the Shard and _StridedShard levels' pieces, nested.

@@ -96,12 +96,17 @@ inline constexpr double kMaxRelativeRounding = 1e-4;
 //               ranks works on parts that large;
 //   m[i]      = the scale at which the reduction over ranks rounds:
 //               sum_r |local_r[i]| + W * input_scale for P(sum) (its mean
-//               for P(avg)), W * |ref[i]| for P(product), 0 for P(max),
-//               P(min) (exact), max|ref| for R and S;
+//               for P(avg)), W * |ref[i]| for P(product);
 //   allowance = min(kRoundingFactor * eps * m[i] + own,
-//                   kMaxRelativeRounding * (|ref[i]| + m[i]))  for Partial,
+//                   kMaxRelativeRounding * (|ref[i]| + m[i]))  for P(sum),
+//                                                   P(avg), P(product);
 //               min(kRoundingFactor * eps * max|ref| + own,
-//                   kMaxRelativeRounding * max|ref|)            for R and S.
+//                   kMaxRelativeRounding * max|ref|)            for R, S and
+//               P(max), P(min): these reduce exactly and one rank holds
+//               each value, so a rank's rounding is relative to the
+//               output's magnitude, as R's (a contraction rounds relative
+//               to its terms, not to one small result: addbmm's P(max)
+//               self on a 2x3 mesh was off by 1.1e-4 of a value of 2).
 // The cap keeps the relief below one part in 10^4 of the values involved,
 // however large the measured rounding (floor near an integer, overflow in
 // the low-precision call). Elements whose full output is non-finite keep

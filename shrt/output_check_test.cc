@@ -154,5 +154,26 @@ TEST(OutputCheckTest, ReferenceStillRejectsAShardOneRowOff) {
                                     CheckOutput(full, locals, Placement::Shard(0), context)).ok);
 }
 
+// P(max) and P(min) reduce exactly: a rank's rounding is judged relative to
+// the output's magnitude, as R's, not to one small element (addbmm's
+// P(max) self on a 2x3 mesh: a contraction of large terms with a small
+// result, off by 1.1e-4 of it in float32).
+TEST(OutputCheckTest, ReferenceJudgesMaxAndMinPartialsLikeReplicate) {
+  const at::Tensor want = at::tensor({2.0f, 1000.0f, -500.0f});
+  RoundingReference ref{want.to(at::kDouble), 0.05};  // the call's own float32 error
+  const Placement max = Placement::Partial(ReduceOp::kMax);
+  const CheckContext context{DefaultTolerance(at::kFloat), Epsilon(at::kFloat)};
+  // The holder of element 0 is off by 3e-4 (1.5e-4 of 2, 3e-7 of 1000).
+  std::vector<at::Tensor> locals = {want.clone(), want - 7};
+  locals[0][0] = 2.0003f;
+  ASSERT_FALSE(CheckOutput(want, locals, max, context).ok);
+  EXPECT_TRUE(CheckAgainstReference(want, locals, max, context, ref,
+                                    CheckOutput(want, locals, max, context)).ok);
+  // Off by one part in 10^3 of the largest value still fails.
+  locals[0][0] = 3.0f;
+  EXPECT_FALSE(CheckAgainstReference(want, locals, max, context, ref,
+                                     CheckOutput(want, locals, max, context)).ok);
+}
+
 }  // namespace
 }  // namespace shrt
