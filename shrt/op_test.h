@@ -19,7 +19,8 @@
 //                  2x3) as DTensor expands it, every N-D rule checked on
 //                  every running sample (validate.h ValidateOnMesh): fails
 //                  on an incorrect N-D rule (composition failures named as
-//                  such), a strategy error or an unexplained crash; prints
+//                  such) unless a single-dim rule of it has an unexpired
+//                  xfail, a strategy error or an unexplained crash; prints
 //                  the rules the expansion filters out although they hold;
 //   missing_rules  the strict check of the spec's `missing` explanations
 //                  (spec.proto MissingRule) at the spec's world sizes:

@@ -37,7 +37,7 @@ constexpr KindEntry kKindNames[] = {
 absl::Status BadToken(absl::string_view token, absl::string_view why) {
   return absl::InvalidArgumentError(
       absl::StrCat("bad placement '", token, "': ", why,
-                   " (expected R, S(<dim>), P(sum|avg|max|min|product) or _S(<dim>, <split factor>))"));
+                   " (expected R, S(<dim>) or P(sum|avg|max|min|product))"));
 }
 
 // "<dim>, <split factor>" or "dim=<dim>, sf=<split factor>" (DTensor's

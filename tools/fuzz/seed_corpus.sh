@@ -41,6 +41,10 @@ reset placement_fuzz
   grep -ohE '(rule|placements): "[^"]*"' "${text_files[@]}" | sed -E 's/^[a-z]+: "(.*)"$/\1/'
   grep -ohE '(R|S\(-?[0-9]+\)|P\([a-z]+\))' "${text_files[@]}" | sed 's/^/ /'
 } | lines placement_fuzz text
+# N-D rules (a table's, _StridedShard's spellings) and --mesh shapes.
+printf '%s\n' '[S(0), S(1)], [S(0), R] -> [S(0), S(1)]' \
+  '[_S(0, 2), S(0)], [_StridedShard(dim=0, sf=2), S(0)] -> [P(sum), P(sum)]' '2x3' '2x2x2' |
+  lines placement_fuzz nd
 
 reset spec_fuzz
 op_specs=()
