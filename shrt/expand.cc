@@ -21,7 +21,8 @@ std::string WhyNotShardable(const std::vector<int64_t>& shape,
   }
   for (size_t d = 0; d < shape.size(); ++d) {
     if (shards[d] > 1 && shape[d] < shards[d]) {
-      return absl::StrCat("dim ", d, " of size ", shape[d], " is split into ", shards[d], " shards");
+      return absl::StrCat("dim ", d, " of size ", shape[d], " is split into ", shards[d],
+                          " shards");
     }
   }
   return "";
@@ -55,7 +56,7 @@ Expansion ExpandToMesh(const std::vector<Rule>& rules,
     out.sampled = true;
     for (int64_t r = 0; r < k; ++r) {
       picked.insert(index(std::vector<int64_t>(n, r)));  // r on every mesh dim
-      for (int m = 0; m < n; ++m) {  // r alone on mesh dim m
+      for (int m = 0; m < n; ++m) {                      // r alone on mesh dim m
         std::vector<int64_t> pick(n, 0);
         pick[m] = r;
         picked.insert(index(pick));
@@ -80,7 +81,8 @@ Expansion ExpandToMesh(const std::vector<Rule>& rules,
     for (size_t t = 0; t < n_in && e.filtered.empty(); ++t) {
       const std::vector<Placement> ps = e.rule.Input(t);
       const std::string why = WhyNotShardable(input_shapes[t], ps, mesh);
-      if (!why.empty()) e.filtered = absl::StrCat("input ", t, " ", NdPlacementToString(ps), ": ", why);
+      if (why.empty()) continue;
+      e.filtered = absl::StrCat("input ", t, " ", NdPlacementToString(ps), ": ", why);
     }
     out.rules.push_back(std::move(e));
   }

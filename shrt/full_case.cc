@@ -27,8 +27,9 @@ bool Informative(const Tensors& outputs) {
   for (const at::Tensor& t : outputs) {
     if (t.numel() == 0) return false;
     const bool all_zero = !t.ne(0).any().item<bool>();
-    const bool all_nan = (at::isFloatingType(t.scalar_type()) || at::isComplexType(t.scalar_type())) &&
-                         at::isnan(t).all().item<bool>();
+    const bool all_nan =
+        (at::isFloatingType(t.scalar_type()) || at::isComplexType(t.scalar_type())) &&
+        at::isnan(t).all().item<bool>();
     if (all_zero || all_nan) return false;
   }
   return true;
@@ -202,8 +203,8 @@ OutputCheck CaseMaker::Check(FullCase& full, const std::vector<bool>& mask, cons
 void CaseMaker::Crashed(const absl::Status& status, const std::string& generator,
                         const std::string& run, const std::string& inputs,
                         const std::string& rank) {
-  std::string what = absl::StrCat(status.message(), " in sample ", sample_.name(), ", generator ",
-                                  generator);
+  std::string what =
+      absl::StrCat(status.message(), " in sample ", sample_.name(), ", generator ", generator);
   if (!run.empty()) absl::StrAppend(&what, ", run ", run);
   if (inputs.empty()) {
     absl::StrAppend(&what, ", the call on the full inputs");

@@ -86,7 +86,7 @@ class CaseMaker {
   // The full inputs and outputs for the inputs negated by `mask`, or the
   // operator's error.
   const std::pair<Tensors, absl::StatusOr<Tensors>>& Negated(FullCase& full,
-                                                              const std::vector<bool>& mask);
+                                                             const std::vector<bool>& mask);
 
   // Output k's float64 reference for `inputs` (negated by `mask`), made
   // once per case and mask; nullptr when none applies.

@@ -16,7 +16,8 @@ bool Pieces(const Placement& p) { return p.is_shard() || p.is_strided_shard(); }
 
 }  // namespace
 
-std::vector<at::Tensor> DistributeNd(const at::Tensor& full, const std::vector<Placement>& placements,
+std::vector<at::Tensor> DistributeNd(const at::Tensor& full,
+                                     const std::vector<Placement>& placements,
                                      const MeshShape& mesh, uint64_t seed, double* max_abs_part,
                                      std::vector<uint64_t>* rank_keys) {
   // level[k]: the pieces after the mesh dims so far, in row-major order,
@@ -31,9 +32,8 @@ std::vector<at::Tensor> DistributeNd(const at::Tensor& full, const std::vector<P
     std::vector<uint64_t> next_key;
     const int w = mesh.dims()[m];
     for (size_t k = 0; k < level.size(); ++k) {
-      std::vector<at::Tensor> pieces =
-          Distribute(level[k], placements[m], w, MixSeed({key[k], static_cast<uint64_t>(m)}),
-                     max_abs_part);
+      std::vector<at::Tensor> pieces = Distribute(
+          level[k], placements[m], w, MixSeed({key[k], static_cast<uint64_t>(m)}), max_abs_part);
       for (int c = 0; c < w; ++c) {
         next.push_back(std::move(pieces[c]));
         next_key.push_back(placements[m].is_replicate()
@@ -102,7 +102,8 @@ OutputCheck CheckNdOutput(const at::Tensor& full, const std::vector<at::Tensor>&
   // The piece of `t` that group g expects.
   auto piece = [&](at::Tensor t, size_t g) {
     for (int m = 0; m < ndim; ++m) {
-      if (Pieces(placements[m])) t = ShardPiece(t, placements[m], mesh.dims()[m], group_coords[g][m]);
+      if (!Pieces(placements[m])) continue;
+      t = ShardPiece(t, placements[m], mesh.dims()[m], group_coords[g][m]);
     }
     return t.contiguous();
   };

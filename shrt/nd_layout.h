@@ -35,7 +35,8 @@ namespace shrt {
 // as Distribute's, over every level.
 // If `rank_keys` is given, it receives one key per rank: ranks with equal
 // keys hold equal locals (they differ only on Replicate mesh dims).
-std::vector<at::Tensor> DistributeNd(const at::Tensor& full, const std::vector<Placement>& placements,
+std::vector<at::Tensor> DistributeNd(const at::Tensor& full,
+                                     const std::vector<Placement>& placements,
                                      const MeshShape& mesh, uint64_t seed,
                                      double* max_abs_part = nullptr,
                                      std::vector<uint64_t>* rank_keys = nullptr);

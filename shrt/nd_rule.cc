@@ -60,7 +60,8 @@ std::string NdPlacementToString(const std::vector<Placement>& placements) {
 std::string NdRuleToString(const NdRule& rule) {
   std::vector<std::string> in, out;
   for (size_t i = 0; i < rule.num_inputs(); ++i) in.push_back(NdPlacementToString(rule.Input(i)));
-  for (size_t k = 0; k < rule.num_outputs(); ++k) out.push_back(NdPlacementToString(rule.Output(k)));
+  for (size_t k = 0; k < rule.num_outputs(); ++k)
+    out.push_back(NdPlacementToString(rule.Output(k)));
   return absl::StrCat(absl::StrJoin(in, ", "), " -> ", absl::StrJoin(out, ", "));
 }
 

@@ -13,7 +13,8 @@ using ::testing::HasSubstr;
 
 TEST(NdRuleTest, TextRoundTripsAndTransposesToMeshDims) {
   const std::string text = "[S(0), S(1)], [S(0), R] -> [S(0), S(1)]";
-  absl::StatusOr<NdRule> rule = ParseNdRule(" [S(0),S(1)] ,[ Shard(0), Replicate() ]->[S(0), S(1)]");
+  absl::StatusOr<NdRule> rule =
+      ParseNdRule(" [S(0),S(1)] ,[ Shard(0), Replicate() ]->[S(0), S(1)]");
   ASSERT_TRUE(rule.ok()) << rule.status();
   EXPECT_EQ(NdRuleToString(*rule), text);
   ASSERT_EQ(rule->ndim(), 2);
@@ -60,10 +61,11 @@ TEST(NdRuleTest, MalformedTextNamesTheProblem) {
 
 // PyTorch #172610: Partial placements of one tensor must share a reduce op.
 TEST(NdRuleTest, MixedPartialsAreAContractError) {
-  EXPECT_TRUE(CheckNdPlacements({Placement::Partial(ReduceOp::kSum),
-                                 Placement::Partial(ReduceOp::kSum)}).ok());
-  const absl::Status mixed = CheckNdPlacements(
-      {Placement::Partial(ReduceOp::kSum), Placement::Partial(ReduceOp::kMax)});
+  EXPECT_TRUE(
+      CheckNdPlacements({Placement::Partial(ReduceOp::kSum), Placement::Partial(ReduceOp::kSum)})
+          .ok());
+  const absl::Status mixed =
+      CheckNdPlacements({Placement::Partial(ReduceOp::kSum), Placement::Partial(ReduceOp::kMax)});
   EXPECT_EQ(mixed.code(), absl::StatusCode::kInvalidArgument);
   EXPECT_THAT(mixed.message(), HasSubstr("[P(sum), P(max)] mixes Partial reduce ops"));
   absl::StatusOr<NdRule> rule = ParseNdRule("[P(sum), P(max)] -> [P(sum), P(max)]");
@@ -88,16 +90,18 @@ TEST(ExpandTest, ProductOverMeshDimsWithAllReplicateInItertoolsOrder) {
   EXPECT_EQ(NdRuleToString(e[1].rule), "[R, S(0)], [R, R] -> [R, S(0)]");
   EXPECT_EQ(NdRuleToString(e[5].rule), "[S(0), R], [R, S(1)] -> [S(0), S(1)]");
   for (const ExpandedRule& r : e) EXPECT_EQ(r.filtered, "") << NdRuleToString(r.rule);
-  EXPECT_EQ(ExpandToMesh({R("S(0) -> S(0)")}, {{8}}, 1, *MeshShape::Parse("2x2x2"), 1024).rules.size(),
-            8u);
+  EXPECT_EQ(
+      ExpandToMesh({R("S(0) -> S(0)")}, {{8}}, 1, *MeshShape::Parse("2x2x2"), 1024).rules.size(),
+      8u);
 }
 
 TEST(ExpandTest, FiltersLikeIsTensorShardableAndNeverMixesPartials) {
   const MeshShape mesh = *MeshShape::Parse("2x3");
   // Dim 0 of size 5 splits over 2 or 3 ranks, not over both (6 shards).
-  const std::vector<ExpandedRule> e = ExpandToMesh(
-      {R("S(0) -> S(0)"), R("P(sum) -> P(sum)"), R("P(max) -> P(max)")}, {{5, 2}}, 1, mesh, 1024)
-      .rules;
+  const std::vector<ExpandedRule> e =
+      ExpandToMesh({R("S(0) -> S(0)"), R("P(sum) -> P(sum)"), R("P(max) -> P(max)")}, {{5, 2}}, 1,
+                   mesh, 1024)
+          .rules;
   int filtered = 0;
   for (const ExpandedRule& r : e) {
     EXPECT_TRUE(CheckNdRule(r.rule).ok()) << NdRuleToString(r.rule);

@@ -65,7 +65,11 @@ class NdTruthBuilder {
  public:
   NdTruthBuilder(const LoadedSpec& spec, int s, const BoundSample& sample, const MeshShape& mesh,
                  const NdRuleSource& source, const TruthOptions& options)
-      : spec_(spec), sample_(sample), mesh_(mesh), source_(source), options_(options),
+      : spec_(spec),
+        sample_(sample),
+        mesh_(mesh),
+        source_(source),
+        options_(options),
         cases_(spec, s, sample, options) {}
 
   absl::StatusOr<NdSampleTruth> Run() {
@@ -83,10 +87,10 @@ class NdTruthBuilder {
       FullCase& full = *made;
       if (!full.call.ok() && IsCrash(full.call.status())) continue;
       if (!full.call.ok() && spec_.is_variant()) {
-        truth_.rejection = absl::StrCat("sample ", sample_.name(), ": ",
-                                        OverloadToString(spec_.op()),
-                                        " rejects the full inputs (generator ", full.generator,
-                                        "): ", full.call.status().message());
+        truth_.rejection =
+            absl::StrCat("sample ", sample_.name(), ": ", OverloadToString(spec_.op()),
+                         " rejects the full inputs (generator ", full.generator,
+                         "): ", full.call.status().message());
         return Finish();
       }
       if (!full.call.ok()) {
@@ -112,9 +116,9 @@ class NdTruthBuilder {
       }
     }
     if (!started && cases_.crashed()) {
-      truth_.rejection = absl::StrCat("sample ", sample_.name(), ": every call of ",
-                                      OverloadToString(spec_.op()),
-                                      " on the full inputs crashed (see its crashes)");
+      truth_.rejection =
+          absl::StrCat("sample ", sample_.name(), ": every call of ", OverloadToString(spec_.op()),
+                       " on the full inputs crashed (see its crashes)");
       return Finish();
     }
     if (!started) return cases_.Bad("the sample produced no case");
@@ -157,9 +161,9 @@ class NdTruthBuilder {
           rule.num_outputs() != outputs.size()) {
         return absl::InvalidArgumentError(absl::StrCat(
             "N-D rule '", NdRuleToString(rule), "' has ", rule.num_inputs(), " inputs, ",
-            rule.num_outputs(), " outputs and ", rule.ndim(), " mesh dims; sample ",
-            sample_.name(), " has ", sample_.inputs().size(), ", ", outputs.size(),
-            " and the mesh ", mesh_.ToString(), " ", mesh_.ndim()));
+            rule.num_outputs(), " outputs and ", rule.ndim(), " mesh dims; sample ", sample_.name(),
+            " has ", sample_.inputs().size(), ", ", outputs.size(), " and the mesh ",
+            mesh_.ToString(), " ", mesh_.ndim()));
       }
       if (std::optional<NdFinding> f = Static(rule); f.has_value()) {
         truth_.findings[r] = *std::move(f);
@@ -180,8 +184,8 @@ class NdTruthBuilder {
       for (const Placement& p : rule.Input(i)) {
         if (!Applies(p, static_cast<int64_t>(in.shape.size()), in.dtype)) {
           return NdFinding{Finding::kNotApplicable,
-                           absl::StrCat(head, p.ToString(), " cannot be built for input ", i,
-                                        " (", in.label, ")")};
+                           absl::StrCat(head, p.ToString(), " cannot be built for input ", i, " (",
+                                        in.label, ")")};
         }
         if (p.is_partial() && index_[i]) {
           return NdFinding{Finding::kRefuted,
@@ -203,11 +207,11 @@ class NdTruthBuilder {
     for (size_t k = 0; k < aliases.size() && k < rule.num_outputs(); ++k) {
       const int i = aliases[k];
       if (i >= 0 && rule.Output(k) != rule.Input(i)) {
-        return NdFinding{Finding::kRefuted,
-                         absl::StrCat("sample ", sample_.name(), ": output ", k, " is input ", i,
-                                      " written in place, so its placement ",
-                                      NdPlacementToString(rule.Input(i)), " cannot become ",
-                                      NdPlacementToString(rule.Output(k)))};
+        return NdFinding{
+            Finding::kRefuted,
+            absl::StrCat("sample ", sample_.name(), ": output ", k, " is input ", i,
+                         " written in place, so its placement ", NdPlacementToString(rule.Input(i)),
+                         " cannot become ", NdPlacementToString(rule.Output(k)))};
       }
     }
     return std::nullopt;
@@ -226,10 +230,10 @@ class NdTruthBuilder {
     for (size_t i = 0; i < placements.size(); ++i) {
       absl::StrAppend(&tuple_text, i == 0 ? "" : ", ", NdPlacementToString(placements[i]));
     }
-    for (const PartialVariant& run : PartialVariants(rep, cases_.input_dtypes(),
-                                                     cases_.input_numels(),
-                                                     options_.partial_redraws)) {
-      const bool neg = std::any_of(run.negated.begin(), run.negated.end(), [](bool b) { return b; });
+    for (const PartialVariant& run : PartialVariants(
+             rep, cases_.input_dtypes(), cases_.input_numels(), options_.partial_redraws)) {
+      const bool neg =
+          std::any_of(run.negated.begin(), run.negated.end(), [](bool b) { return b; });
       const Tensors* inputs = &full.inputs;
       const Tensors* want = &full.outputs;
       if (neg) {
@@ -287,7 +291,9 @@ class NdTruthBuilder {
       // local output shape (spec.proto local_shape_arg), else one set.
       std::map<NdPlacements, std::vector<size_t>> by_shape;
       for (size_t r : rules) {
-        if (Open(r)) by_shape[sample_.has_local_shape() ? truth_.rules[r].Output(0) : NdPlacements()].push_back(r);
+        if (!Open(r)) continue;
+        by_shape[sample_.has_local_shape() ? truth_.rules[r].Output(0) : NdPlacements()].push_back(
+            r);
       }
       for (const auto& [shape_placements, group] : by_shape) {
         std::vector<Tensors> outs(outputs_.size(), Tensors(n));
@@ -299,16 +305,16 @@ class NdTruthBuilder {
           }
           absl::StatusOr<Tensors> got =
               sample_.has_local_shape()
-                  ? sample_.Call(locals[r], NdLocalShape((*want)[0].sizes().vec(),
-                                                         shape_placements, mesh_, r))
+                  ? sample_.Call(locals[r],
+                                 NdLocalShape((*want)[0].sizes().vec(), shape_placements, mesh_, r))
                   : sample_.Call(locals[r]);
           if (!got.ok()) {
             if (IsCrash(got.status())) {
               cases_.Crashed(got.status(), full.generator, run.label, tuple_text,
                              mesh_.RankName(r));
             }
-            error = absl::StrCat(where, ": rank ", mesh_.RankName(r), " raised: ",
-                                 got.status().message());
+            error = absl::StrCat(where, ": rank ", mesh_.RankName(r),
+                                 " raised: ", got.status().message());
           } else if (got->size() != outputs_.size()) {
             error = absl::StrCat(where, ": rank ", mesh_.RankName(r), " returned ", got->size(),
                                  " outputs instead of ", outputs_.size());
@@ -327,7 +333,9 @@ class NdTruthBuilder {
             const NdPlacements out = truth_.rules[r].Output(k);
             auto it = checked.find({k, out});
             if (it == checked.end()) {
-              auto reference = [&]() { return cases_.Reference(full, run.negated, *inputs, *want, k); };
+              auto reference = [&]() {
+                return cases_.Reference(full, run.negated, *inputs, *want, k);
+              };
               OutputCheck check =
                   CheckNdOutput((*want)[k], outs[k], out, mesh_,
                                 cases_.Context(k, input_scale, full_input_scale), reference);
@@ -335,12 +343,13 @@ class NdTruthBuilder {
             }
             const OutputCheck& check = it->second;
             if (check.ok) continue;
-            const std::string rank = check.rank < 0 ? std::string("the reduction over ranks")
-                                                    : absl::StrCat("rank ", mesh_.RankName(check.rank));
-            Refute(r, absl::StrCat(where, ": output ", k, " ", NdPlacementToString(out), " on ",
-                                   rank, ": max |difference| ",
-                                   absl::StrFormat("%.6g", check.max_abs_diff), " (", check.detail,
-                                   ")"));
+            const std::string rank = check.rank < 0
+                                         ? std::string("the reduction over ranks")
+                                         : absl::StrCat("rank ", mesh_.RankName(check.rank));
+            Refute(r,
+                   absl::StrCat(where, ": output ", k, " ", NdPlacementToString(out), " on ", rank,
+                                ": max |difference| ", absl::StrFormat("%.6g", check.max_abs_diff),
+                                " (", check.detail, ")"));
           }
         }
       }
@@ -354,8 +363,8 @@ class NdTruthBuilder {
   const TruthOptions& options_;
   CaseMaker cases_;
   NdSampleTruth truth_;
-  std::vector<bool> index_;      // per input: drawn by an index recipe
-  Tensors outputs_;              // the first case's full outputs
+  std::vector<bool> index_;       // per input: drawn by an index recipe
+  Tensors outputs_;               // the first case's full outputs
   std::vector<int> informative_;  // per rule: informative cases run
   // The open rules by their tuple of N-D input placements.
   std::map<std::vector<NdPlacements>, std::vector<size_t>> tuples_;

@@ -71,7 +71,8 @@ TEST(NdLayoutTest, NestedPartialsReduceToTheFullTensor) {
   EXPECT_FALSE(at::equal(r_p[0], r_p[1]));
   // [S(0), P(max)]: each dim-0 chunk's parts reduce to that chunk.
   const std::vector<at::Tensor> s_p = DistributeNd(x, Nd("[S(0), P(max)]"), mesh, 7);
-  EXPECT_TRUE(at::equal(ReducePartial({s_p[3], s_p[4], s_p[5]}, ReduceOp::kMax), x.narrow(0, 3, 2)));
+  EXPECT_TRUE(
+      at::equal(ReducePartial({s_p[3], s_p[4], s_p[5]}, ReduceOp::kMax), x.narrow(0, 3, 2)));
 }
 
 TEST(NdLayoutTest, OutputCheckNamesTheRankOfAWrongLocal) {
@@ -99,7 +100,8 @@ TEST(NdLayoutTest, OutputCheckNamesTheRankOfAWrongLocal) {
 // Validates `spec_text` claiming `rules` on `mesh` (N-D) or at W (1-D).
 OpReport OnMesh(const std::string& spec_text, const std::vector<std::string>& rules,
                 const char* mesh) {
-  absl::StatusOr<LoadedSpec> spec = LoadedSpec::FromText(spec_text, "test.textproto", TestRecipes());
+  absl::StatusOr<LoadedSpec> spec =
+      LoadedSpec::FromText(spec_text, "test.textproto", TestRecipes());
   EXPECT_TRUE(spec.ok()) << spec.status();
   RuleSource source = [rules](const OpArgs&) -> absl::StatusOr<std::vector<Rule>> {
     std::vector<Rule> out;
@@ -107,12 +109,11 @@ OpReport OnMesh(const std::string& spec_text, const std::vector<std::string>& ru
     return out;
   };
   ValidateOptions options;
-  absl::StatusOr<MeshShape> m = MeshShape::Parse(mesh);
-  absl::StatusOr<OpReport> report = m->ndim() == 1 ? [&] {
-    options.world_size = m->size();
-    return ValidateOp(*spec, source, options);
-  }()
-                                                   : ValidateOnMesh(*spec, ExpandedClaims(source, *m), *m, options);
+  const MeshShape m = *MeshShape::Parse(mesh);
+  options.world_size = m.size();
+  absl::StatusOr<OpReport> report = m.ndim() == 1
+                                        ? ValidateOp(*spec, source, options)
+                                        : ValidateOnMesh(*spec, ExpandedClaims(source, m), m, options);
   EXPECT_TRUE(report.ok()) << report.status();
   return report.ok() ? *report : OpReport{};
 }
@@ -132,8 +133,17 @@ TEST(NdValidateTest, UnevenNestedChunksAreACompositionFailure) {
     op: "aten::mean.dim"
     sample {
       name: "six_rows"
-      arg { name: "self" tensor { shape: [6, 3] dtype: FLOAT64 } }
-      arg { name: "dim" int_list { value: [0] } }
+      arg {
+        name: "self"
+        tensor {
+          shape: [ 6, 3 ]
+          dtype: FLOAT64
+        }
+      }
+      arg {
+        name: "dim"
+        int_list { value: [ 0 ] }
+      }
     }
   )pb";
   const OpReport one_d = OnMesh(kMean, {"S(0) -> P(avg)"}, "2");
@@ -157,8 +167,14 @@ TEST(NdValidateTest, DegenerateMeshesAgreeWithOneDimension) {
     op: "aten::add.Tensor"
     sample {
       name: "uneven"
-      arg { name: "self" tensor { shape: [7, 5] } }
-      arg { name: "other" tensor { shape: [7, 5] } }
+      arg {
+        name: "self"
+        tensor { shape: [ 7, 5 ] }
+      }
+      arg {
+        name: "other"
+        tensor { shape: [ 7, 5 ] }
+      }
     }
   )pb";
   const std::vector<std::string> claimed = {"S(0), S(0) -> S(0)", "S(0), S(0) -> S(1)",

@@ -52,8 +52,9 @@ void NdVerdictBook::Add(const NdSampleTruth& truth, const std::vector<NdClaim>& 
         for (int m = 0; m < rule.ndim() && composition; ++m) {
           const NdRule embedded = EmbedRule(rule.mesh_dims[m], m, rule.ndim());
           auto it = index.find(embedded);
-          composition = IsAllReplicate(embedded) ||
-                        (it != index.end() && truth.findings[it->second].finding != Finding::kRefuted);
+          composition =
+              IsAllReplicate(embedded) ||
+              (it != index.end() && truth.findings[it->second].finding != Finding::kRefuted);
           if (!IsAllReplicate(embedded)) {
             alone.push_back(absl::StrCat(RuleToString(rule.mesh_dims[m]), " on mesh dim ", m));
           }
@@ -64,9 +65,15 @@ void NdVerdictBook::Add(const NdSampleTruth& truth, const std::vector<NdClaim>& 
                                  : f.evidence;
         break;
       }
-      case Finding::kValid: keep(st.valid, absl::StrCat("holds on sample ", truth.name)); break;
-      case Finding::kUninformative: keep(st.uninformative, f.evidence); break;
-      case Finding::kNotApplicable: keep(st.not_applicable, f.evidence); break;
+      case Finding::kValid:
+        keep(st.valid, absl::StrCat("holds on sample ", truth.name));
+        break;
+      case Finding::kUninformative:
+        keep(st.uninformative, f.evidence);
+        break;
+      case Finding::kNotApplicable:
+        keep(st.not_applicable, f.evidence);
+        break;
     }
   }
 }

@@ -34,7 +34,8 @@ NdClaimSource TableNdClaims(const TableStrategy& table, const MeshShape& mesh) {
             table.where(), ": field 'rule[", j, "].placements': N-D rule '", NdRuleToString(rule),
             "' has ", rule.ndim(), " mesh dims, the mesh ", mesh.ToString(), " ", mesh.ndim()));
       }
-      if (rule.num_inputs() != args.inputs().size() || rule.num_outputs() != args.outputs().size()) {
+      if (rule.num_inputs() != args.inputs().size() ||
+          rule.num_outputs() != args.outputs().size()) {
         continue;  // another arity: does not apply to this sample
       }
       auto it = find(rule);
