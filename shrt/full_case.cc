@@ -46,6 +46,7 @@ absl::Status CaseMaker::Init() {
     if (!r.ok()) return Bad(absl::StrCat("input '", in.label, "': ", r.status().message()));
     generators_ = std::max<size_t>(generators_, (*r)->generator_size());
     recipes_.push_back(*r);
+    index_inputs_.push_back(IsIndexRecipe(**r));
     input_dtypes_.push_back(in.dtype);
     int64_t numel = 1;
     for (int64_t d : in.shape) numel *= d;
@@ -113,6 +114,16 @@ Tensors CaseMaker::CallInputs(const Tensors& ts, bool copy) const {
     out.push_back(layout == CONTIGUOUS ? ts[i].clone() : WithLayout(ts[i], layout));
   }
   return out;
+}
+
+std::optional<CaseMaker::RunTensors> CaseMaker::ForRun(FullCase& full,
+                                                       const std::vector<bool>& mask) {
+  if (std::none_of(mask.begin(), mask.end(), [](bool b) { return b; })) {
+    return RunTensors{&full.inputs, &full.outputs};
+  }
+  const auto& [inputs, outputs] = Negated(full, mask);
+  if (!outputs.ok()) return std::nullopt;
+  return RunTensors{&inputs, &*outputs};
 }
 
 const std::pair<Tensors, absl::StatusOr<Tensors>>& CaseMaker::Negated(

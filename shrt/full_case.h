@@ -64,6 +64,8 @@ class CaseMaker {
   size_t generators() const { return generators_; }
   const std::vector<c10::ScalarType>& input_dtypes() const { return input_dtypes_; }
   const std::vector<int64_t>& input_numels() const { return input_numels_; }
+  // Per input: whether its recipe draws indices (recipes.h IsIndexRecipe).
+  const std::vector<bool>& index_inputs() const { return index_inputs_; }
 
   // Generator g's full inputs (in their layouts), called on copies: an
   // overload that writes an input its schema does not mark as written
@@ -83,10 +85,15 @@ class CaseMaker {
   // in the inputs' layouts.
   Tensors CallInputs(const Tensors& ts, bool copy = false) const;
 
-  // The full inputs and outputs for the inputs negated by `mask`, or the
-  // operator's error.
-  const std::pair<Tensors, absl::StatusOr<Tensors>>& Negated(FullCase& full,
-                                                             const std::vector<bool>& mask);
+  // The full inputs and outputs of one run that negates the inputs of
+  // `mask`: the case's own when the mask is all false, else Negated()'s.
+  // nullopt when the operator rejects the negated inputs (e.g. index
+  // inputs): a Partial rule on them has nothing to test this way.
+  struct RunTensors {
+    const Tensors* inputs;
+    const Tensors* want;
+  };
+  std::optional<RunTensors> ForRun(FullCase& full, const std::vector<bool>& mask);
 
   // Output k's float64 reference for `inputs` (negated by `mask`), made
   // once per case and mask; nullptr when none applies.
@@ -118,11 +125,17 @@ class CaseMaker {
   absl::Status Bad(absl::string_view what) const;
 
  private:
+  // The full inputs and outputs for the inputs negated by `mask`, or the
+  // operator's error; made once per case and mask.
+  const std::pair<Tensors, absl::StatusOr<Tensors>>& Negated(FullCase& full,
+                                                             const std::vector<bool>& mask);
+
   const LoadedSpec& spec_;
   const int s_;
   const BoundSample& sample_;
   const TruthOptions& options_;
   std::vector<const Recipe*> recipes_;
+  std::vector<bool> index_inputs_;
   size_t generators_ = 1;
   std::vector<c10::ScalarType> input_dtypes_;
   std::vector<int64_t> input_numels_;

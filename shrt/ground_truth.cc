@@ -43,9 +43,8 @@ class TruthBuilder {
     std::vector<std::vector<Placement>> in_cands;
     for (size_t i = 0; i < sample_.inputs().size(); ++i) {
       const InputSpec& in = sample_.inputs()[i];
-      absl::StatusOr<const Recipe*> r = spec_.recipes().Find(in.recipe);  // Init checked it
       in_cands.push_back(InputCandidates(static_cast<int64_t>(in.shape.size()), in.dtype,
-                                         IsIndexRecipe(**r)));
+                                         cases_.index_inputs()[i]));
     }
     for (size_t g = 0; g < cases_.generators(); ++g) {
       absl::StatusOr<FullCase> made = cases_.Make(g);
@@ -129,17 +128,10 @@ class TruthBuilder {
     for (const PartialVariant& run :
          PartialVariants(placements, cases_.input_dtypes(), cases_.input_numels(),
                          options_.partial_redraws)) {
-      const bool neg = std::any_of(run.negated.begin(), run.negated.end(), [](bool b) { return b; });
-      const Tensors* inputs = &full.inputs;
-      const Tensors* want = &full.outputs;
-      if (neg) {
-        const auto& [negated_inputs, negated_outputs] = cases_.Negated(full, run.negated);
-        // An operator that rejects negated values (e.g. index inputs) has no
-        // Partial rule on them to test this way.
-        if (!negated_outputs.ok()) continue;
-        inputs = &negated_inputs;
-        want = &*negated_outputs;
-      }
+      const std::optional<CaseMaker::RunTensors> tensors = cases_.ForRun(full, run.negated);
+      if (!tensors) continue;
+      const Tensors* inputs = tensors->inputs;
+      const Tensors* want = tensors->want;
       // locals[r][i]: rank r's local for input i.
       std::vector<Tensors> locals(w_, Tensors(placements.size()));
       double input_scale = 0, full_input_scale = 0;

@@ -76,10 +76,6 @@ class NdTruthBuilder {
     if (absl::Status st = cases_.Init(); !st.ok()) return st;
     truth_.name = sample_.name();
     truth_.description = sample_.Describe();
-    for (const InputSpec& in : sample_.inputs()) {
-      absl::StatusOr<const Recipe*> r = spec_.recipes().Find(in.recipe);  // Init checked it
-      index_.push_back(IsIndexRecipe(**r));
-    }
     bool started = false;
     for (size_t g = 0; g < cases_.generators(); ++g) {
       absl::StatusOr<FullCase> made = cases_.Make(g);
@@ -187,7 +183,7 @@ class NdTruthBuilder {
                            absl::StrCat(head, p.ToString(), " cannot be built for input ", i, " (",
                                         in.label, ")")};
         }
-        if (p.is_partial() && index_[i]) {
+        if (p.is_partial() && cases_.index_inputs()[i]) {
           return NdFinding{Finding::kRefuted,
                            absl::StrCat("sample ", sample_.name(), ": input ", i, " (", in.label,
                                         ") is an index tensor, and ", p.ToString(),
@@ -232,16 +228,10 @@ class NdTruthBuilder {
     }
     for (const PartialVariant& run : PartialVariants(
              rep, cases_.input_dtypes(), cases_.input_numels(), options_.partial_redraws)) {
-      const bool neg =
-          std::any_of(run.negated.begin(), run.negated.end(), [](bool b) { return b; });
-      const Tensors* inputs = &full.inputs;
-      const Tensors* want = &full.outputs;
-      if (neg) {
-        const auto& [negated_inputs, negated_outputs] = cases_.Negated(full, run.negated);
-        if (!negated_outputs.ok()) continue;
-        inputs = &negated_inputs;
-        want = &*negated_outputs;
-      }
+      const std::optional<CaseMaker::RunTensors> tensors = cases_.ForRun(full, run.negated);
+      if (!tensors) continue;
+      const Tensors* inputs = tensors->inputs;
+      const Tensors* want = tensors->want;
       // locals[r][i]: rank r's local for input i; content[r]: the key of
       // what rank r's locals hold.
       std::vector<Tensors> locals(n, Tensors(placements.size()));
@@ -363,7 +353,6 @@ class NdTruthBuilder {
   const TruthOptions& options_;
   CaseMaker cases_;
   NdSampleTruth truth_;
-  std::vector<bool> index_;       // per input: drawn by an index recipe
   Tensors outputs_;               // the first case's full outputs
   std::vector<int> informative_;  // per rule: informative cases run
   // The open rules by their tuple of N-D input placements.

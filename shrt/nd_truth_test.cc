@@ -103,11 +103,7 @@ OpReport OnMesh(const std::string& spec_text, const std::vector<std::string>& ru
   absl::StatusOr<LoadedSpec> spec =
       LoadedSpec::FromText(spec_text, "test.textproto", TestRecipes());
   EXPECT_TRUE(spec.ok()) << spec.status();
-  RuleSource source = [rules](const OpArgs&) -> absl::StatusOr<std::vector<Rule>> {
-    std::vector<Rule> out;
-    for (const std::string& r : rules) out.push_back(*ParseRule(r));
-    return out;
-  };
+  const RuleSource source = ClaimRules(rules);
   ValidateOptions options;
   const MeshShape m = *MeshShape::Parse(mesh);
   options.world_size = m.size();

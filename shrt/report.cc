@@ -84,7 +84,8 @@ std::string ReproCommand(const Repro& repro) {
                                          : absl::StrCat("--spec=", repro.spec),
                       repro.strategies.empty() ? "" : absl::StrCat(" --strategies=", repro.strategies),
                       repro.mesh.empty() ? absl::StrCat(" --world_size=", repro.world_size)
-                                         : absl::StrCat(" --mesh=", repro.mesh));
+                                         : absl::StrCat(" --mesh=", repro.mesh),
+                      repro.load.empty() ? "" : absl::StrCat(" --load=", absl::StrJoin(repro.load, ",")));
 }
 
 std::string TextReport(const std::vector<OpReport>& ops, int world_size, double seconds) {
@@ -168,7 +169,7 @@ std::string TextReport(const std::vector<OpReport>& ops, int world_size, double 
   return out;
 }
 
-std::string JsonReport(const std::vector<OpReport>& ops, int world_size, double seconds) {
+ValidationReport ReportProto(const std::vector<OpReport>& ops, int world_size, double seconds) {
   ValidationReport report;
   report.set_world_size(world_size);
   report.set_seconds(seconds);
@@ -179,6 +180,7 @@ std::string JsonReport(const std::vector<OpReport>& ops, int world_size, double 
     v->set_combination_checks(op.combination_checks);
     v->set_seconds(op.seconds);
     v->set_error(op.error);
+    v->set_repro(op.repro.empty() ? ReproOf(op) : op.repro);
     for (const std::string& note : op.notes) v->add_notes(note);
     for (const std::string& note : op.sampled) v->add_notes(note);
     v->set_warning_count(static_cast<int32_t>(op.warning_count));
@@ -205,6 +207,10 @@ std::string JsonReport(const std::vector<OpReport>& ops, int world_size, double 
       }
     }
   }
+  return report;
+}
+
+std::string ReportJson(const ValidationReport& report) {
   google::protobuf::util::JsonPrintOptions options;
   options.preserve_proto_field_names = true;
   options.always_print_primitive_fields = true;

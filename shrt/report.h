@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "shrt/report.pb.h"
 #include "shrt/validate.h"
 
 namespace shrt {
@@ -19,13 +20,20 @@ namespace shrt {
 // although they hold.
 std::string TextReport(const std::vector<OpReport>& ops, int world_size, double seconds);
 
+// The machine-readable report of a run (report.proto ValidationReport):
 // {"world_size": W, "seconds": s, "ops": [{"op": ..., "combination_checks":
 // n, "seconds": s, "correct": [rule, ...], "incorrect": [{"rule": rule,
-// "evidence": "..."}], "missing": [...], "unverified": [...], "error": ""}]}
-// (report.proto), rules in canonical text; on an N-D mesh, N-D rule text,
-// "mesh": "2x2", and a composition failure's IncorrectRule has category
-// "composition failure".
-std::string JsonReport(const std::vector<OpReport>& ops, int world_size, double seconds);
+// "evidence": "..."}], "missing": [...], "unverified": [...], "error": "",
+// "repro": "bazel run ..."}]}, rules in canonical text; on an N-D mesh,
+// N-D rule text, "mesh": "2x2", and a composition failure's IncorrectRule
+// has category "composition failure". `--format=json` and `--html`
+// (html_report.h) print this one message.
+ValidationReport ReportProto(const std::vector<OpReport>& ops, int world_size, double seconds);
+
+// `report` as `shrt validate --format=json` prints it: protobuf's JSON
+// printer with snake_case field names, empty fields and lists kept,
+// indented, and a final newline.
+std::string ReportJson(const ValidationReport& report);
 
 // A validation to reproduce: which `shrt` binary, what it validates, how.
 struct Repro {
@@ -40,6 +48,8 @@ struct Repro {
   int world_size = 4;
   // --mesh=2x2 instead of --world_size when set (an N-D mesh).
   std::string mesh;
+  // --load=LIB.so[,...]: the custom-op libraries the run loaded.
+  std::vector<std::string> load;
 };
 
 // The one builder of reproduction commands, e.g. "bazel run //tools:shrt --

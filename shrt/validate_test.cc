@@ -16,11 +16,7 @@ using ::testing::UnorderedElementsAreArray;
 OpReport Validate(const std::string& spec_text, std::vector<std::string> rules, int world_size = 4) {
   absl::StatusOr<LoadedSpec> spec = LoadedSpec::FromText(spec_text, "test.textproto", TestRecipes());
   EXPECT_TRUE(spec.ok()) << spec.status();
-  RuleSource source = [rules](const OpArgs&) -> absl::StatusOr<std::vector<Rule>> {
-    std::vector<Rule> out;
-    for (const std::string& r : rules) out.push_back(*ParseRule(r));
-    return out;
-  };
+  const RuleSource source = ClaimRules(rules);
   ValidateOptions options;
   options.world_size = world_size;
   absl::StatusOr<OpReport> report = ValidateOp(*spec, source, options);

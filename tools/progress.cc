@@ -5,7 +5,7 @@
 namespace shrt {
 
 Progress::Progress(int total, FILE* stream)
-    : total_(total), stream_(stream), active_(total > 0 && isatty(fileno(stream)) == 1) {}
+    : total_(total), stream_(stream), active_(total > 0 && stream != nullptr && isatty(fileno(stream)) == 1) {}
 
 Progress::~Progress() {
   if (active_) std::fprintf(stream_, "\r\033[K");

@@ -12,7 +12,8 @@ namespace shrt {
 
 class Progress {
  public:
-  // Draws on `stream` only if it is a terminal.
+  // Draws on `stream` only if it is a terminal; a null `stream` (--quiet)
+  // draws nothing.
   Progress(int total, FILE* stream);
   ~Progress();
 

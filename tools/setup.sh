@@ -12,6 +12,7 @@ PACKAGES=(
   bazel-rules-proto     # @rules_proto
   bazel-skylib          # @bazel_skylib
   g++
+  cmake                 # testing/plugin: a custom-op library built as its users build it
   strace                # tools/xfail_kill_test.sh: a slow disk, by delaying fsync
   libtorch-dev          # libtorch 1.13 (ATen, c10, the dispatcher)
   libabsl-dev           # Abseil
@@ -30,6 +31,7 @@ PACKAGES=(
   nginx                 # the remote cache (tools/remote_cache/)
   curl                  # its readiness probe
   git                   # the remote cache test clones the repository
+  chromium              # //tools/html_report:browser_test renders the HTML report headless
 )
 
 missing=()

@@ -134,4 +134,26 @@ grep -q "^  foreach (" "$TEST_TMPDIR/out" || { echo "FAIL: coverage uncovered by
 grep -q "^  named tensor " "$TEST_TMPDIR/out" || { echo "FAIL: coverage categories"; fail=1; }
 expect 2 "coverage unknown namespace" -- "$shrt" coverage --namespace=no_such_ns --spec_dir=testing/custom_op --recipe_dir=op_specs/recipes
 grep -q "no_such_ns" "$TEST_TMPDIR/err" || { echo "FAIL: namespace not named"; fail=1; }
+# --help and --version (exit 0, on stdout); each command's --help lists
+# every flag it accepts with its help text and default.
+expect 0 "--help" -- "$shrt" --help
+grep -q "^usage: shrt validate" "$TEST_TMPDIR/out" || { echo "FAIL: --help usage"; cat "$TEST_TMPDIR/out"; fail=1; }
+expect 0 "--version" -- "$shrt" --version
+grep -qE "^shrt [0-9]+\.[0-9]+\.[0-9]+, libtorch [0-9]+\.[0-9]+" "$TEST_TMPDIR/out" || { echo "FAIL: --version"; cat "$TEST_TMPDIR/out"; fail=1; }
+for command in validate discover coverage groups xfail; do
+  expect 0 "$command --help" -- "$shrt" $command --help
+  grep -q "^usage: shrt $command" "$TEST_TMPDIR/out" || { echo "FAIL: $command --help usage"; fail=1; }
+  # Every flag the usage names is listed under flags:, with a default.
+  for flag in $(grep -oE -- "--[a-z_]+" <(sed -n '/^usage:/,/^$/p' "$TEST_TMPDIR/out") | sort -u); do
+    grep -qxF -- "  $flag" "$TEST_TMPDIR/out" || { echo "FAIL: $command --help lacks $flag"; fail=1; }
+  done
+  [[ $(grep -c "^      default: " "$TEST_TMPDIR/out") == $(grep -c "^  --" "$TEST_TMPDIR/out") ]] || { echo "FAIL: $command --help: a flag without default"; fail=1; }
+done
+expect 0 "help validate" -- "$shrt" help validate
+grep -qxF -- "      default: 1m" "$TEST_TMPDIR/out" || { echo "FAIL: call_time_limit default"; cat "$TEST_TMPDIR/out"; fail=1; }
+expect 2 "help of an unknown command" -- "$shrt" help validat
+grep -q "did you mean validate" "$TEST_TMPDIR/err" || { echo "FAIL: help unknown command"; fail=1; }
+# --quiet is accepted; on a pipe there is no progress either way.
+expect 0 "--quiet" -- "$shrt" validate --spec=$spec --quiet
+[[ ! -s "$TEST_TMPDIR/err" ]] || { echo "FAIL: --quiet wrote to stderr"; cat "$TEST_TMPDIR/err"; fail=1; }
 exit $fail

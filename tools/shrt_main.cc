@@ -1,19 +1,8 @@
 // The `shrt` command line: `shrt <command> [flags]`.
 //
-//   shrt validate (--op=OVERLOAD[,...] | --all | --spec=FILE[,...])
-//                 [--world_size=N | --mesh=W0xW1[xW2]] [--format=text|json] [--spec_dir=DIR]
-//                 [--recipe_dir=DIR] [--seed=N] [--redraws=N] [--jobs=N]
-//                 [--call_time_limit=DURATION]
-//   shrt discover (--op=OVERLOAD | --spec=FILE) [--world_size=N]
-//                 [--format=text|json|textproto|cc] [--spec_dir=DIR] [--recipe_dir=DIR]
-//                 [--call_time_limit=DURATION]
-//   shrt coverage [--namespace=NS] [--uncovered] [--format=text|json]
-//                 [--spec_dir=DIR] [--recipe_dir=DIR]
-//   shrt groups [--write] [--spec_dir=DIR] [--recipe_dir=DIR]
-//   shrt xfail list [--op=OVERLOAD] [--file=FILE]
-//   shrt xfail add --op=OVERLOAD (--rule=RULE | --all_rules) --reason=TEXT
-//                  --issue=URL [--expires=YYYY-MM-DD] [--file=FILE]
-//   shrt xfail remove --op=OVERLOAD (--rule=RULE | --all_rules) [--file=FILE]
+// Commands(): each command's summary, usage and flags (`shrt --help`,
+// `shrt <command> --help`). --load (validate, discover, coverage) loads
+// custom-op libraries first (tools/load_libraries.h, shrt/plugin.h).
 //
 // Flags are Abseil flags, parsed here so that every usage error (unknown
 // command or flag, bad value) exits with status 2 and names the flag.
@@ -34,6 +23,7 @@
 #include "absl/flags/reflection.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "absl/time/time.h"
 #include "shrt/registry.h"
@@ -42,8 +32,10 @@
 #include "tools/coverage_command.h"
 #include "tools/discover_command.h"
 #include "tools/groups_command.h"
+#include "tools/load_libraries.h"
 #include "tools/validate_command.h"
 #include "tools/xfail_command.h"
+#include "torch/version.h"
 
 ABSL_FLAG(std::vector<std::string>, op, {},
           "Overloads, comma-separated, e.g. aten::mul.Tensor,aten::relu");
@@ -56,6 +48,13 @@ ABSL_FLAG(std::string, mesh, "",
           "An N-D mesh instead of --world_size, e.g. 2x2 or 2x2x2 (up to 3 dims, 64 ranks): "
           "validate each strategy expanded to it as DTensor expands it");
 ABSL_FLAG(std::string, format, "text", "Report format: text or json");
+ABSL_FLAG(
+    std::string, html, "",
+    "Also write the report as one self-contained HTML file (placement matrices) to this path");
+ABSL_FLAG(std::vector<std::string>, load, {},
+          "Custom-op libraries to load first, comma-separated: they register operators with "
+          "TORCH_LIBRARY and strategies with SHRT_PLUGIN_STRATEGY (shrt/plugin.h)");
+ABSL_FLAG(bool, quiet, false, "No progress line on a terminal");
 ABSL_FLAG(std::string, spec_dir, "op_specs", "Root of the spec tree (*.textproto below it)");
 ABSL_FLAG(std::string, recipe_dir, "", "Directory of recipe files; <spec_dir>/recipes when empty");
 ABSL_FLAG(uint64_t, seed, 0, "Base seed of every generator and Partial draw");
@@ -64,7 +63,8 @@ ABSL_FLAG(int, jobs, 0, "Overloads validated in parallel; 0 means one per core")
 ABSL_FLAG(absl::Duration, call_time_limit, absl::Seconds(60),
           "Wall time one operator call may take before it counts as crashed, e.g. 60s, 500ms");
 ABSL_FLAG(std::string, namespace, "", "Only this namespace of the dispatcher, e.g. aten");
-ABSL_FLAG(bool, uncovered, false, "Also list the checkable overloads that are not checked, by family");
+ABSL_FLAG(bool, uncovered, false,
+          "Also list the checkable overloads that are not checked, by family");
 ABSL_FLAG(std::string, file, "op_specs/xfails.textproto", "The xfails file");
 ABSL_FLAG(std::string, rule, "", "A rule, e.g. 'S(0), R -> S(0)'");
 ABSL_FLAG(bool, all_rules, false, "The xfail covers every rule of the overload");
@@ -75,48 +75,113 @@ ABSL_FLAG(bool, write, false, "Replace <spec_dir>/groups.bzl instead of printing
 
 namespace {
 
-constexpr char kUsage[] =
-    "usage: shrt validate (--op=OVERLOAD[,...] | --all | --spec=FILE[,...]) [--strategies=TABLE]\n"
-    "                     [--world_size=N | --mesh=W0xW1[xW2]]\n"
-    "                     [--format=text|json] [--spec_dir=DIR] [--recipe_dir=DIR] [--seed=N]\n"
-    "                     [--redraws=N] [--jobs=N] [--call_time_limit=DURATION]\n"
-    "       shrt discover (--op=OVERLOAD | --spec=FILE) [--world_size=N]\n"
-    "                     [--format=text|json|textproto|cc] [--spec_dir=DIR] [--recipe_dir=DIR]\n"
-    "                     [--call_time_limit=DURATION]\n"
-    "       shrt coverage [--namespace=NS] [--uncovered] [--format=text|json] [--spec_dir=DIR]\n"
-    "                     [--recipe_dir=DIR]\n"
-    "       shrt groups [--write] [--spec_dir=DIR] [--recipe_dir=DIR]\n"
-    "       shrt xfail list [--op=OVERLOAD] [--file=FILE]\n"
-    "       shrt xfail add --op=OVERLOAD (--rule=RULE | --all_rules) --reason=TEXT --issue=URL\n"
-    "                      [--expires=YYYY-MM-DD] [--file=FILE]\n"
-    "       shrt xfail remove --op=OVERLOAD (--rule=RULE | --all_rules) [--file=FILE]\n";
+// ShRT's version; the libtorch version comes from its torch/version.h.
+constexpr char kShrtVersion[] = "0.17.0";
 
-// The flags each command accepts.
-const std::map<std::string, std::vector<std::string>>& CommandFlags() {
-  static const auto* flags = new std::map<std::string, std::vector<std::string>>{
+// One command of the CLI: what it does, its usage lines (continuation
+// lines indented) and the flags it accepts, in the order its --help lists
+// them. The one home of each command's usage and flags.
+struct Command {
+  std::string summary;
+  std::string usage;
+  std::vector<std::string> flags;
+};
+
+// In the order `shrt --help` lists them.
+const std::vector<std::pair<std::string, Command>>& Commands() {
+  static const auto* commands = new std::vector<std::pair<std::string, Command>>{
       {"validate",
-       {"op", "all", "spec", "strategies", "world_size", "mesh", "format", "spec_dir", "recipe_dir",
-        "seed", "redraws", "jobs", "call_time_limit"}},
+       {"Check registered strategies (or a --strategies table) against ground truth on simulated "
+        "ranks.",
+        "shrt validate (--op=OVERLOAD[,...] | --all | --spec=FILE[,...]) [--strategies=TABLE]\n"
+        "              [--world_size=N | --mesh=W0xW1[xW2]] [--format=text|json] [--html=FILE]\n"
+        "              [--load=LIB.so[,...]] [--spec_dir=DIR] [--recipe_dir=DIR] [--seed=N]\n"
+        "              [--redraws=N] [--jobs=N] [--call_time_limit=DURATION] [--quiet]",
+        {"op", "all", "spec", "strategies", "world_size", "mesh", "format", "html", "load",
+         "spec_dir", "recipe_dir", "seed", "redraws", "jobs", "call_time_limit", "quiet"}}},
       {"discover",
-       {"op", "spec", "world_size", "format", "spec_dir", "recipe_dir", "seed", "redraws",
-        "call_time_limit"}},
-      {"coverage", {"namespace", "uncovered", "format", "spec_dir", "recipe_dir"}},
-      {"groups", {"write", "spec_dir", "recipe_dir"}},
-      {"xfail", {"op", "file", "rule", "all_rules", "reason", "issue", "expires"}},
+       {"Find the valid rules of one overload by ground truth and synthesise symbolic rules.",
+        "shrt discover (--op=OVERLOAD | --spec=FILE) [--world_size=N]\n"
+        "              [--format=text|json|textproto|cc] [--load=LIB.so[,...]] [--spec_dir=DIR]\n"
+        "              [--recipe_dir=DIR] [--seed=N] [--redraws=N] [--call_time_limit=DURATION]",
+        {"op", "spec", "world_size", "format", "load", "spec_dir", "recipe_dir", "seed", "redraws",
+         "call_time_limit"}}},
+      {"coverage",
+       {"Count the dispatcher's overloads against specs and registered strategies.",
+        "shrt coverage [--namespace=NS] [--uncovered] [--format=text|json] [--load=LIB.so[,...]]\n"
+        "              [--spec_dir=DIR] [--recipe_dir=DIR]",
+        {"namespace", "uncovered", "format", "load", "spec_dir", "recipe_dir"}}},
+      {"groups",
+       {"Print (or --write) the op-group manifest <spec_dir>/groups.bzl.",
+        "shrt groups [--write] [--spec_dir=DIR] [--recipe_dir=DIR]",
+        {"write", "spec_dir", "recipe_dir"}}},
+      {"xfail",
+       {"List, add or remove expected failures of rules.",
+        "shrt xfail list [--op=OVERLOAD] [--file=FILE]\n"
+        "shrt xfail add --op=OVERLOAD (--rule=RULE | --all_rules) --reason=TEXT --issue=URL\n"
+        "               [--expires=YYYY-MM-DD] [--file=FILE]\n"
+        "shrt xfail remove --op=OVERLOAD (--rule=RULE | --all_rules) [--file=FILE]",
+        {"op", "file", "rule", "all_rules", "reason", "issue", "expires"}}},
   };
-  return *flags;
+  return *commands;
 }
 
-// The commands, sorted.
-std::vector<std::string> Commands() {
+// The usage lines of every command: "usage: shrt validate ...".
+std::string Usage() {
+  std::string out;
+  for (const auto& [name, command] : Commands()) {
+    for (absl::string_view line : absl::StrSplit(command.usage, '\n')) {
+      absl::StrAppend(&out, out.empty() ? "usage: " : "       ", line, "\n");
+    }
+  }
+  return absl::StrCat(out, "       shrt <command> --help | shrt --version\n");
+}
+
+// The command named `name`, or nullptr.
+const Command* FindCommand(absl::string_view name) {
+  for (const auto& [command_name, command] : Commands()) {
+    if (command_name == name) return &command;
+  }
+  return nullptr;
+}
+
+// `shrt <command> --help`: the command's summary, usage and every flag it
+// accepts with its help text and default, from Abseil's flag registry.
+std::string CommandHelp(const std::string& name) {
+  const Command& command = *FindCommand(name);
+  std::string out = absl::StrCat(command.summary, "\n\n");
+  bool first = true;
+  for (absl::string_view line : absl::StrSplit(command.usage, '\n')) {
+    absl::StrAppend(&out, first ? "usage: " : "       ", line, "\n");
+    first = false;
+  }
+  absl::StrAppend(&out, "\nflags:\n");
+  for (const std::string& flag_name : command.flags) {
+    const absl::CommandLineFlag* flag = absl::FindCommandLineFlag(flag_name);
+    if (flag == nullptr) continue;  // every name in Commands() is a flag (shrt_cli_test.sh)
+    const std::string value = flag->DefaultValue();
+    absl::StrAppend(&out, "  --", flag_name, "\n      ", flag->Help(),
+                    "\n      default: ", value.empty() ? "none" : value, "\n");
+  }
+  return out;
+}
+
+// "shrt 0.17.0, libtorch 1.13.0".
+std::string Version() {
+  return absl::StrCat("shrt ", kShrtVersion, ", libtorch ", TORCH_VERSION, "\n");
+}
+
+// The command names.
+std::vector<std::string> CommandNames() {
   std::vector<std::string> out;
-  for (const auto& [name, flags] : CommandFlags()) out.push_back(name);
+  for (const auto& [name, command] : Commands()) out.push_back(name);
   return out;
 }
 
 // Parses "--name=value" / "--name value" / "--bool_flag" into Abseil flags,
 // accepting only `allowed`. Returns "" or an error naming the flag.
-std::string ParseFlags(const std::vector<std::string>& args, const std::vector<std::string>& allowed) {
+std::string ParseFlags(const std::vector<std::string>& args,
+                       const std::vector<std::string>& allowed) {
   for (size_t i = 0; i < args.size(); ++i) {
     absl::string_view arg = args[i];
     if (!absl::ConsumePrefix(&arg, "--")) return absl::StrCat("unexpected argument '", arg, "'");
@@ -172,29 +237,40 @@ int main(int argc, char** argv) {
   at::set_num_threads(1);
   std::vector<std::string> args(argv + 1, argv + argc);
   if (args.empty()) {
-    std::cerr << kUsage;
+    std::cerr << Usage();
     return shrt::kExitUsage;
   }
-  if (args[0] == "--help" || args[0] == "help") {
-    std::cout << kUsage;
+  if (args[0] == "--help" || args[0] == "-h" || (args[0] == "help" && args.size() == 1)) {
+    std::cout << Usage() << "\nRun 'shrt <command> --help' for a command's flags.\n";
     return shrt::kExitOk;
   }
+  if (args[0] == "--version") {
+    std::cout << Version();
+    return shrt::kExitOk;
+  }
+  if (args[0] == "help") args = {args[1], "--help"};  // shrt help validate
   const std::string command = args[0];
-  auto allowed = CommandFlags().find(command);
-  if (allowed == CommandFlags().end()) {
-    const std::vector<std::string> close = shrt::CloseMatches(command, Commands(), 1);
-    shrt::UsageError(std::cerr, "",
-                     absl::StrCat("unknown command '", command, "'",
-                                  close.empty() ? "" : absl::StrCat("; did you mean ", close[0], "?")));
-    std::cerr << kUsage;
+  const Command* allowed = FindCommand(command);
+  if (allowed == nullptr) {
+    const std::vector<std::string> close = shrt::CloseMatches(command, CommandNames(), 1);
+    shrt::UsageError(
+        std::cerr, "",
+        absl::StrCat("unknown command '", command, "'",
+                     close.empty() ? "" : absl::StrCat("; did you mean ", close[0], "?")));
+    std::cerr << Usage();
     return shrt::kExitUsage;
+  }
+  if (std::any_of(args.begin() + 1, args.end(),
+                  [](const std::string& a) { return a == "--help" || a == "-h"; })) {
+    std::cout << CommandHelp(command);
+    return shrt::kExitOk;
   }
   size_t first_flag = 1;
   std::string action;
   if (command == "xfail") {
     if (args.size() < 2 || absl::StartsWith(args[1], "--")) {
       shrt::UsageError(std::cerr, "xfail", "give an action: add, remove or list");
-      std::cerr << kUsage;
+      std::cerr << Usage();
       return shrt::kExitUsage;
     }
     action = args[1];
@@ -202,19 +278,25 @@ int main(int argc, char** argv) {
     const std::vector<std::string> actions = {"add", "list", "remove"};
     if (std::find(actions.begin(), actions.end(), action) == actions.end()) {
       const std::vector<std::string> close = shrt::CloseMatches(action, actions, 1);
-      shrt::UsageError(std::cerr, "xfail",
-                       absl::StrCat("unknown action '", action, "'",
-                                    close.empty() ? "" : absl::StrCat("; did you mean ", close[0], "?"),
-                                    " (add, remove or list)"));
-      std::cerr << kUsage;
+      shrt::UsageError(
+          std::cerr, "xfail",
+          absl::StrCat("unknown action '", action, "'",
+                       close.empty() ? "" : absl::StrCat("; did you mean ", close[0], "?"),
+                       " (add, remove or list)"));
+      std::cerr << Usage();
       return shrt::kExitUsage;
     }
   }
-  if (std::string error = ParseFlags({args.begin() + first_flag, args.end()}, allowed->second);
+  if (std::string error = ParseFlags({args.begin() + first_flag, args.end()}, allowed->flags);
       !error.empty()) {
     shrt::UsageError(std::cerr, command, error);
-    std::cerr << kUsage;
+    std::cerr << Usage();
     return shrt::kExitUsage;
+  }
+  std::vector<std::string> libraries;
+  for (const std::string& path : absl::GetFlag(FLAGS_load)) libraries.push_back(InWorkspace(path));
+  if (absl::Status s = shrt::LoadLibraries(libraries); !s.ok()) {
+    return shrt::UsageError(std::cerr, command, s.message());
   }
   if (command == "xfail") {
     shrt::XfailCommand cmd;
@@ -270,8 +352,9 @@ int main(int argc, char** argv) {
     return absl::StartsWith(a, "--world_size");
   });
   if (world_size_given && !absl::GetFlag(FLAGS_mesh).empty()) {
-    return shrt::UsageError(std::cerr, "validate",
-                            "give --world_size=N (a 1-D mesh) or --mesh=W0xW1 (an N-D one), not both");
+    return shrt::UsageError(
+        std::cerr, "validate",
+        "give --world_size=N (a 1-D mesh) or --mesh=W0xW1 (an N-D one), not both");
   }
   shrt::ValidateCommand cmd;
   cmd.ops = absl::GetFlag(FLAGS_op);
@@ -281,6 +364,9 @@ int main(int argc, char** argv) {
   cmd.world_size = absl::GetFlag(FLAGS_world_size);
   cmd.mesh = absl::GetFlag(FLAGS_mesh);
   cmd.format = absl::GetFlag(FLAGS_format);
+  cmd.html = InWorkspace(absl::GetFlag(FLAGS_html));
+  cmd.quiet = absl::GetFlag(FLAGS_quiet);
+  cmd.load = libraries;
   cmd.spec_dir = SpecDir();
   cmd.recipe_dir = RecipeDir();
   cmd.seed = absl::GetFlag(FLAGS_seed);

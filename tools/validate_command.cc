@@ -1,17 +1,23 @@
 #include "tools/validate_command.h"
 
+#include <unistd.h>
+
 #include <chrono>
-#include <thread>
+#include <filesystem>
 #include <map>
 #include <optional>
+#include <thread>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "shrt/atomic_file.h"
+#include "shrt/html_report.h"
 #include "shrt/mesh.h"
 #include "shrt/op_lookup.h"
 #include "shrt/overload_name.h"
 #include "shrt/printable.h"
 #include "shrt/report.h"
+#include "shrt/report.pb.h"
 #include "shrt/spec_loader.h"
 #include "shrt/table_claims.h"
 #include "shrt/validate.h"
@@ -32,6 +38,19 @@ absl::StatusOr<std::vector<LoadedSpec>> LoadSpecFiles(const ValidateCommand& cmd
     for (LoadedSpec& spec : *group) specs.push_back(std::move(spec));
   }
   return specs;
+}
+
+// Checks before the run that the --html file can be written: its directory
+// exists and is writable, and what is at the path (if anything) is a
+// readable file. Returns what it holds, for WriteFileAtomically.
+absl::StatusOr<FileSnapshot> CheckHtmlPath(const std::string& path) {
+  std::filesystem::path dir = std::filesystem::path(path).parent_path();
+  if (dir.empty()) dir = ".";
+  if (access(dir.c_str(), W_OK | X_OK) != 0) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(path, ": directory ", dir.string(), " does not exist or is not writable"));
+  }
+  return ReadSnapshot(path);
 }
 
 }  // namespace
@@ -68,6 +87,12 @@ int RunValidate(const ValidateCommand& cmd, const StrategyRegistry& registry, st
     return usage(absl::StrCat("--jobs: ", cmd.jobs, " is negative (0 means one per core)"));
   }
   if (absl::Status s = registry.Check(); !s.ok()) return usage(s.message());
+  FileSnapshot html_before;
+  if (!cmd.html.empty()) {
+    absl::StatusOr<FileSnapshot> read = CheckHtmlPath(cmd.html);
+    if (!read.ok()) return usage(absl::StrCat("--html: ", read.status().message()));
+    html_before = *std::move(read);
+  }
 
   std::vector<c10::OperatorName> names;
   for (const std::string& text : cmd.ops) {
@@ -148,6 +173,7 @@ int RunValidate(const ValidateCommand& cmd, const StrategyRegistry& registry, st
     if (table) repro.strategies = cmd.strategies;
     repro.world_size = cmd.world_size;
     repro.mesh = r.mesh;
+    repro.load = cmd.load;
     r.repro = ReproCommand(repro);
     return r;
   };
@@ -204,7 +230,7 @@ int RunValidate(const ValidateCommand& cmd, const StrategyRegistry& registry, st
   isolation.call_time_limit = cmd.call_time_limit;
   absl::StatusOr<std::vector<absl::StatusOr<OpReport>>> isolated;
   {
-    Progress progress(static_cast<int>(targets.size()), stderr);
+    Progress progress(static_cast<int>(targets.size()), cmd.quiet ? nullptr : stderr);
     isolated = ValidateIsolated(
         static_cast<int>(targets.size()), [&](int i) { return validate_one(targets[i]); },
         [&](int i) { return header(targets[i]); }, isolation,
@@ -229,8 +255,15 @@ int RunValidate(const ValidateCommand& cmd, const StrategyRegistry& registry, st
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const int ranks = mesh ? mesh->size() : cmd.world_size;
-  out << (cmd.format == "json" ? JsonReport(reports, ranks, seconds)
-                               : TextReport(reports, ranks, seconds));
+  const std::string json = ReportJson(ReportProto(reports, ranks, seconds));
+  out << (cmd.format == "json" ? json : TextReport(reports, ranks, seconds));
+  if (!cmd.html.empty()) {
+    out.flush();
+    if (absl::Status s = WriteFileAtomically(cmd.html, html_before, RenderHtmlReport(json));
+        !s.ok()) {
+      return usage(absl::StrCat("--html: ", s.message()));
+    }
+  }
   return failing ? kExitIncorrect : kExitOk;
 }
 

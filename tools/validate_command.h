@@ -28,6 +28,13 @@ struct ValidateCommand {
   // instead of its rules on the 1-D mesh of world_size.
   std::string mesh;
   std::string format = "text";   // --format: text | json
+  // --html: also write the report as one self-contained HTML file to this
+  // path; empty writes none.
+  std::string html;
+  bool quiet = false;  // --quiet: no progress line on a terminal (tools/progress.h)
+  // --load: the custom-op libraries main() loaded before the run
+  // (load_libraries.h); repro commands name them.
+  std::vector<std::string> load;
   std::string spec_dir = "op_specs";       // --spec_dir: root of the spec tree
   // --recipe_dir; the CLI's default is DefaultRecipeDir(spec_dir)
   // (spec_loader.h).
@@ -58,7 +65,12 @@ int UsageError(std::ostream& err, absl::string_view command, absl::string_view m
 // `out` and errors to `err`; returns the exit status above. With --all and
 // --strategies, a table entry whose overload has no spec in spec_dir is a
 // warning on `err` naming its file and line (the table may serve other
-// spec trees too; the exit status is unchanged).
+// spec trees too; the exit status is unchanged). With --html, the same
+// report (the ValidationReport that --format=json prints) is also written
+// to that file as one self-contained HTML page (shrt/html_report.h),
+// replaced atomically (shrt/atomic_file.h); a directory that does not exist
+// or cannot be written is found before the run, and any failure to write
+// is a usage error naming --html (kExitUsage).
 int RunValidate(const ValidateCommand& cmd, const StrategyRegistry& registry, std::ostream& out,
                 std::ostream& err);
 

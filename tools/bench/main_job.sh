@@ -5,18 +5,12 @@
 # Prints a Markdown table: combination checks, the report's wall time, and
 # peak resident memory (/usr/bin/time).
 # Usage: tools/bench/main_job.sh   (from the workspace root)
-set -euo pipefail
-cd "$(dirname "$0")/../.."
-bazel build //tools:shrt >/dev/null 2>&1
-export BUILD_WORKSPACE_DIRECTORY="$PWD"
-tmp="$(mktemp -d)"
-trap 'rm -rf "$tmp"' EXIT
+source "$(dirname "$0")/lib.sh"
 
 # run LABEL FLAGS...: one validation, one table row.
 run() {
   local label="$1"; shift
-  /usr/bin/time -f "%M" -o "$tmp/mem" bazel-bin/tools/shrt validate --format=json "$@" \
-    > "$tmp/report.json" 2>/dev/null || [[ $? == 1 ]]  # 1: incorrect rules found
+  validate_timed "$@"
   /usr/bin/python3 - "$tmp/report.json" "$(tail -1 "$tmp/mem")" "$label" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))

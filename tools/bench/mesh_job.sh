@@ -7,20 +7,14 @@
 # report's wall time, its ratio to the W = 4 run, and peak resident memory
 # (/usr/bin/time).
 # Usage: tools/bench/mesh_job.sh [MESH...]   (from the workspace root)
-set -euo pipefail
-cd "$(dirname "$0")/../.."
-bazel build //tools:shrt >/dev/null 2>&1
-export BUILD_WORKSPACE_DIRECTORY="$PWD"
-tmp="$(mktemp -d)"
-trap 'rm -rf "$tmp"' EXIT
+source "$(dirname "$0")/lib.sh"
 meshes=("${@:-2x2}")
 
 # run LABEL BASE_SECONDS FLAGS...: one validation, one table row; prints
 # the report's seconds on fd 3.
 run() {
   local label="$1" base="$2"; shift 2
-  /usr/bin/time -f "%M" -o "$tmp/mem" bazel-bin/tools/shrt validate --all --format=json "$@" \
-    > "$tmp/report.json" 2>/dev/null || [[ $? == 1 ]]  # 1: incorrect rules found
+  validate_timed --all "$@"
   /usr/bin/python3 - "$tmp/report.json" "$(tail -1 "$tmp/mem")" "$label" "$base" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))
