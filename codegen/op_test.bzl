@@ -2,6 +2,14 @@
 
 load("@rules_cc//cc:defs.bzl", "cc_library", "cc_test")
 
+# ShRT's own targets, as labels of ShRT's repository: the macro also runs in
+# downstream workspaces (examples/downstream/), where "//shrt:..." would name
+# the caller's repository. str() is "//shrt:..." from ShRT itself and
+# "@shrt//shrt:..." from elsewhere.
+_GEN_OP_TEST = str(Label("//codegen:gen_op_test"))
+_OP_TEST_DATA = str(Label("//shrt:op_test_data"))
+_OP_TEST_MAIN = str(Label("//shrt:op_test_main"))
+
 def _stem(spec):
     """The file stem of a spec given as a path or a label."""
     return spec.split(":")[-1].split("/")[-1].rsplit(".", 1)[0]
@@ -11,9 +19,9 @@ def shrt_op_tests(
         specs,
         strategy,
         groups = {},
-        recipes = "//op_specs:recipes",
-        xfails = "//op_specs:xfails.textproto",
-        cli = "//tools:shrt",
+        recipes = None,
+        xfails = None,
+        cli = None,
         tags = []):
     """Creates one cc_test per overload of each op-group spec, and a test_suite.
 
@@ -43,12 +51,21 @@ def shrt_op_tests(
         [target name, ...], "samples_from": spec path or ""}}, as
         `shrt groups --write` writes it (op_specs/groups.bzl); a spec
         missing from it is a group of the one overload its file names.
-      recipes: filegroup of recipe files.
-      xfails: the xfails file.
+      recipes: filegroup of recipe files; ShRT's op_specs/recipes when None.
+      xfails: the xfails file; ShRT's op_specs/xfails.textproto when None
+        (only the entries of the tests' own overloads are used).
       cli: the `shrt` binary (label) that failure messages tell users to
-        run; one that links `strategy` (see //tools:shrt_main).
+        run; one that links `strategy` (see //tools:shrt_main). ShRT's
+        //tools:shrt when None, which knows no downstream operator: a
+        downstream repository passes its own.
       tags: tags for every test.
     """
+    if recipes == None:
+        recipes = str(Label("//op_specs:recipes"))
+    if xfails == None:
+        xfails = str(Label("//op_specs:xfails.textproto"))
+    if cli == None:
+        cli = str(Label("//tools:shrt"))
     tests = []
     seen = {}
     for spec in specs:
@@ -65,8 +82,8 @@ def shrt_op_tests(
                 fail("specs %s and %s both map to test target '%s'" % (seen[target], spec, target))
             seen[target] = spec
         srcs = [spec, recipes, xfails] + ([samples_from] if samples_from else [])
-        cmd = ("$(location //codegen:gen_op_test) --spec=$(location %s) " +
-               "--recipes $(locations %s) --xfails=$(location %s) --cli=%s") % (spec, recipes, xfails, cli)
+        cmd = ("$(location %s) --spec=$(location %s) " +
+               "--recipes $(locations %s) --xfails=$(location %s) --cli=%s") % (_GEN_OP_TEST, spec, recipes, xfails, cli)
         if samples_from:
             cmd += " --samples_from=$(location %s)" % samples_from
         if group != None:
@@ -77,7 +94,7 @@ def shrt_op_tests(
             srcs = srcs,
             outs = [t + "_test.cc" for t in targets],
             cmd = cmd,
-            tools = ["//codegen:gen_op_test"],
+            tools = [_GEN_OP_TEST],
         )
         for target in targets:
             # The data-only source compiles against op_test_data.h alone, so
@@ -86,7 +103,7 @@ def shrt_op_tests(
                 name = target + "_data",
                 testonly = True,
                 srcs = [target + "_test.cc"],
-                deps = ["//shrt:op_test_data"],
+                deps = [_OP_TEST_DATA],
                 alwayslink = True,
                 linkstatic = True,
                 tags = tags,
@@ -96,7 +113,7 @@ def shrt_op_tests(
                 size = "small",
                 deps = [
                     ":" + target + "_data",
-                    "//shrt:op_test_main",
+                    _OP_TEST_MAIN,
                     strategy,
                 ],
                 tags = tags,

@@ -156,4 +156,9 @@ grep -q "did you mean validate" "$TEST_TMPDIR/err" || { echo "FAIL: help unknown
 # --quiet is accepted; on a pipe there is no progress either way.
 expect 0 "--quiet" -- "$shrt" validate --spec=$spec --quiet
 [[ ! -s "$TEST_TMPDIR/err" ]] || { echo "FAIL: --quiet wrote to stderr"; cat "$TEST_TMPDIR/err"; fail=1; }
+# Outside a workspace with op_specs/ (a downstream one), the default spec
+# tree's recipes are ShRT's own; an explicit --spec_dir still needs its own.
+mkdir -p "$TEST_TMPDIR/elsewhere"
+expect 0 "ShRT's recipes where the workspace has none" -- \
+  env -C "$TEST_TMPDIR/elsewhere" "$PWD/$shrt" validate --spec="$PWD/$spec" --world_size=2
 exit $fail

@@ -13,6 +13,7 @@
 // binary.
 #include <algorithm>
 #include <cstdlib>
+#include <filesystem>
 #include <iostream>
 #include <map>
 #include <string>
@@ -56,7 +57,9 @@ ABSL_FLAG(std::vector<std::string>, load, {},
           "TORCH_LIBRARY and strategies with SHRT_PLUGIN_STRATEGY (shrt/plugin.h)");
 ABSL_FLAG(bool, quiet, false, "No progress line on a terminal");
 ABSL_FLAG(std::string, spec_dir, "op_specs", "Root of the spec tree (*.textproto below it)");
-ABSL_FLAG(std::string, recipe_dir, "", "Directory of recipe files; <spec_dir>/recipes when empty");
+ABSL_FLAG(std::string, recipe_dir, "",
+          "Directory of recipe files; when empty, <spec_dir>/recipes (ShRT's own recipes when the "
+          "default spec tree op_specs/ does not exist)");
 ABSL_FLAG(uint64_t, seed, 0, "Base seed of every generator and Partial draw");
 ABSL_FLAG(int, redraws, 3, "Independent redraws of the parts of Partial inputs");
 ABSL_FLAG(int, jobs, 0, "Overloads validated in parallel; 0 means one per core");
@@ -224,11 +227,36 @@ std::string InWorkspace(const std::string& path) {
 // --spec_dir, resolved.
 std::string SpecDir() { return InWorkspace(absl::GetFlag(FLAGS_spec_dir)); }
 
-// --recipe_dir, resolved; the spec tree's own recipes when it is not given,
-// so that --spec_dir=DIR alone reads DIR/recipes (spec_loader.h).
+// ShRT's own recipes in this binary's runfiles (the data of //tools:shrt_main):
+// <runfiles>/shrt/op_specs/recipes, in ShRT's workspace and in a downstream
+// one alike (@shrt's runfiles are under "shrt/" there too).
+// Under `bazel test` the test's runfiles ($TEST_SRCDIR) hold them.
+std::string StockRecipeDir() {
+  for (const char* var : {"RUNFILES_DIR", "TEST_SRCDIR"}) {
+    if (const char* dir = std::getenv(var); dir != nullptr && *dir != '\0') {
+      return absl::StrCat(dir, "/shrt/op_specs/recipes");
+    }
+  }
+  std::error_code error;
+  const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", error);
+  return error ? "" : exe.string() + ".runfiles/shrt/op_specs/recipes";
+}
+
+// --recipe_dir, resolved; when it is not given, the spec tree's own
+// recipes, so that --spec_dir=DIR alone reads DIR/recipes (spec_loader.h;
+// a tree without them is an error). Only the default tree, op_specs/, when
+// the workspace has none (a downstream workspace's `bazel run`), takes
+// ShRT's own recipes, as the generated tests do (codegen/op_test.bzl).
 std::string RecipeDir() {
   const std::string flag = absl::GetFlag(FLAGS_recipe_dir);
-  return flag.empty() ? shrt::DefaultRecipeDir(SpecDir()) : InWorkspace(flag);
+  if (!flag.empty()) return InWorkspace(flag);
+  const std::string own = shrt::DefaultRecipeDir(SpecDir());
+  const absl::CommandLineFlag* spec_dir = absl::FindCommandLineFlag("spec_dir");
+  if (std::filesystem::exists(own) || absl::GetFlag(FLAGS_spec_dir) != spec_dir->DefaultValue()) {
+    return own;
+  }
+  const std::string stock = StockRecipeDir();
+  return !stock.empty() && std::filesystem::is_directory(stock) ? stock : own;
 }
 
 }  // namespace
