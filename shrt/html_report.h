@@ -17,6 +17,9 @@
 //     truth and the strategy say (C claimed and valid, X claimed and
 //     invalid, M valid but not claimed, ? unverified, · neither), with a
 //     legend; a cell opens its evidence and the overload's repro command.
+//     A matrix is drawn when its section first opens; sections with an
+//     incorrect rule, an error or a crash (and all, for up to 12
+//     overloads) open at once.
 // Elements carry data- attributes for tests (data-op, data-verdict,
 // data-rule, data-cell).
 #ifndef SHRT_HTML_REPORT_H_

@@ -69,6 +69,20 @@ flags=(--headless --no-sandbox --disable-gpu --disable-quic --no-first-run
 cp "$tmp/dom.html" "$out/"
 /usr/bin/python3 "$checker" "$tmp/dom.html" "$tmp/report.json" ||
   fail "the rendered page does not match the JSON report"
+# The checker can fail: against a JSON report with one more incorrect rule
+# and with other evidence, the same page must not pass.
+/usr/bin/python3 - "$tmp/report.json" "$tmp/tampered.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+op = [o for o in r["ops"] if o["incorrect"]][0]
+op["incorrect"][0]["evidence"] = "some other evidence"
+r["ops"][-1]["incorrect"].append({"rule": "R -> R", "evidence": "planted", "condition": "", "category": ""})
+json.dump(r, open(sys.argv[2], "w"))
+PY
+if /usr/bin/python3 "$checker" "$tmp/dom.html" "$tmp/tampered.json" >"$tmp/tampered.out"; then
+  fail "the checker accepts a page that does not match a tampered JSON report"
+fi
+grep -q "MISMATCH: .*evidence" "$tmp/tampered.out" || { cat "$tmp/tampered.out"; fail "changed evidence not caught"; }
 
 "$chromium" "${flags[@]}" --user-data-dir="$(mktemp -d -p "$tmp")" --hide-scrollbars \
   --window-size=1400,1000 --screenshot="$out/html_report.png" \

@@ -120,6 +120,7 @@ def check(dom, report):
     for key, want in totals.items():
         shown = [e.text() for e in dom.find("dd", data_total=key)]
         expect(shown == [str(want)], "total %s: page shows %s, JSON has %d" % (key, shown, want))
+    totals["matrices"] = 0  # drawn on the page
     if report.get("mesh"):
         expect(dom.find("dd", data_mesh=report["mesh"]), "mesh %s not shown" % report["mesh"])
     else:
@@ -160,6 +161,18 @@ def check(dom, report):
                "%s: table verdict %r, JSON has %d incorrect rules" % (name, verdict,
                                                                      len(op["incorrect"])))
 
+        if op.get("repro"):
+            shown = [e.text() for e in section_elements if "data-repro" in e.attrs]
+            expect(norm(op["repro"]) in shown, "%s: repro command not on the page" % name)
+        # A matrix is drawn when its section opens; those with an incorrect
+        # rule open at once.
+        drawn = any(e.tag == "table" and "matrix" in e.attrs.get("class", "").split()
+                    for e in section_elements)
+        expect(drawn or not op["incorrect"], "%s: the matrix of an incorrect overload is not drawn"
+               % name)
+        totals["matrices"] += drawn
+        if not drawn:
+            continue
         cells = {}
         for td in section_elements:
             if td.tag == "td" and "data-cell" in td.attrs:
@@ -187,9 +200,6 @@ def check(dom, report):
                      if "data-evidence" in e.attrs and e.attrs.get("data-rule") == wrong["rule"]]
             expect(norm(wrong["evidence"]) in shown,
                    "%s: evidence of %r not on the page: %r" % (name, wrong["rule"], wrong["evidence"]))
-        if op.get("repro"):
-            shown = [e.text() for e in section_elements if "data-repro" in e.attrs]
-            expect(norm(op["repro"]) in shown, "%s: repro command not on the page" % name)
     return errors, totals
 
 
@@ -209,9 +219,9 @@ def main(argv):
     if errors:
         print("FAIL: %d mismatches between the page and the JSON report" % len(errors))
         return 1
-    print("OK: %d overloads; correct %d, incorrect %d, missing %d, unverified %d"
-          % (totals["overloads"], totals["correct"], totals["incorrect"], totals["missing"],
-             totals["unverified"]))
+    print("OK: %d overloads (%d matrices drawn); correct %d, incorrect %d, missing %d, unverified %d"
+          % (totals["overloads"], totals["matrices"], totals["correct"], totals["incorrect"],
+             totals["missing"], totals["unverified"]))
     return 0
 
 
