@@ -72,25 +72,13 @@ def shrt_dependencies():
     # cc/defs.bzl forwards to the native rules.
     _shrt_local_repository(name = "rules_cc", dir = "rules_cc_shim")
 
-    native.local_repository(
-        name = "rules_java",
-        path = "/usr/share/bazel/rules/java",
-    )
-
-    native.local_repository(
-        name = "rules_proto",
-        path = "/usr/share/bazel/rules/proto",
-    )
-
-    native.local_repository(
-        name = "bazel_skylib",
-        path = "/usr/share/bazel/tools/skylib",
-    )
-
-    native.local_repository(
-        name = "platforms",
-        path = "/usr/share/bazel/platforms",
-    )
+    for name, path in [
+        ("rules_java", "/usr/share/bazel/rules/java"),
+        ("rules_proto", "/usr/share/bazel/rules/proto"),
+        ("bazel_skylib", "/usr/share/bazel/tools/skylib"),
+        ("platforms", "/usr/share/bazel/platforms"),
+    ]:
+        native.local_repository(name = name, path = path)
 
     # Every test depends on @remote_coverage_tools (used only by `bazel coverage`).
     _shrt_local_repository(name = "remote_coverage_tools", dir = "remote_coverage_tools")

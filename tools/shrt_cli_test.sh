@@ -3,17 +3,7 @@
 # name the flag; a clean run exits 0 and prints valid JSON).
 set -u
 shrt="$1"
-fail=0
-expect() {  # expect STATUS DESCRIPTION -- COMMAND...
-  local want="$1" what="$2"; shift 3
-  "$@" >"$TEST_TMPDIR/out" 2>"$TEST_TMPDIR/err"
-  local got=$?
-  if [[ "$got" != "$want" ]]; then
-    echo "FAIL: $what: exit $got, want $want"; cat "$TEST_TMPDIR/err"; fail=1
-  else
-    echo "ok: $what"
-  fi
-}
+source tools/expect.sh
 expect 2 "no command" -- "$shrt"
 expect 2 "unknown command" -- "$shrt" discover
 spec=testing/custom_op/shrt_example_scaled_add.textproto

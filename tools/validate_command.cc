@@ -17,7 +17,6 @@
 #include "shrt/overload_name.h"
 #include "shrt/printable.h"
 #include "shrt/report.h"
-#include "shrt/report.pb.h"
 #include "shrt/spec_loader.h"
 #include "shrt/table_claims.h"
 #include "shrt/validate.h"
@@ -255,7 +254,10 @@ int RunValidate(const ValidateCommand& cmd, const StrategyRegistry& registry, st
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const int ranks = mesh ? mesh->size() : cmd.world_size;
-  const std::string json = ReportJson(ReportProto(reports, ranks, seconds));
+  // The JSON is made only when printed or embedded in the HTML page.
+  const std::string json = cmd.format == "json" || !cmd.html.empty()
+                               ? ReportJson(ReportProto(reports, ranks, seconds))
+                               : "";
   out << (cmd.format == "json" ? json : TextReport(reports, ranks, seconds));
   if (!cmd.html.empty()) {
     out.flush();

@@ -6,21 +6,7 @@ set -u
 shrt="$1"
 tmp="$TEST_TMPDIR"
 spec=testing/plugin/shrt_plugin_demo_scaled_mul.textproto
-fail=0
-check() {  # check DESCRIPTION COMMAND...: the command must succeed
-  local what="$1"; shift
-  if "$@"; then echo "ok: $what"; else echo "FAIL: $what"; fail=1; fi
-}
-expect() {  # expect STATUS DESCRIPTION -- COMMAND...: its exit status
-  local want="$1" what="$2"; shift 3
-  "$@" >"$tmp/out" 2>"$tmp/err"
-  local got=$?
-  if [[ "$got" != "$want" ]]; then
-    echo "FAIL: $what: exit $got, want $want"; cat "$tmp/err"; fail=1
-  else
-    echo "ok: $what"
-  fi
-}
+source tools/expect.sh
 build() {  # build OUTPUT [g++ flags...]: scaled_mul.cc as a shared library
   local out="$1"; shift
   g++ -std=c++17 -O1 -shared -fPIC "$@" -I. -I/usr/include/torch/csrc/api/include \
