@@ -10,6 +10,8 @@ workspace that calls the macro: `Label("//third_party:...")` in this file is
 ShRT's third_party/ whether ShRT is the main repository or @shrt.
 """
 
+load("//third_party:libtorch.bzl", "libtorch_repository")
+
 def _root_is_main():
     """True when ShRT is the main repository (its own WORKSPACE)."""
     return Label("//:BUILD.bazel").workspace_root == ""
@@ -83,9 +85,16 @@ def shrt_dependencies():
     # Every test depends on @remote_coverage_tools (used only by `bazel coverage`).
     _shrt_local_repository(name = "remote_coverage_tools", dir = "remote_coverage_tools")
 
+    # --- libtorch: the pinned torch wheel's (tools/requirements.txt), found
+    # by asking the tools' Python where torch lives.
+    libtorch_repository(
+        name = "libtorch",
+        build_file_template = Label("//third_party:libtorch.BUILD.tpl"),
+        requirements = Label("//tools:requirements.txt"),
+    )
+
     # --- System libraries (Debian -dev packages) rooted at /usr.
     _system_library("com_google_protobuf", "protobuf.BUILD")
-    _system_library("libtorch", "libtorch.BUILD")
     _system_library("com_google_absl", "absl.BUILD")
     _system_library("com_google_googletest", "googletest.BUILD")
     _system_library("muparser", "muparser.BUILD")

@@ -70,13 +70,8 @@ OP_GROUPS = {
         "samples_from": "activation_backward/aten_silu_backward.textproto",
     },
     "activation_backward/aten_prelu.textproto": {
-        "overloads": ["aten::prelu", "aten::prelu.out"],
-        "targets": ["aten_prelu", "aten_prelu_out"],
-        "samples_from": "",
-    },
-    "activation_backward/aten_prelu_backward.textproto": {
-        "overloads": ["aten::prelu_backward", "aten::prelu_backward.out"],
-        "targets": ["aten_prelu_backward", "aten_prelu_backward_out"],
+        "overloads": ["aten::prelu"],
+        "targets": ["aten_prelu"],
         "samples_from": "",
     },
     "activation_backward/aten_sigmoid_backward.textproto": {
@@ -113,16 +108,6 @@ OP_GROUPS = {
         "overloads": ["aten::threshold_backward", "aten::threshold_backward.grad_input"],
         "targets": ["aten_threshold_backward", "aten_threshold_backward_grad_input"],
         "samples_from": "",
-    },
-    "attention/aten__scaled_dot_product_attention.textproto": {
-        "overloads": ["aten::_scaled_dot_product_attention"],
-        "targets": ["aten__scaled_dot_product_attention"],
-        "samples_from": "attention/aten__scaled_dot_product_attention_math.textproto",
-    },
-    "attention/aten__scaled_dot_product_attention_forward.textproto": {
-        "overloads": ["aten::_scaled_dot_product_attention_forward"],
-        "targets": ["aten__scaled_dot_product_attention_forward"],
-        "samples_from": "attention/aten__scaled_dot_product_attention_math.textproto",
     },
     "attention/aten__scaled_dot_product_attention_math.textproto": {
         "overloads": ["aten::_scaled_dot_product_attention_math"],
@@ -230,8 +215,8 @@ OP_GROUPS = {
         "samples_from": "binary/aten_copysign_Tensor.textproto",
     },
     "binary/aten_floor_divide_Scalar.textproto": {
-        "overloads": ["aten::floor_divide.Scalar", "aten::floor_divide_.Scalar"],
-        "targets": ["aten_floor_divide_Scalar", "aten_floor_divide__Scalar"],
+        "overloads": ["aten::floor_divide.Scalar", "aten::floor_divide_.Scalar", "aten::floor_divide.Scalar_out"],
+        "targets": ["aten_floor_divide_Scalar", "aten_floor_divide__Scalar", "aten_floor_divide_Scalar_out"],
         "samples_from": "",
     },
     "binary/aten_fmax.textproto": {
@@ -1550,8 +1535,8 @@ OP_GROUPS = {
         "samples_from": "normalization/aten_native_layer_norm.textproto",
     },
     "normalization/aten_native_batch_norm.textproto": {
-        "overloads": ["aten::native_batch_norm"],
-        "targets": ["aten_native_batch_norm"],
+        "overloads": ["aten::native_batch_norm", "aten::native_batch_norm.out"],
+        "targets": ["aten_native_batch_norm", "aten_native_batch_norm_out"],
         "samples_from": "",
     },
     "normalization/aten_native_group_norm.textproto": {
@@ -1585,8 +1570,8 @@ OP_GROUPS = {
         "samples_from": "",
     },
     "pooling/aten_adaptive_avg_pool1d.textproto": {
-        "overloads": ["aten::adaptive_avg_pool1d"],
-        "targets": ["aten_adaptive_avg_pool1d"],
+        "overloads": ["aten::adaptive_avg_pool1d", "aten::adaptive_avg_pool1d.out"],
+        "targets": ["aten_adaptive_avg_pool1d", "aten_adaptive_avg_pool1d_out"],
         "samples_from": "",
     },
     "pooling/aten_adaptive_avg_pool2d.textproto": {
@@ -1615,8 +1600,8 @@ OP_GROUPS = {
         "samples_from": "",
     },
     "pooling/aten_avg_pool1d.textproto": {
-        "overloads": ["aten::avg_pool1d"],
-        "targets": ["aten_avg_pool1d"],
+        "overloads": ["aten::avg_pool1d", "aten::avg_pool1d.out"],
+        "targets": ["aten_avg_pool1d", "aten_avg_pool1d_out"],
         "samples_from": "",
     },
     "pooling/aten_avg_pool2d.textproto": {
@@ -1729,11 +1714,6 @@ OP_GROUPS = {
         "targets": ["aten_dist", "aten_dist_out"],
         "samples_from": "",
     },
-    "reductions/aten_frobenius_norm.textproto": {
-        "overloads": ["aten::frobenius_norm"],
-        "targets": ["aten_frobenius_norm"],
-        "samples_from": "",
-    },
     "reductions/aten_frobenius_norm_dim.textproto": {
         "overloads": ["aten::frobenius_norm.dim", "aten::frobenius_norm.out"],
         "targets": ["aten_frobenius_norm_dim", "aten_frobenius_norm_out"],
@@ -1755,8 +1735,8 @@ OP_GROUPS = {
         "samples_from": "",
     },
     "reductions/aten_max.textproto": {
-        "overloads": ["aten::max"],
-        "targets": ["aten_max"],
+        "overloads": ["aten::max", "aten::max.unary_out"],
+        "targets": ["aten_max", "aten_max_unary_out"],
         "samples_from": "",
     },
     "reductions/aten_max_dim.textproto": {
@@ -1765,8 +1745,8 @@ OP_GROUPS = {
         "samples_from": "",
     },
     "reductions/aten_mean.textproto": {
-        "overloads": ["aten::mean"],
-        "targets": ["aten_mean"],
+        "overloads": ["aten::mean", "aten::mean.dtype_out"],
+        "targets": ["aten_mean", "aten_mean_dtype_out"],
         "samples_from": "",
     },
     "reductions/aten_mean_dim.textproto": {
@@ -1785,8 +1765,8 @@ OP_GROUPS = {
         "samples_from": "",
     },
     "reductions/aten_min.textproto": {
-        "overloads": ["aten::min"],
-        "targets": ["aten_min"],
+        "overloads": ["aten::min", "aten::min.unary_out"],
+        "targets": ["aten_min", "aten_min_unary_out"],
         "samples_from": "reductions/aten_max.textproto",
     },
     "reductions/aten_min_dim.textproto": {

@@ -17,7 +17,10 @@ UncheckableCategory CategoryOfName(const char* text) {
   return op.has_value() ? Classify(FactsOf(*op)) : UNCHECKABLE_CATEGORY_UNSPECIFIED;
 }
 
-// Facts of libtorch 1.13's own overloads (native_functions.yaml).
+// Facts of libtorch 2.13's own overloads (native_functions.yaml). 2.13 has
+// no named-tensor (Dimname) overload left: ClassifyTakesTheFirstCategory-
+// ThatApplies covers NAMED_TENSOR (1.13's sum.dim_DimnameList and
+// mean.names_dim were in it).
 TEST(CheckabilityTest, FactsOfRealOverloads) {
   EXPECT_EQ(CategoryOfName("aten::add.Tensor"), UNCHECKABLE_CATEGORY_UNSPECIFIED);
   EXPECT_EQ(CategoryOfName("aten::add_.Tensor"), UNCHECKABLE_CATEGORY_UNSPECIFIED);
@@ -26,8 +29,6 @@ TEST(CheckabilityTest, FactsOfRealOverloads) {
   EXPECT_EQ(CategoryOfName("aten::_foreach_add_.List"), UNCHECKABLE_CATEGORY_UNSPECIFIED);
   EXPECT_EQ(CategoryOfName("aten::native_layer_norm_backward"), UNCHECKABLE_CATEGORY_UNSPECIFIED);
   EXPECT_EQ(CategoryOfName("aten::bernoulli"), RANDOM);  // Generator? generator
-  EXPECT_EQ(CategoryOfName("aten::sum.dim_DimnameList"), NAMED_TENSOR);
-  EXPECT_EQ(CategoryOfName("aten::mean.names_dim"), NAMED_TENSOR);
   EXPECT_EQ(CategoryOfName("aten::_coalesce"), SPARSE_LAYOUT);
   EXPECT_EQ(CategoryOfName("aten::q_scale"), QUANTIZED);
   EXPECT_EQ(CategoryOfName("aten::cudnn_convolution"), BACKEND_ONLY);
@@ -58,6 +59,9 @@ TEST(CheckabilityTest, ClassifyTakesTheFirstCategoryThatApplies) {
   OverloadFacts query = f;
   query.tensor_output = false;
   EXPECT_EQ(Classify(query), METADATA_QUERY);
+  OverloadFacts named = f;
+  named.named = true;  // libtorch 1.13's sum.dim_DimnameList
+  EXPECT_EQ(Classify(named), NAMED_TENSOR);
 }
 
 TEST(CheckabilityTest, CategoryTextIsLowerCaseWords) {

@@ -196,14 +196,17 @@ std::vector<at::Tensor> Distribute(const at::Tensor& full, const Placement& p, i
     }
   }
   // Sums and products of integer parts wrap back to `full` in the dtype;
-  // extremes were built within range and are clamped, never wrapped. All
-  // ranks' parts are rows of one (W, ...) tensor: disjoint, contiguous.
+  // extremes were built within range and are clamped, never wrapped. The
+  // parts are built as rows of one (W, ...) tensor, then each is copied to
+  // a buffer of its own (a row would carry a storage offset).
   const bool wrap = integral && p.reduce_op() != ReduceOp::kMax && p.reduce_op() != ReduceOp::kMin;
   std::vector<int64_t> shape = {world_size};
   shape.insert(shape.end(), full.sizes().begin(), full.sizes().end());
   const at::Tensor all = wrap ? ValuesToTensor(parts.values(), shape, at::kLong).to(dtype)
                               : ValuesToTensor(parts.values(), shape, dtype);
-  for (int r = 0; r < world_size; ++r) locals.push_back(all.select(0, r));
+  for (int r = 0; r < world_size; ++r) {
+    locals.push_back(all.select(0, r).clone(at::MemoryFormat::Contiguous));
+  }
   return locals;
 }
 

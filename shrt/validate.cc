@@ -20,9 +20,8 @@ namespace {
 class WarningCollector : public c10::WarningHandler {
  public:
   explicit WarningCollector(OpReport& report) : report_(report) {}
-  void process(const c10::SourceLocation& source_location, const std::string& msg,
-               const bool verbatim) override {
-    if (report_.warning_count++ == 0) report_.first_warning = msg;
+  void process(const c10::Warning& warning) override {
+    if (report_.warning_count++ == 0) report_.first_warning = warning.msg();
   }
 
  private:
@@ -62,7 +61,7 @@ absl::StatusOr<OpReport> RunSamples(
   // The operator's TORCH_WARN messages go to the report (the handler is
   // per thread in c10, so parallel validations keep theirs apart).
   WarningCollector warnings(report);
-  c10::Warning::WarningHandlerGuard guard(&warnings);
+  c10::WarningUtils::WarningHandlerGuard guard(&warnings);
   for (int s = 0; s < spec.proto().sample_size() && report.error.empty(); ++s) {
     const std::string& name = spec.proto().sample(s).name();
     if (!options.samples.empty() &&

@@ -1,8 +1,13 @@
 #!/bin/bash
-# Installs every Debian package the ShRT build needs (DESIGN.md §7). Idempotent
-# and fast when everything is present: it only calls apt-get when a package is
-# missing. Needs root (or sudo) for the install.
+# Installs every Debian package the ShRT build needs (DESIGN.md §7), then the
+# pinned torch of tools/requirements.txt into /usr/bin/python3 (the tools'
+# interpreter, third_party/python/interpreter.bzl), whose wheel carries the
+# libtorch that @libtorch builds against (third_party/libtorch.bzl).
+# Idempotent and fast when everything is present: it only calls apt-get when
+# a package is missing, and pip when the installed torch is not the pinned
+# one. Needs root (or sudo) for the install.
 set -euo pipefail
+cd "$(dirname "$0")/.."
 
 PACKAGES=(
   bazel-bootstrap       # Bazel 4.2.3
@@ -14,7 +19,6 @@ PACKAGES=(
   g++
   cmake                 # testing/plugin: a custom-op library built as its users build it
   strace                # tools/xfail_kill_test.sh: a slow disk, by delaying fsync
-  libtorch-dev          # libtorch 1.13 (ATen, c10, the dispatcher)
   libabsl-dev           # Abseil
   libprotobuf-dev       # protobuf runtime
   protobuf-compiler     # protoc
@@ -23,7 +27,7 @@ PACKAGES=(
   libbenchmark-dev      # Google Benchmark
   python3-jinja2        # codegen templates
   python3-protobuf      # codegen reads specs
-  python3-torch         # tools/bench: eager-PyTorch reference and differential check
+  python3-pip           # installs the pinned torch (tools/requirements.txt) below
   libmuparser-dev       # strategy table conditions
   clang-14              # --config=fuzz (.bazelrc): libFuzzer targets under ASan + UBSan
   libclang-rt-14-dev    # clang's sanitizer and libFuzzer runtimes
@@ -40,14 +44,25 @@ for pkg in "${PACKAGES[@]}"; do
     missing+=("$pkg")
   fi
 done
-if (( ${#missing[@]} == 0 )); then
-  exit 0
-fi
-
 SUDO=""
 if [[ "$(id -u)" != 0 ]]; then SUDO="sudo"; fi
-echo "setup: installing ${missing[*]}" >&2
-export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -qq
-$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-echo "setup: done" >&2
+if (( ${#missing[@]} > 0 )); then
+  echo "setup: installing ${missing[*]}" >&2
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -qq
+  $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  echo "setup: done" >&2
+fi
+
+# torch: the version pinned in tools/requirements.txt, or pip installs it
+# (from this machine's wheel cache, with no download, when it has it).
+# /usr/bin/python3 is Debian's (PEP 668): pip writes to /usr/local, never
+# over a Debian package's files.
+pinned="$(sed -n 's/^torch==//p' tools/requirements.txt)"
+installed="$(/usr/bin/python3 -c 'import importlib.metadata as m; print(m.version("torch"))' 2>/dev/null || true)"
+if [[ "${installed%%+*}" != "$pinned" ]]; then
+  echo "setup: installing torch==$pinned into /usr/bin/python3 (found: ${installed:-none})" >&2
+  $SUDO /usr/bin/python3 -m pip install -q --break-system-packages --root-user-action=ignore \
+    -r tools/requirements.txt
+  echo "setup: done" >&2
+fi

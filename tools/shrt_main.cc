@@ -169,7 +169,7 @@ std::string CommandHelp(const std::string& name) {
   return out;
 }
 
-// "shrt 0.17.0, libtorch 1.13.0".
+// "shrt 0.17.0, libtorch 2.13.0".
 std::string Version() {
   return absl::StrCat("shrt ", kShrtVersion, ", libtorch ", TORCH_VERSION, "\n");
 }

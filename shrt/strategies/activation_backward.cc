@@ -1,6 +1,5 @@
 // Strategies for the backward kernels of pointwise activations, the
-// shrink activations, prelu (forward and backward) and glu (forward and
-// backward).
+// shrink activations, prelu and glu (forward and backward).
 //
 // Pointwise backward ops. Each computes grad_input = g * c(x) elementwise
 // (g = grad_output, x = self, output or result, with broadcasting), with a
@@ -78,20 +77,6 @@
 // relu(x) + w * min(x, 0), affine in w (R, P(avg) -> P(avg)) and
 // non-increasing in w (min(x, 0) <= 0): R, P(max) -> P(min) and
 // R, P(min) -> P(max).
-// prelu_backward(g, x, w) -> (grad_input, grad_weight): grad_input =
-// g * (x > 0 ? 1 : w_c) is pointwise per channel and grad_weight = the sum
-// of g * min(x, 0) over every dim but the channel dim (over all elements
-// for a one-element w). So sharding x and g on a dim that grad_weight
-// sums over gives grad_weight P(sum) (w replicated); sharding the channel
-// dim with w S(0) gives grad_weight S(0). With one channel (C = 1) the
-// kernel broadcasts a size-1 g or x against the other's empty chunk, so
-// sharding only one of them on dim 1 works as well (grad_weight is then 0
-// on the ranks past the first). Both outputs are linear in g:
-// P(sum), R, R -> P(sum), P(sum) and likewise P(avg); grad_input is affine
-// in w and grad_weight does not depend on it, so it is the same on every
-// rank, which R, P(avg), P(max) and P(min) all describe:
-// R, R, P(avg) -> P(avg), R | P(avg) | P(max) | P(min).
-//
 // glu(x, dim) = a * sigmoid(b) with a, b the halves of x along dim:
 // sharding dim would halve each rank's chunk instead of x, so only the
 // other dims shard (ShardOffDimRules; dim's size is even, never 1). It is
@@ -213,42 +198,6 @@ absl::StatusOr<std::vector<Rule>> PreluRules(const OpArgs& args) {
   return rules.Take();
 }
 
-absl::StatusOr<std::vector<Rule>> PreluBackwardRules(const OpArgs& args) {
-  RuleSet rules(args);
-  if (args.inputs().size() != 3) return rules.Take();
-  const TensorMeta& x = args.inputs()[1];
-  const TensorMeta& w = args.inputs()[2];
-  const std::optional<int64_t> channel = ChannelDim(x);
-  const P sum = P::Partial(ReduceOp::kSum);
-  const P avg = P::Partial(ReduceOp::kAvg);
-  const P r = P::Replicate();
-  for (int64_t d = 0; d < x.ndim(); ++d) {
-    if (channel && d == *channel) continue;
-    rules.Add({P::Shard(d), P::Shard(d), r}, {P::Shard(d), sum});
-  }
-  if (channel) {
-    const int64_t c = x.sizes[*channel];
-    const P s = P::Shard(*channel);
-    if (w.ndim() == 1 && w.sizes[0] == c) rules.Add({s, s, P::Shard(0)}, {s, P::Shard(0)});
-    if (Numel(w) == 1) rules.Add({s, s, r}, {s, sum});
-    if (c == 1) {
-      // One channel: ranks past the first hold empty chunks, against
-      // which the kernel broadcasts the other (size-1) operand.
-      if (Numel(w) == 1) {
-        rules.Add({s, r, r}, {s, sum});
-        rules.Add({r, s, r}, {s, sum});
-      }
-      if (w.ndim() == 1) rules.Add({r, s, P::Shard(0)}, {s, P::Shard(0)});
-    }
-  }
-  rules.Add({sum, r, r}, {sum, sum});
-  rules.Add({avg, r, r}, {avg, avg});
-  for (const P& weight_grad : {r, avg, P::Partial(ReduceOp::kMax), P::Partial(ReduceOp::kMin)}) {
-    rules.Add({r, r, avg}, {avg, weight_grad});
-  }
-  return rules.Take();
-}
-
 absl::StatusOr<std::vector<Rule>> GeluBackwardRules(const OpArgs& args) {
   std::vector<Rule> rules;
   const bool onednn = args.inputs().size() == 2 &&
@@ -285,7 +234,6 @@ absl::StatusOr<std::vector<Rule>> GluRules(const OpArgs& args, bool backward) {
 const bool kRegistered = [] {
   StrategyRegistrar("aten::gelu_backward", GeluBackwardRules);
   StrategyRegistrar("aten::prelu", PreluRules);
-  StrategyRegistrar("aten::prelu_backward", PreluBackwardRules);
   StrategyRegistrar("aten::glu", [](const OpArgs& args) { return GluRules(args, false); });
   StrategyRegistrar("aten::glu_backward", [](const OpArgs& args) { return GluRules(args, true); });
   return true;

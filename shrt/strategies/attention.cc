@@ -1,10 +1,9 @@
-// Strategies for scaled dot-product attention on CPU (libtorch 1.13):
-// aten::_scaled_dot_product_attention_math, and its composite entry points
-// aten::_scaled_dot_product_attention / _scaled_dot_product_attention_forward
-// (which run the math kernel on CPU), all
+// Strategies for scaled dot-product attention on CPU (libtorch 2.13):
+// aten::_scaled_dot_product_attention_math, the reference (math) backend
+// of scaled_dot_product_attention,
 //   (query [*B, L, E], key [*B, S, E], value [*B, S, Ev], attn_mask?,
-//    dropout_p, need_attn_weights, is_causal) -> (output [*B, L, Ev],
-//    attn_weights [*B, L, S])
+//    dropout_p, is_causal, dropout_mask?, scale?, enable_gqa) ->
+//   (output [*B, L, Ev], attn_weights [*B, L, S])
 // with attn = softmax(q k^T / sqrt(E) + mask) and output = attn @ value
 // (aten/src/ATen/native/transformers/attention.cpp). Only dropout_p = 0 is
 // deterministic; the specs use it (a dropout_p > 0 draws a random mask on
@@ -135,8 +134,6 @@ absl::StatusOr<std::vector<Rule>> Sdpa(const OpArgs& args) {
 }
 
 SHRT_REGISTER_STRATEGY("aten::_scaled_dot_product_attention_math", Sdpa);
-SHRT_REGISTER_STRATEGY("aten::_scaled_dot_product_attention", Sdpa);
-SHRT_REGISTER_STRATEGY("aten::_scaled_dot_product_attention_forward", Sdpa);
 
 }  // namespace
 }  // namespace shrt

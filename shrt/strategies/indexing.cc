@@ -585,10 +585,10 @@ absl::StatusOr<std::vector<Rule>> IndexReduceRules(const OpArgs& args) {
   if (self.ndim() == source.ndim()) {
     for (int64_t d = 0; d < self.ndim(); ++d) {
       if (d == dim) continue;
+      // Not S(d), R, R on a size-1 d: libtorch 2.13 checks that source's
+      // shape matches self's off dim, so an empty self chunk rejects the
+      // whole source (libtorch 1.13 accepted the mismatch).
       rules.Add({P::Shard(d), r, P::Shard(d)}, {P::Shard(d)});
-      // Size 1 on d: rank 0 holds self whole, so a whole source works (the
-      // other ranks' empty self ignores it; libtorch accepts the mismatch).
-      if (self.sizes[d] == 1) rules.Add({P::Shard(d), r, r}, {P::Shard(d)});
     }
   }
   const auto it = args.Find("reduce");

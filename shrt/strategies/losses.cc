@@ -23,7 +23,7 @@
 //          _math_ops.py) raises unless the target is evenly shardable, and
 //          then claims P(avg). The specs explain the even-W cases as missing.
 //   On a size-1 dim a replicated size-1 input meets the others' empty
-//   chunks by broadcasting 1 against 0. Some libtorch 1.13 kernels reject
+//   chunks by broadcasting 1 against 0. Some libtorch kernels reject
 //   that for the inputs whose shape they write into (their "anchors",
 //   MissesAnchor): such rules are not claimed.
 // Partial rules (R for every other input), for every reduction unless said:
@@ -37,7 +37,10 @@
 //          (elementwise only: a sum of maxima is not the max of the sums).
 //   kl_div, log_target=True: exp(t) (t - x): affine and decreasing in x.
 //   bce(x, y, w) = -w (y log x + (1 - y) log(1 - x)) (logs clamped at
-//          -100): affine in y (P(avg)), linear in w (P(sum), P(avg)).
+//          -100): linear in w (P(sum), P(avg)); affine in y, but libtorch
+//          2.13 rejects a target outside [0, 1], so a Partial y raises;
+//          and since it enforces x, y in [0, 1], -(...) >= 0 and the
+//          term is non-decreasing in w (elementwise: P(max), P(min)).
 //   bce_with_logits(x, y, w, pw) = w ((1 - y) x + (1 + (pw - 1) y) sp(-x)),
 //          sp = softplus: affine in y and in pw (P(avg)), linear in w.
 //   mse, l1, smooth_l1, huber, soft_margin: no Partial rule (neither
@@ -163,6 +166,17 @@ void AddDecreasing(const OpArgs& args, int in, std::vector<Rule>& rules) {
   rules.push_back(OneInput(args, in, P(ReduceOp::kMin), outs));
 }
 
+// P(max) -> P(max) and P(min) -> P(min) on input `in` (non-decreasing),
+// every other output R.
+void AddIncreasing(const OpArgs& args, int in, std::vector<Rule>& rules) {
+  if (in < 0) return;
+  std::vector<Placement> outs(args.outputs().size(), kR);
+  for (ReduceOp op : {ReduceOp::kMax, ReduceOp::kMin}) {
+    outs[0] = P(op);
+    rules.push_back(OneInput(args, in, P(op), outs));
+  }
+}
+
 // The broadcast shape of the tensor inputs.
 std::vector<int64_t> BroadcastShape(const OpArgs& args) {
   std::vector<int64_t> shape;
@@ -246,8 +260,14 @@ absl::StatusOr<std::vector<Rule>> PointwiseLoss(const OpArgs& args, Fwd kind, bo
       if (elementwise) AddDecreasing(args, 0, rules);
       break;
     case Fwd::kBce:
-      AddAffine(args, 1, rules);
+      // Affine in target, but libtorch 2.13 raises unless every target
+      // element is in [0, 1] ("all elements of target should be between 0
+      // and 1", aten/src/ATen/native/Loss.cpp), which the parts of a
+      // Partial target need not be: no Partial target. With self and
+      // target in [0, 1] the bracket is <= 0, so the term is w times a
+      // value >= 0: non-decreasing in w.
       AddLinear(args, InputIndex(args, "weight"), rules);
+      if (elementwise) AddIncreasing(args, InputIndex(args, "weight"), rules);
       break;
     case Fwd::kBceLogits:
       AddAffine(args, 1, rules);
@@ -407,9 +427,11 @@ absl::StatusOr<std::vector<Rule>> NllForward(const OpArgs& args) {
 }
 
 const bool kRegistered = [] {
-  // Anchors (MissesAnchor), found on libtorch 1.13's kernels: soft_margin
+  // Anchors (MissesAnchor), found on libtorch's kernels: soft_margin
   // computes neg(self).mul_(target) in place; bce's TensorIterator output
-  // takes self's and target's shape; bce_with_logits (1 - target).mul_(self);
+  // takes self's and target's shape; bce_with_logits computes
+  // (1 - target).mul_(self).sub_(log_sigmoid(self)) in place, so both are
+  // anchors (libtorch 2.13; 1.13's kernel anchored target only);
   // bce_backward needs self and target sharded; soft_margin_backward
   // multiplies grad_output in place into the (self, target) broadcast.
   static const Anchors kNoAnchor = {};
@@ -430,7 +452,7 @@ const bool kRegistered = [] {
     return PointwiseLoss(a, Fwd::kBce, false, kSelfAndTarget);
   });
   StrategyRegistrar("aten::binary_cross_entropy_with_logits",
-                    [](const OpArgs& a) { return PointwiseLoss(a, Fwd::kBceLogits, false, kTarget); });
+                    [](const OpArgs& a) { return PointwiseLoss(a, Fwd::kBceLogits, false, kSelfAndTarget); });
   for (const char* op : {"aten::smooth_l1_loss_backward", "aten::huber_loss_backward"}) {
     StrategyRegistrar(op, [](const OpArgs& a) {
       return PointwiseLossBackward(a, Bwd::kPlain, kNoAnchor);

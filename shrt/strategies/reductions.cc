@@ -54,18 +54,18 @@
 //   all/any on uint8:      S(d in D) -> P(min), P(product) / P(max)
 //                          (outputs 0/1; empty all = 1, empty any = 0;
 //                          bool outputs get no Partial placement)
-//   norm p=1, p=0:         S(d in D) -> P(sum) (sum of |x|, count of x != 0)
-//   norm.ScalarOpt_dim/norm.Scalar p=inf: S(d in D) -> P(max): max |x|, and
-//                          the legacy norm returns 0 on an empty dim, the
-//                          identity of max over values >= 0. The same for
-//                          norm.ScalarOpt_dtype / norm.ScalarOpt_dim_dtype
-//                          (Partial inputs only if dtype= preserves values),
-//                          and frobenius_norm(.dim), the legacy p = 2 norm.
+//   norm p=1, p=0:         S(d in D) -> P(sum) (sum of |x|, count of x != 0;
+//                          the same for norm.ScalarOpt_dtype and
+//                          norm.ScalarOpt_dim_dtype, with Partial inputs
+//                          only if dtype= preserves values)
 // Not claimed, on purpose:
 //   amax/amin/max/min S(d in D) -> P(max|min): amax raises "Expected
 //     reduction dim to have non-zero size" on a rank whose chunk is empty,
 //     which happens or not depending on W (e.g. 5 rows at W=4 leave rank 3
-//     empty); linalg_vector_norm(ord=inf) raises likewise.
+//     empty); every norm with p = inf raises likewise ("linalg.vector_norm
+//     cannot compute the inf norm on an empty tensor"): linalg_vector_norm,
+//     and in libtorch 2.13 the legacy norm and dist too, which 1.13's
+//     kernels answered with 0 (and ShRT claimed P(max)).
 //   mean S(d in D) -> P(avg): the average of local means is the mean only
 //     when every chunk has the same size, i.e. when size(d) % W == 0.
 //   indices outputs (max.dim, argmax) are local to the chunk: never Partial.
@@ -274,14 +274,13 @@ double NormOrder(const OpArgs& args, absl::string_view name) {
   return args.GetDouble(name).value_or(2.0);
 }
 
-ReductionOp NormOp(const char* overload, DimArg dim, double p, bool legacy_norm) {
+ReductionOp NormOp(const char* overload, DimArg dim, double p) {
   ReductionOp op{overload, dim, {}, {}, Unit::kAbs};
   if (p == 1.0 || p == 0.0) op.reduced_shard = {"P(sum)"};
-  if (legacy_norm && std::isinf(p) && p > 0) op.reduced_shard = {"P(max)"};
   if (p == 0.0) op.unit = Unit::kNone;
-  // The norm of an empty tensor is 0 for p >= 0 (linalg_vector_norm raises
-  // for p = inf).
-  if (p >= 0 && (legacy_norm || !std::isinf(p))) op.unit_shard = {"P(sum)", "P(max)"};
+  // The norm of an empty tensor is 0 for finite p >= 0; for p = inf it
+  // raises (see "Not claimed" above).
+  if (p >= 0 && !std::isinf(p)) op.unit_shard = {"P(sum)", "P(max)"};
   return op;
 }
 
@@ -316,9 +315,9 @@ absl::StatusOr<std::vector<Rule>> TraceRules(const OpArgs& args) {
 // broadcast difference. Sharding one dim of the broadcast shape (each input
 // whose aligned dim has the full size sharded on it, a broadcast input R)
 // gives each rank the difference of its chunk, whose norm combines like
-// norm's: p = 0, 1 -> P(sum), p = inf -> P(max) (0 on an empty chunk, the
-// identity of max over values >= 0); a size-1 broadcast dim leaves ranks
-// past 0 empty, so P(sum) and P(max) for every p >= 0.
+// norm's: p = 0, 1 -> P(sum); a size-1 broadcast dim leaves ranks past 0
+// empty, so P(sum) and P(max) for every finite p >= 0. Not p = inf -> P(max):
+// libtorch 2.13's dist raises on an empty chunk, as every inf norm does.
 absl::StatusOr<std::vector<Rule>> DistRules(const OpArgs& args) {
   const double p = args.GetDouble("p").value_or(2.0);
   const TensorMeta& a = args.inputs()[0];
@@ -333,8 +332,7 @@ absl::StatusOr<std::vector<Rule>> DistRules(const OpArgs& args) {
     const int64_t so = std::max(sa, sb);
     std::vector<Placement> outs;
     if (p == 0.0 || p == 1.0) outs.push_back(Placement::Partial(ReduceOp::kSum));
-    if (std::isinf(p) && p > 0) outs.push_back(Placement::Partial(ReduceOp::kMax));
-    if (so == 1 && p >= 0) {
+    if (so == 1 && p >= 0 && !std::isinf(p)) {
       outs = {Placement::Partial(ReduceOp::kSum), Placement::Partial(ReduceOp::kMax)};
     }
     const Placement pa = (da >= 0 && sa == so) ? Placement::Shard(da) : Placement::Replicate();
@@ -402,30 +400,27 @@ const bool kRegistered = [] {
   }
   StrategyRegistrar("aten::norm.ScalarOpt_dim", [](const OpArgs& args) {
     return ReductionRules(args, NormOp("aten::norm.ScalarOpt_dim", DimArg::kIntList,
-                                       NormOrder(args, "p"), true));
+                                       NormOrder(args, "p")));
   });
   StrategyRegistrar("aten::norm.Scalar", [](const OpArgs& args) {
-    return ReductionRules(args, NormOp("aten::norm.Scalar", DimArg::kAll, NormOrder(args, "p"), true));
+    return ReductionRules(args, NormOp("aten::norm.Scalar", DimArg::kAll, NormOrder(args, "p")));
   });
   StrategyRegistrar("aten::norm.ScalarOpt_dtype", [](const OpArgs& args) {
     return ReductionRules(args, NormOp("aten::norm.ScalarOpt_dtype", DimArg::kAll,
-                                       NormOrder(args, "p"), true));
+                                       NormOrder(args, "p")));
   });
   StrategyRegistrar("aten::norm.ScalarOpt_dim_dtype", [](const OpArgs& args) {
     return ReductionRules(args, NormOp("aten::norm.ScalarOpt_dim_dtype", DimArg::kIntList,
-                                       NormOrder(args, "p"), true));
-  });
-  StrategyRegistrar("aten::frobenius_norm", [](const OpArgs& args) {
-    return ReductionRules(args, NormOp("aten::frobenius_norm", DimArg::kAll, 2.0, true));
+                                       NormOrder(args, "p")));
   });
   StrategyRegistrar("aten::frobenius_norm.dim", [](const OpArgs& args) {
-    return ReductionRules(args, NormOp("aten::frobenius_norm.dim", DimArg::kIntList, 2.0, true));
+    return ReductionRules(args, NormOp("aten::frobenius_norm.dim", DimArg::kIntList, 2.0));
   });
   StrategyRegistrar("aten::trace", TraceRules);
   StrategyRegistrar("aten::dist", DistRules);
   StrategyRegistrar("aten::linalg_vector_norm", [](const OpArgs& args) {
     return ReductionRules(args, NormOp("aten::linalg_vector_norm", DimArg::kIntList,
-                                       NormOrder(args, "ord"), false));
+                                       NormOrder(args, "ord")));
   });
   return true;
 }();

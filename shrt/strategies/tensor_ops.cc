@@ -32,9 +32,8 @@
 //     new (dim1, dim2) plane and keeps every other input dim in order in the
 //     remaining output dims: those shard (DTensor has no rule for it).
 //   - constant_pad_nd(pad, value) pads the last len(pad)/2 dims; a dim not
-//     named by pad shards. A dim padded by (0, 0) would too, but libtorch
-//     1.13 rejects a named dim of size 0 (an empty chunk at W > size), so it
-//     is not claimed.
+//     named by pad, or padded by (0, 0), shards. (libtorch 1.13 rejected an
+//     empty chunk of a dim named by pad even with (0, 0); 2.13 accepts it.)
 //   - new_zeros/new_ones/new_full(size) write a constant of shape `size`
 //     that ignores self's values. DTensor rewrites `size` to the output's
 //     local shape before the local call (sharding_prop.py's
@@ -210,9 +209,10 @@ absl::StatusOr<std::vector<Rule>> ConstantPadRules(const OpArgs& args) {
   const std::vector<int64_t> pad = args.GetIntList("pad").value_or(std::vector<int64_t>{});
   for (int64_t d = 0; d < self.ndim(); ++d) {
     const int64_t i = self.ndim() - 1 - d;  // pad pair index of dim d
-    // A dim named by pad, even padded by (0, 0), is not claimed: libtorch
-    // rejects an empty chunk there ("resulted in a negative output size").
-    if (2 * i + 1 >= static_cast<int64_t>(pad.size())) rules.Add({P::Shard(d)}, {P::Shard(d)});
+    const bool named = 2 * i + 1 < static_cast<int64_t>(pad.size());
+    if (!named || (pad[2 * i] == 0 && pad[2 * i + 1] == 0)) {
+      rules.Add({P::Shard(d)}, {P::Shard(d)});
+    }
   }
   const std::optional<double> value = args.GetDouble("value");
   const std::optional<double> c = value.has_value() ? value : std::optional<double>(0.0);

@@ -7,10 +7,15 @@ shrt="$1"
 tmp="$TEST_TMPDIR"
 spec=testing/plugin/shrt_plugin_demo_scaled_mul.textproto
 source tools/expect.sh
+# The installed torch, found as its users find it (the same torch that
+# @libtorch links into shrt: third_party/libtorch.bzl).
+torch_cmake="$(/usr/bin/python3 -c 'import torch.utils; print(torch.utils.cmake_prefix_path)')"
+torch_root="${torch_cmake%/share/cmake}"
 build() {  # build OUTPUT [g++ flags...]: scaled_mul.cc as a shared library
   local out="$1"; shift
-  g++ -std=c++17 -O1 -shared -fPIC "$@" -I. -I/usr/include/torch/csrc/api/include \
-    testing/plugin/scaled_mul.cc -o "$out" -ltorch -ltorch_cpu -lc10
+  g++ -std=c++20 -O1 -shared -fPIC "$@" -I. -I"$torch_root/include" \
+    -I"$torch_root/include/torch/csrc/api/include" testing/plugin/scaled_mul.cc -o "$out" \
+    -L"$torch_root/lib" -Wl,-rpath,"$torch_root/lib" -ltorch -ltorch_cpu -lc10
 }
 
 check "g++ builds the library" build "$tmp/libscaled_mul.so"
@@ -34,7 +39,7 @@ check "the repro command names the library" \
   grep -q -- "--world_size=2 --load=$tmp/libscaled_mul.so" "$tmp/out"
 
 # The same library from CMake (find_package(Torch)), as README.md shows it.
-check "cmake builds the library" bash -c "cmake -S testing/plugin -B '$tmp/cmake' -DSHRT_ROOT='$PWD' -DTorch_DIR=/usr/lib/x86_64-linux-gnu/cmake/Torch \
+check "cmake builds the library" bash -c "cmake -S testing/plugin -B '$tmp/cmake' -DSHRT_ROOT='$PWD' -DCMAKE_PREFIX_PATH='$torch_cmake' \
   -DCMAKE_BUILD_TYPE=Release >'$tmp/cmake.log' 2>&1 && cmake --build '$tmp/cmake' >>'$tmp/cmake.log' 2>&1 \
   || { cat '$tmp/cmake.log'; false; }"
 expect 1 "validate the CMake-built library" -- \

@@ -1,7 +1,7 @@
 #!/bin/bash
 # Runs the C++ engine (Google Benchmark, -c opt) and the Python eager
-# reference (tools/bench/reference.py, Debian's python3-torch) on the same
-# fixed workload, back to back, and prints both throughputs, the C++
+# reference (tools/bench/reference.py, the pinned torch of /usr/bin/python3)
+# on the same fixed workload, back to back, and prints both throughputs, the C++
 # engine's ratio to its floor, and the C++/Python ratio.
 # Usage: tools/bench/compare.sh   (from the workspace root)
 set -euo pipefail

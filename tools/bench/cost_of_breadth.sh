@@ -10,16 +10,11 @@
 #   one rule    one rule removed from shrt/strategies/clamp.cc;
 #   one spec    one sample added to op_specs/unary/aten_relu.textproto.
 # Usage: tools/bench/cost_of_breadth.sh REV [REV ...] (e.g. 3caa879 HEAD)
-set -euo pipefail
-repo="$(cd "$(dirname "$0")/../.." && pwd)"
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
+source "$(dirname "$0")/revisions.sh"
 
 measure() {  # measure REV
-  local rev="$1" clone="$work/$1" ob="$work/ob_$1"
-  git clone -q "$repo" "$clone" && git -C "$clone" checkout -q "$rev"
-  cd "$clone"
-  local bz=(bazel --output_base="$ob")
+  local rev="$1"
+  clone_revision "$rev"
   echo "## $rev ($(git rev-parse --short HEAD))"
   local files lines
   files=$(find op_specs -mindepth 2 -name '*.textproto' -not -path 'op_specs/recipes/*' | wc -l)

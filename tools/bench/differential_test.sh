@@ -10,7 +10,7 @@ set -euo pipefail
 export_cases="$1"
 shrt="$2"
 if [[ ! -x /usr/bin/python3 ]] || ! /usr/bin/python3 -c 'import torch' 2>/dev/null; then
-  echo "differential_test: needs /usr/bin/python3 with torch (python3-torch; tools/setup.sh)" >&2
+  echo "differential_test: needs /usr/bin/python3 with the pinned torch (tools/requirements.txt; tools/setup.sh)" >&2
   exit 1
 fi
 if [[ "${SHRT_TIER:-pr}" == nightly ]]; then

@@ -2,7 +2,7 @@
 """Eager-PyTorch reference of ShRT's ground-truth validation, for a throughput
 comparison with the C++ pipeline (shrt/ground_truth.cc).
 
-Run with Debian's interpreter (it has python3-torch):
+Run with Debian's interpreter (tools/setup.sh installs the pinned torch into it):
 
     /usr/bin/python3 tools/bench/reference.py [--world_size 4] [--repeat N] [--rules]
 
@@ -735,8 +735,13 @@ def disable_c10_backtraces():
             with open(src, "w") as f:
                 f.write(_SHIM_SRC)
             tmp = lib + ".%d" % os.getpid()
-            subprocess.run(["g++", "-std=c++17", "-O1", "-shared", "-fPIC", "-o", tmp, src,
-                            "-lc10"], check=True, capture_output=True, text=True)
+            # torch's own headers and libc10 (the wheel's, not the system's).
+            from torch.utils import cpp_extension
+            flags = ["-I" + d for d in cpp_extension.include_paths()]
+            for d in cpp_extension.library_paths():
+                flags += ["-L" + d, "-Wl,-rpath," + d]
+            subprocess.run(["g++", "-std=c++20", "-O1", "-shared", "-fPIC", "-o", tmp, src]
+                           + flags + ["-lc10"], check=True, capture_output=True, text=True)
             os.replace(tmp, lib)
         ctypes.CDLL(lib).shrt_no_backtraces()
         return True
