@@ -22,9 +22,9 @@ namespace shrt {
 
 // The W local tensors of `full` under placement `p` (which must apply),
 // each in its own contiguous buffer at storage offset 0, as a rank's local
-// tensor is: ops that read the storage (as_strided_scatter clones self
-// with its storage offset in libtorch 2.13) see the same layout on every
-// rank and in the unsharded call.
+// tensor is: ops whose result depends on the storage (libtorch 2.13's
+// as_strided_scatter on a self at storage offset != 0 leaves src unwritten)
+// see the same layout on every rank and in the unsharded call.
 //   R      W copies of `full`.
 //   S(d)   torch.chunk layout along d (mesh.h ChunkOf); ranks past the end
 //          get an empty tensor (size 0 on d).
