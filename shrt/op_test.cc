@@ -8,7 +8,6 @@
 #include <memory>
 #include <set>
 
-#include "ATen/Parallel.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
@@ -22,6 +21,7 @@
 #include "shrt/registry.h"
 #include "shrt/report.h"
 #include "shrt/spec_loader.h"
+#include "shrt/torch_runtime.h"
 #include "shrt/validate.h"
 #include "shrt/xfails.h"
 
@@ -134,7 +134,7 @@ class OpTestState {
 
  private:
   std::string Load() {
-    at::set_num_threads(1);
+    UseGroundTruthRuntime();
     std::vector<std::pair<std::string, std::string>> files;
     for (int i = 0; i < data_.num_recipes; ++i) {
       files.emplace_back(data_.recipes[i].path, data_.recipes[i].text);

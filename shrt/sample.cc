@@ -17,6 +17,7 @@
 #include "shrt/overload_name.h"
 #include "shrt/recipe_fit.h"
 #include "shrt/recipes.h"
+#include "shrt/torch_runtime.h"
 
 namespace shrt {
 namespace {
@@ -237,6 +238,7 @@ absl::StatusOr<std::vector<BoundSample>> BoundSample::BindAll(const LoadedSpec& 
 absl::StatusOr<BoundSample> BoundSample::Bind(const LoadedSpec& spec, int s, const Sample& sample,
                                               const std::vector<std::string>& where,
                                               std::string name) {
+  UseGroundTruthRuntime();  // before any operator under test runs
   BoundSample b;
   b.name_ = std::move(name);
   b.op_ = c10::Dispatcher::singleton().findSchemaOrThrow(spec.op().name.c_str(),

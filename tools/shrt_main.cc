@@ -19,7 +19,6 @@
 #include <string>
 #include <vector>
 
-#include "ATen/Parallel.h"
 #include "absl/flags/flag.h"
 #include "absl/flags/reflection.h"
 #include "absl/strings/match.h"
@@ -30,6 +29,7 @@
 #include "shrt/registry.h"
 #include "shrt/spec_loader.h"
 #include "shrt/suggest.h"
+#include "shrt/torch_runtime.h"
 #include "tools/coverage_command.h"
 #include "tools/discover_command.h"
 #include "tools/groups_command.h"
@@ -262,7 +262,7 @@ std::string RecipeDir() {
 }  // namespace
 
 int main(int argc, char** argv) {
-  at::set_num_threads(1);
+  shrt::UseGroundTruthRuntime();  // before any tensor work (torch_runtime.h)
   std::vector<std::string> args(argv + 1, argv + argc);
   if (args.empty()) {
     std::cerr << Usage();

@@ -799,7 +799,7 @@ def check_one(job):
     """(op, w, export dir, shrt, seed) -> (op, w, status, detail lines, diffs, seconds)."""
     op, w, directory, shrt, seed = job
     start = time.perf_counter()
-    torch.set_num_threads(1)
+    ref.use_ground_truth_runtime()
     try:
         ex = Export(directory)
         py = evaluate(ex, w)
@@ -872,7 +872,7 @@ def main(argv=None):
             ap.error("--without: unknown refinement %r (a, b or c)" % x)
         REFINEMENTS[x] = False
     entries = parse_explanations(a.explained)
-    torch.set_num_threads(1)
+    ref.use_ground_truth_runtime()
     ref.disable_c10_backtraces()
     problems = selftest()
     if problems:

@@ -723,6 +723,17 @@ extern "C" void shrt_no_backtraces() {
 """
 
 
+def use_ground_truth_runtime():
+    """The libtorch settings of the C++ ground truth (shrt/torch_runtime.h):
+    one intra-op thread, and uninitialised memory filled with NaN (floating)
+    or the dtype's largest value (integral) through deterministic algorithms
+    in warn-only mode, so that an output a kernel leaves unwritten never
+    depends on what the allocator last held."""
+    torch.set_num_threads(1)
+    torch.use_deterministic_algorithms(True, warn_only=True)
+    torch.utils.deterministic.fill_uninitialized_memory = True
+
+
 def disable_c10_backtraces():
     """True when c10 stopped fetching backtraces; False (and why on stderr) if not."""
     key = hashlib.sha1((_SHIM_SRC + torch.__version__).encode()).hexdigest()[:12]
@@ -781,7 +792,7 @@ def main(argv=None):
                     help="keep c10's per-exception backtraces (stock PyTorch; the C++ "
                          "pipeline turns them off)")
     a = ap.parse_args(argv)
-    torch.set_num_threads(1)
+    use_ground_truth_runtime()
     if not a.cpp_backtraces:
         disable_c10_backtraces()
 

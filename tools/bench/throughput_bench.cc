@@ -11,10 +11,10 @@
 #include <chrono>
 #include <memory>
 
-#include "ATen/Parallel.h"
 #include "ATen/core/dispatch/Dispatcher.h"
 #include "benchmark/benchmark.h"
 #include "shrt/spec_loader.h"
+#include "shrt/torch_runtime.h"
 #include "shrt/validate.h"
 
 namespace shrt {
@@ -24,7 +24,7 @@ constexpr int kWorldSize = 4;
 
 const std::vector<LoadedSpec>& Workload() {
   static const auto* specs = [] {
-    at::set_num_threads(1);
+    UseGroundTruthRuntime();
     absl::StatusOr<std::vector<LoadedSpec>> s =
         LoadSpecTree("tools/bench/workload", "op_specs/recipes");
     if (!s.ok()) {

@@ -1,0 +1,18 @@
+#include "shrt/torch_runtime.h"
+
+#include "ATen/Context.h"
+#include "ATen/Parallel.h"
+#include "absl/base/call_once.h"
+
+namespace shrt {
+
+void UseGroundTruthRuntime() {
+  static absl::once_flag once;
+  absl::call_once(once, [] {
+    at::set_num_threads(1);
+    at::globalContext().setDeterministicAlgorithms(/*b=*/true, /*warn_only=*/true);
+    at::globalContext().setDeterministicFillUninitializedMemory(true);
+  });
+}
+
+}  // namespace shrt
