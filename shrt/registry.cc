@@ -1,6 +1,5 @@
 #include "shrt/registry.h"
 
-#include <algorithm>
 #include <tuple>
 
 #include "absl/container/flat_hash_set.h"
@@ -9,6 +8,7 @@
 #include "shrt/op_group.h"
 #include "shrt/op_lookup.h"
 #include "shrt/overload_name.h"
+#include "shrt/variant_rules.h"
 
 namespace shrt {
 namespace {
@@ -157,18 +157,8 @@ absl::StatusOr<std::vector<Rule>> StrategyRegistry::Query(const c10::OperatorNam
     if (IsAllReplicate(rule)) return broken("is the implicit all-Replicate rule");
     if (!seen.insert(rule).second) return broken("is listed twice");
   }
-  if (inplace) {
-    // The derived in-place strategy (header comment), on normalised dims.
-    rules.erase(std::remove_if(rules.begin(), rules.end(),
-                               [](const Rule& r) {
-                                 if (r.outputs.empty() || r.inputs.size() < r.outputs.size()) {
-                                   return true;
-                                 }
-                                 return !std::equal(r.outputs.begin(), r.outputs.end(),
-                                                    r.inputs.begin());
-                               }),
-                rules.end());
-  }
+  // The derived in-place strategy (variant_rules.h), on normalised dims.
+  if (inplace) rules = InPlaceRules(std::move(rules));
   return rules;
 }
 

@@ -10,17 +10,9 @@
 //
 // Strategies are registered for functional overloads (or for overloads of a
 // group of one, op_group.h); the in-place and out= variants of a functional
-// overload with a strategy get theirs derived from it, in one place, as
-// DTensor derives them (torch/distributed/tensor/_ops/utils.py,
-// expand_to_full_mesh_op_strategy):
-//   in-place (aten::add_.Tensor): the functional's rules whose output 0
-//     keeps input 0's (self's) placement: self cannot be redistributed,
-//     and the result is self. A list op's in-place variant writes its
-//     self list and returns nothing (aten::_foreach_add_.List -> ());
-//     its outputs are the written elements (op_lookup.h), so output k
-//     keeps input k's placement for every k;
-//   out= (aten::add.out): the functional's rules unchanged; the out=
-//     tensors take the outputs' placements (they are not rule inputs).
+// overload with a strategy get theirs derived from it as DTensor derives
+// them (variant_rules.h): an in-place variant keeps the rules whose outputs
+// keep self's placement, an out= variant all of them.
 // Registering a strategy for such a variant is a contract error (Check()).
 //
 // Tests build their own StrategyRegistry (e.g. for deliberately wrong

@@ -11,6 +11,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/strip.h"
 #include "muParser.h"
+#include "shrt/op_group.h"
 #include "shrt/op_lookup.h"
 #include "shrt/overload_name.h"
 #include "shrt/text_proto.h"
@@ -483,6 +484,15 @@ const TableStrategy* StrategyTableFile::Find(const c10::OperatorName& op) const 
     if (s->op() == op) return s.get();
   }
   return nullptr;
+}
+
+TableEntry StrategyTableFile::Lookup(const c10::OperatorName& op) const {
+  if (const TableStrategy* own = Find(op); own != nullptr) return {own, false};
+  absl::StatusOr<std::optional<c10::OperatorName>> functional = FunctionalOf(op);
+  if (!functional.ok() || !functional->has_value()) return {};
+  const TableStrategy* inherited = Find(**functional);
+  if (inherited == nullptr) return {};
+  return {inherited, *KindOf(op) == VariantKind::kInPlace};
 }
 
 std::vector<const TableStrategy*> StrategyTableFile::ops() const {

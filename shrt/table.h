@@ -72,6 +72,15 @@ class TableStrategy {
   std::vector<std::pair<int, NdRule>> nd_rules_;
 };
 
+// The claims a table makes for one overload: the entry that lists it, or,
+// for an in-place or out= variant (op_group.h) the table does not list, the
+// entry of its functional overload, whose rules the variant inherits as a
+// registered strategy's variants do (variant_rules.h).
+struct TableEntry {
+  const TableStrategy* strategy = nullptr;  // nullptr: no claims for the overload
+  bool inplace = false;  // the variant keeps only the rules KeepsSelfPlacement accepts
+};
+
 // A parsed and compiled table file.
 class StrategyTableFile {
  public:
@@ -93,8 +102,11 @@ class StrategyTableFile {
                                                      const std::string& name);
 
   const std::string& path() const { return path_; }
-  // The table of `op`, or nullptr.
+  // The table of `op` as listed, or nullptr.
   const TableStrategy* Find(const c10::OperatorName& op) const;
+  // The claims for `op`: Find(op), else its functional's entry for a
+  // variant (TableEntry), else none.
+  TableEntry Lookup(const c10::OperatorName& op) const;
   // Every overload in the table, in file order.
   std::vector<const TableStrategy*> ops() const;
 

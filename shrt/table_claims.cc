@@ -3,23 +3,34 @@
 #include <algorithm>
 
 #include "absl/strings/str_cat.h"
+#include "shrt/variant_rules.h"
 
 namespace shrt {
 
-ClaimSource TableClaims(const TableStrategy& table) {
-  return [&table](const OpArgs& args, int world_size) -> absl::StatusOr<std::vector<ClaimedRule>> {
-    absl::StatusOr<std::vector<TableInstance>> instances = table.Instantiate(args, world_size);
+ClaimSource TableClaims(const TableEntry& entry) {
+  return [entry](const OpArgs& args, int world_size) -> absl::StatusOr<std::vector<ClaimedRule>> {
+    absl::StatusOr<std::vector<TableInstance>> instances =
+        entry.strategy->Instantiate(args, world_size);
     if (!instances.ok()) return instances.status();
     std::vector<ClaimedRule> out;
-    for (TableInstance& i : *instances) out.push_back({std::move(i.rule), {i.origin}});
+    for (TableInstance& i : *instances) {
+      if (entry.inplace && !KeepsSelfPlacement(i.rule)) continue;
+      out.push_back({std::move(i.rule), {i.origin}});
+    }
     return out;
   };
 }
 
-NdClaimSource TableNdClaims(const TableStrategy& table, const MeshShape& mesh) {
-  NdClaimSource expanded =
-      ExpandedClaims([&table](const OpArgs& args) { return table.Rules(args); }, mesh);
-  return [&table, mesh, expanded](const OpArgs& args) -> absl::StatusOr<NdClaims> {
+NdClaimSource TableNdClaims(const TableEntry& entry, const MeshShape& mesh) {
+  const TableStrategy& table = *entry.strategy;
+  NdClaimSource expanded = ExpandedClaims(
+      [entry](const OpArgs& args) -> absl::StatusOr<std::vector<Rule>> {
+        absl::StatusOr<std::vector<Rule>> rules = entry.strategy->Rules(args);
+        if (!rules.ok() || !entry.inplace) return rules;
+        return InPlaceRules(*std::move(rules));
+      },
+      mesh);
+  return [&table, entry, mesh, expanded](const OpArgs& args) -> absl::StatusOr<NdClaims> {
     absl::StatusOr<NdClaims> all = expanded(args);
     if (!all.ok()) return all.status();
     std::vector<NdClaim>* claims = &all->claims;
@@ -37,6 +48,10 @@ NdClaimSource TableNdClaims(const TableStrategy& table, const MeshShape& mesh) {
       if (rule.num_inputs() != args.inputs().size() ||
           rule.num_outputs() != args.outputs().size()) {
         continue;  // another arity: does not apply to this sample
+      }
+      if (entry.inplace && !std::all_of(rule.mesh_dims.begin(), rule.mesh_dims.end(),
+                                        [](const Rule& r) { return KeepsSelfPlacement(r); })) {
+        continue;  // the in-place variant does not inherit it
       }
       auto it = find(rule);
       if (it == claims->end()) {

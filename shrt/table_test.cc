@@ -169,5 +169,38 @@ TEST(TableTest, ValuesThatAreNoDimSetOrTensorAreNeverConverted) {
   }
 }
 
+// A table listing a functional overload claims its in-place and out=
+// variants too (variant_rules.h), unless it lists them itself.
+TEST(TableTest, VariantsInheritTheFunctionalsEntry) {
+  absl::StatusOr<StrategyTableFile> t = Table(R"pb(
+    op {
+      name: "aten::mm"
+      rule { placements: "S(0), R -> S(0)" }
+    }
+    op {
+      name: "aten::add.Tensor"
+      rule { placements: "S(0), S(0) -> S(0)" }
+    }
+    op {
+      name: "aten::add.out"
+      rule { placements: "S(1), S(1) -> S(1)" }
+    }
+  )pb");
+  ASSERT_TRUE(t.ok()) << t.status();
+  auto op = [](const char* name, const char* overload) { return c10::OperatorName(name, overload); };
+  const TableEntry mm_out = t->Lookup(op("aten::mm", "out"));
+  ASSERT_NE(mm_out.strategy, nullptr);
+  EXPECT_EQ(mm_out.strategy, t->Find(op("aten::mm", "")));
+  EXPECT_FALSE(mm_out.inplace);
+  const TableEntry add_ = t->Lookup(op("aten::add_", "Tensor"));
+  EXPECT_EQ(add_.strategy, t->Find(op("aten::add", "Tensor")));
+  EXPECT_TRUE(add_.inplace);
+  // Listed itself: its own entry, not the functional's.
+  EXPECT_EQ(t->Lookup(op("aten::add", "out")).strategy, t->Find(op("aten::add", "out")));
+  // Neither listed nor a variant of a listed overload.
+  EXPECT_EQ(t->Lookup(op("aten::sub", "Tensor")).strategy, nullptr);
+  EXPECT_EQ(t->Lookup(op("aten::bmm", "out")).strategy, nullptr);
+}
+
 }  // namespace
 }  // namespace shrt

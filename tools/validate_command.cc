@@ -115,9 +115,10 @@ int RunValidate(const ValidateCommand& cmd, const StrategyRegistry& registry, st
     if (!t.ok()) return usage(absl::StrCat("--strategies: ", t.status().message()));
     table = *std::move(t);
   }
-  // Whether `op` has claims: in the table with --strategies, else registered.
+  // Whether `op` has claims: in the table with --strategies (listed, or
+  // inherited from its functional overload: TableEntry), else registered.
   auto has_claims = [&](const c10::OperatorName& op) {
-    return table ? table->Find(op) != nullptr : registry.Contains(op);
+    return table ? table->Lookup(op).strategy != nullptr : registry.Contains(op);
   };
   if (table && cmd.all) {
     // --all checks every table entry that has a spec; one without a spec is
@@ -188,12 +189,13 @@ int RunValidate(const ValidateCommand& cmd, const StrategyRegistry& registry, st
         return registry.Query(op, args);
       };
       report = ValidateOnMesh(*spec,
-                              table && has_strategy ? TableNdClaims(*table->Find(op), *mesh)
+                              table && has_strategy ? TableNdClaims(table->Lookup(op), *mesh)
                                                     : ExpandedClaims(registered, *mesh),
                               *mesh, options);
     } else if (table && has_strategy) {
-      const TableStrategy& t = *table->Find(op);
-      report = ValidateClaims(*spec, TableClaims(t), t.proto().rule_size(), options);
+      const TableEntry entry = table->Lookup(op);
+      const TableStrategy& t = *entry.strategy;
+      report = ValidateClaims(*spec, TableClaims(entry), t.proto().rule_size(), options);
       if (report.ok()) {
         for (const TableRule& r : t.proto().rule()) {
           report->declarations.push_back({r.placements(), r.condition()});

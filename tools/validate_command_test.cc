@@ -3,6 +3,7 @@
 #include "tools/validate_command.h"
 
 #include <fstream>
+#include <map>
 #include <sstream>
 
 #include "absl/strings/str_cat.h"
@@ -27,6 +28,13 @@ class ValidateCommandTest : public ::testing::Test {
     out_.str("");
     err_.str("");
     return RunValidate(cmd, registry_, out_, err_);
+  }
+
+  // Writes `body` to a table file in the test's temporary folder; its path.
+  static std::string WriteTable(const std::string& name, const std::string& body) {
+    const std::string path = absl::StrCat(::testing::TempDir(), "/", name);
+    std::ofstream(path) << body;
+    return path;
   }
 
   StrategyRegistry registry_;
@@ -169,16 +177,12 @@ TEST_F(ValidateCommandTest, MeshReportKeepsTheSchemaWithNdRules) {
 // A table's N-D rules are checked as written, _StridedShard included: the
 // right order holds, a rule that mixes up the two orders is incorrect.
 TEST_F(ValidateCommandTest, TableNdRulesWithStridedShards) {
-  const std::string path = absl::StrCat(::testing::TempDir(), "/nd_table.textproto");
-  {
-    std::ofstream f(path);
-    f << R"pb(op {
+  const std::string path = WriteTable("nd_table.textproto", R"pb(op {
       name: "aten::add.Tensor"
       rule { placements: "[_S(0, 2), S(0)], [_S(0, 2), S(0)] -> [_S(0, 2), S(0)]" }
       rule { placements: "[_S(0, 2), S(0)], [_S(0, 2), S(0)] -> [S(0), S(0)]" }
       rule { placements: "S(1), S(1) -> S(1)" }
-    })pb";
-  }
+    })pb");
   ValidateCommand cmd;
   cmd.ops = {"aten::add.Tensor"};
   cmd.strategies = path;
@@ -197,6 +201,49 @@ TEST_F(ValidateCommandTest, TableNdRulesWithStridedShards) {
   three.mesh = "2x2x2";
   EXPECT_EQ(Run(three), kExitUsage);
   EXPECT_THAT(err_.str(), HasSubstr("has 2 mesh dims, the mesh 2x2x2 3"));
+}
+
+// A table's entry for a functional overload claims its out= and in-place
+// variants (variant_rules.h): out= inherits every rule, in-place only those
+// whose output keeps self's placement, so the functional's wrong
+// 'S(0), S(0) -> S(1)' is incorrect for aten::add.out but never claimed for
+// aten::add_.Tensor.
+TEST_F(ValidateCommandTest, TableEntriesClaimTheirVariants) {
+  const std::string path = WriteTable("variants.textproto", R"pb(op {
+      name: "aten::add.Tensor"
+      rule { placements: "S(1), S(1) -> S(1)" }
+      rule { placements: "S(0), S(0) -> S(1)" }
+    }
+    op {
+      name: "aten::mm"
+      rule { placements: "S(0), R -> S(0)" }
+      rule { placements: "S(1), S(0) -> P(sum)" }
+    })pb");
+  ValidateCommand inplace;
+  inplace.ops = {"aten::add_.Tensor", "aten::mm.out"};
+  inplace.strategies = path;
+  inplace.format = "json";
+  EXPECT_EQ(Run(inplace), kExitOk) << err_.str() << out_.str();
+  ValidationReport report;
+  ASSERT_TRUE(google::protobuf::util::JsonStringToMessage(out_.str(), &report).ok()) << out_.str();
+  // Table rules as written ({"rule": ...}), by overload.
+  std::map<std::string, std::vector<std::string>> correct;
+  for (const OpVerdicts& op : report.ops()) {
+    EXPECT_EQ(op.error(), "") << op.op();
+    EXPECT_EQ(op.incorrect_size(), 0) << op.op();
+    for (const auto& v : op.correct()) {
+      correct[op.op()].push_back(v.struct_value().fields().at("rule").string_value());
+    }
+  }
+  EXPECT_THAT(correct["aten::add_.Tensor"], ::testing::ElementsAre("S(1), S(1) -> S(1)"));
+  EXPECT_THAT(correct["aten::mm.out"],
+              ::testing::UnorderedElementsAre("S(0), R -> S(0)", "S(1), S(0) -> P(sum)"));
+
+  ValidateCommand out;
+  out.ops = {"aten::add.out"};
+  out.strategies = path;
+  EXPECT_EQ(Run(out), kExitIncorrect) << err_.str();
+  EXPECT_THAT(out_.str(), HasSubstr("incorrect (table rules) (1):\n    S(0), S(0) -> S(1)"));
 }
 
 }  // namespace
