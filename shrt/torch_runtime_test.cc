@@ -20,7 +20,8 @@ TEST(TorchRuntimeTest, UninitialisedMemoryIsNaNOrTheLargestValue) {
   UseGroundTruthRuntime();  // idempotent
   EXPECT_TRUE(at::empty({64}, at::kFloat).isnan().all().item<bool>());
   EXPECT_TRUE(at::empty({64}, at::kDouble).isnan().all().item<bool>());
-  EXPECT_TRUE(at::empty({64}, at::kLong).eq(std::numeric_limits<int64_t>::max()).all().item<bool>());
+  EXPECT_TRUE(
+      at::empty({64}, at::kLong).eq(std::numeric_limits<int64_t>::max()).all().item<bool>());
   at::Tensor grown = at::zeros({2}, at::kFloat);
   grown.resize_({64});
   EXPECT_TRUE(grown.slice(0, 2).isnan().all().item<bool>());

@@ -47,7 +47,7 @@ Found Discover(const std::string& spec_path, int world_size) {
   EXPECT_TRUE(table.ok()) << table.status();
   const TableStrategy* t = table->ops()[0];
   absl::StatusOr<OpReport> check =
-      ValidateClaims(*spec, TableClaims(*t), t->proto().rule_size(), options);
+      ValidateClaims(*spec, TableClaims(table->Lookup(t->op())), t->proto().rule_size(), options);
   EXPECT_TRUE(check.ok()) << check.status();
   for (size_t r = 0; r < check->origins.size(); ++r) {
     EXPECT_EQ(check->origins[r].verdict, Verdict::kCorrect)

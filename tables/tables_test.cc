@@ -57,8 +57,8 @@ TEST_P(TablesTest, EveryRuleHasItsPinnedVerdict) {
       ASSERT_TRUE(spec_of.count(op)) << "no spec";
       ValidateOptions options;
       options.world_size = GetParam();
-      absl::StatusOr<OpReport> report =
-          ValidateClaims(*spec_of[op], TableClaims(*t), t->proto().rule_size(), options);
+      absl::StatusOr<OpReport> report = ValidateClaims(
+          *spec_of[op], TableClaims(table->Lookup(t->op())), t->proto().rule_size(), options);
       ASSERT_TRUE(report.ok()) << report.status();
       const std::vector<Verdict>& want = ops.at(op);
       ASSERT_EQ(report->origins.size(), want.size());
