@@ -1,0 +1,83 @@
+"""The one home of DTensor's private APIs that ShRT reaches (DESIGN.md §11).
+
+DTensor's sharding propagator, specs and schemas are private to PyTorch and
+change between releases; every other module of tools/dtensor/ imports them
+from here, so that a torch without one of them fails in one place, with an
+error naming the torch version and the missing name, never with a bare
+ImportError deep in a run.
+
+Names, as of torch 2.13.0 (torch/distributed/tensor/):
+  DTensor                  _api.py; DTensor._op_dispatcher.sharding_propagator
+                           is the ShardingPropagator DTensor dispatches with
+                           (_sharding_prop.py), whose op_single_dim_strategy_funcs
+                           and op_strategy_funcs hold the registered rules.
+  DTensorSpec, TensorMeta  _dtensor_spec.py
+  OpSchema                 _op_schema.py
+  Replicate, Shard, Partial, _StridedShard, _MaskPartial
+                           placement_types.py
+  _NormPartial             _ops/_math_ops.py
+  DecompShardingStrategy   _decompositions.py: the rules of ops DTensor
+                           shards through their decomposition.
+  FakeStore                torch/testing/_internal/distributed/fake_pg.py: the
+                           store of the "fake" process-group backend, on which
+                           a DeviceMesh of any size lives in one process.
+"""
+import importlib
+
+import torch
+
+
+class DTensorApiMissing(ImportError):
+    """A private DTensor API ShRT needs is missing from the installed torch."""
+
+
+def _load(module, name):
+    try:
+        return getattr(importlib.import_module(module), name)
+    except (ImportError, AttributeError) as e:
+        raise DTensorApiMissing(
+            "torch %s has no %s.%s, which ShRT's DTensor claims need (written against "
+            "torch 2.13.0; see tools/dtensor/dtensor_private.py): %s"
+            % (torch.__version__, module, name, e)) from e
+
+
+_T = "torch.distributed.tensor"
+DTensor = _load(_T, "DTensor")
+DTensorSpec = _load(_T + "._dtensor_spec", "DTensorSpec")
+TensorMeta = _load(_T + "._dtensor_spec", "TensorMeta")
+OpSchema = _load(_T + "._op_schema", "OpSchema")
+Replicate = _load(_T + ".placement_types", "Replicate")
+Shard = _load(_T + ".placement_types", "Shard")
+Partial = _load(_T + ".placement_types", "Partial")
+StridedShard = _load(_T + ".placement_types", "_StridedShard")
+MaskPartial = _load(_T + ".placement_types", "_MaskPartial")
+NormPartial = _load(_T + "._ops._math_ops", "_NormPartial")
+DeviceMesh = _load("torch.distributed.device_mesh", "DeviceMesh")
+DecompShardingStrategy = _load(_T + "._decompositions", "DecompShardingStrategy")
+FakeStore = _load("torch.testing._internal.distributed.fake_pg", "FakeStore")
+
+
+def sharding_propagator():
+    """The ShardingPropagator that DTensor's dispatch uses (a process-wide
+    singleton): DTensor._op_dispatcher.sharding_propagator."""
+    try:
+        return DTensor._op_dispatcher.sharding_propagator
+    except AttributeError as e:
+        raise DTensorApiMissing(
+            "torch %s: DTensor._op_dispatcher.sharding_propagator is missing (%s)"
+            % (torch.__version__, e)) from e
+
+
+def registration_kind(op):
+    """How DTensor registers a strategy for `op` (an OpOverload):
+    "single_dim" (register_single_dim_strategy), "op_strategy"
+    (register_op_strategy), "decomposition" (DTensor's decomposition path),
+    or None when DTensor has no strategy for it."""
+    propagator = sharding_propagator()
+    if op in propagator.op_single_dim_strategy_funcs:
+        return "single_dim"
+    if op in propagator.op_strategy_funcs:
+        return "op_strategy"
+    if DecompShardingStrategy.has_decomp(op):
+        return "decomposition"
+    return None

@@ -1,0 +1,149 @@
+"""Writes DTensor's claims for ShRT's samples: the Python side of
+`shrt validate --dtensor` (DESIGN.md §11). It only asks DTensor; the C++ side
+judges. The boundary is a file, never an embedded interpreter.
+
+Usage: export_claims.py REQUEST.json CLAIMS.json
+
+REQUEST.json (written by the C++ side, one overload's samples or many):
+  {"world_size": 4,
+   "samples": [{"op": "aten::add.Tensor", "name": "broadcast_row",
+                "args": {"self": {"tensor": {"shape": [7, 5], "stride": [5, 1],
+                                             "dtype": "float32"}},
+                         "other": {"tensor": {...}},
+                         "alpha": 2}}]}
+  args: by schema argument name; a tensor as {"tensor": meta}, a tensor
+  list as {"tensors": [meta or null, ...]}, a dtype as {"dtype": name},
+  anything else as its JSON value (numbers, bools, strings, int lists,
+  null); arguments left out take their defaults. meta: shape and stride in
+  elements, dtype a torch dtype name (torch.float32 -> "float32").
+
+CLAIMS.json:
+  {"strategy_source": "DTensor, torch 2.13.0", "world_size": 4,
+   "samples": [{"op": ..., "name": ..., "registration": "single_dim" |
+                "op_strategy" | "decomposition" | null,
+                "rules": ["S(0), R -> S(0)", ...],
+                "not_judged": {"<input placements>": "<reason>"},
+                "rejected": {"<DTensor's error>": <input tuples>},
+                "tuples": <input tuples asked>}]}
+  (runtime_claims.py defines each field). An overload DTensor has no
+  strategy for has registration null and no rules.
+
+Exit status: 0 when written; 2 for a bad request, with a message naming the
+file and the field (e.g. "req.json: samples[3].args.self.tensor.dtype:
+unknown dtype 'flaot32'").
+"""
+import json
+import sys
+
+import torch
+
+import dtensor_private as dt
+import runtime_claims
+
+
+class BadRequest(ValueError):
+    """A request field that cannot be read; str() names it."""
+
+
+def overload(name, where):
+    """The OpOverload of "ns::op.overload" ("aten::mm" is aten.mm.default)."""
+    ns, sep, rest = name.partition("::")
+    op_name, _, overload_name = rest.partition(".")
+    try:
+        if not sep:
+            raise AttributeError(name)
+        return getattr(getattr(getattr(torch.ops, ns), op_name), overload_name or "default")
+    except (AttributeError, RuntimeError) as e:
+        raise BadRequest("%s: no such overload %r (%s)" % (where, name, e)) from e
+
+
+def tensor_meta(value, where):
+    """dt.TensorMeta of a {"shape", "stride", "dtype"} object."""
+    if not isinstance(value, dict) or set(value) != {"shape", "stride", "dtype"}:
+        raise BadRequest("%s: expected {\"shape\", \"stride\", \"dtype\"}, got %r" % (where, value))
+    dtype = getattr(torch, str(value["dtype"]), None)
+    if not isinstance(dtype, torch.dtype):
+        raise BadRequest("%s.dtype: unknown dtype %r" % (where, value["dtype"]))
+    for field in ("shape", "stride"):
+        v = value[field]
+        if not isinstance(v, list) or not all(isinstance(x, int) and x >= 0 for x in v):
+            raise BadRequest("%s.%s: expected a list of non-negative ints, got %r" % (where, field, v))
+    if len(value["shape"]) != len(value["stride"]):
+        raise BadRequest("%s: shape %r and stride %r differ in rank"
+                         % (where, value["shape"], value["stride"]))
+    return dt.TensorMeta(torch.Size(value["shape"]), tuple(value["stride"]), dtype)
+
+
+def argument(value, where):
+    """An argument's value for runtime_claims.sample_claims."""
+    if isinstance(value, dict):
+        if set(value) == {"tensor"}:
+            return tensor_meta(value["tensor"], where + ".tensor")
+        if set(value) == {"tensors"} and isinstance(value["tensors"], list):
+            return [None if m is None else tensor_meta(m, "%s.tensors[%d]" % (where, i))
+                    for i, m in enumerate(value["tensors"])]
+        if set(value) == {"dtype"}:
+            dtype = getattr(torch, str(value["dtype"]), None)
+            if not isinstance(dtype, torch.dtype):
+                raise BadRequest("%s.dtype: unknown dtype %r" % (where, value["dtype"]))
+            return dtype
+        raise BadRequest("%s: expected {\"tensor\"}, {\"tensors\"} or {\"dtype\"}, got keys %s"
+                         % (where, sorted(value)))
+    return value
+
+
+def export(request, path="request"):
+    """The CLAIMS object (module docstring) for a parsed REQUEST object.
+    Raises BadRequest naming `path` and the field."""
+    world_size = request.get("world_size") if isinstance(request, dict) else None
+    if not isinstance(world_size, int) or world_size < 2:
+        raise BadRequest("%s: world_size: expected an int >= 2, got %r" % (path, world_size))
+    samples = request.get("samples")
+    if not isinstance(samples, list):
+        raise BadRequest("%s: samples: expected a list" % path)
+    out = []
+    for s, sample in enumerate(samples):
+        where = "%s: samples[%d]" % (path, s)
+        if not isinstance(sample, dict) or not isinstance(sample.get("args"), dict):
+            raise BadRequest("%s: expected {\"op\", \"name\", \"args\": {...}}" % where)
+        op = overload(str(sample.get("op")), where + ".op")
+        args = {k: argument(v, "%s.args.%s" % (where, k)) for k, v in sample["args"].items()}
+        entry = {"op": sample.get("op"), "name": sample.get("name", ""),
+                 "registration": dt.registration_kind(op)}
+        if entry["registration"] is None:
+            entry.update(rules=[], not_judged={}, rejected={}, tuples=0)
+        else:
+            try:
+                claims = runtime_claims.sample_claims(op, args, world_size)
+            except KeyError as e:
+                raise BadRequest("%s.args: %s" % (where, e.args[0])) from e
+            entry.update(rules=claims.rules, not_judged=claims.not_judged,
+                         rejected=claims.rejected, tuples=claims.tuples)
+        out.append(entry)
+    return {"strategy_source": "DTensor, torch %s" % torch.__version__.split("+")[0],
+            "world_size": world_size, "samples": out}
+
+
+def main(argv):
+    if len(argv) != 2:
+        print(__doc__.split("\n\n")[1], file=sys.stderr)
+        return 2
+    request_path, claims_path = argv
+    try:
+        with open(request_path) as f:
+            request = json.load(f)
+        claims = export(request, request_path)
+    except (OSError, json.JSONDecodeError) as e:
+        print("export_claims: %s: %s" % (request_path, e), file=sys.stderr)
+        return 2
+    except BadRequest as e:
+        print("export_claims: %s" % e, file=sys.stderr)
+        return 2
+    with open(claims_path, "w") as f:
+        json.dump(claims, f, indent=1, sort_keys=True)
+        f.write("\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

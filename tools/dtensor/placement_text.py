@@ -1,0 +1,46 @@
+"""DTensor placements as ShRT's placement text (shrt/placement.h, nd_rule.h).
+
+  Replicate()                      R
+  Shard(d)                         S(d)
+  _StridedShard(d, split_factor=k) _S(d, k)
+  Partial(op), op in sum, avg, max, min, product
+                                   P(op)
+
+_NormPartial (the p-norms' partial, _ops/_math_ops.py) and _MaskPartial
+(embedding's and gather's, placement_types.py) reduce differently from the
+Partial of the same reduce_op: ShRT does not model them yet, so they have no
+text here, and a rule that uses one is "not judged" with the placement named
+(issue 26), never judged as if it were P(sum).
+"""
+import dtensor_private as dt
+
+REDUCE_OPS = ("sum", "avg", "max", "min", "product")
+
+
+class NotModelled(ValueError):
+    """A DTensor placement ShRT cannot judge yet; str() names it."""
+
+
+def placement_text(p):
+    """ShRT's text of DTensor placement `p`. Raises NotModelled for a
+    placement ShRT does not model (_NormPartial, _MaskPartial, a Partial of
+    another reduce op, an unknown type)."""
+    # Subclasses first: _NormPartial and _MaskPartial are Partials.
+    if isinstance(p, (dt.NormPartial, dt.MaskPartial)):
+        raise NotModelled(repr(p))
+    if isinstance(p, dt.StridedShard):
+        return "_S(%d, %d)" % (p.dim, p.split_factor)
+    if isinstance(p, dt.Shard):
+        return "S(%d)" % p.dim
+    if isinstance(p, dt.Replicate):
+        return "R"
+    if isinstance(p, dt.Partial) and type(p) is dt.Partial and p.reduce_op in REDUCE_OPS:
+        return "P(%s)" % p.reduce_op
+    raise NotModelled(repr(p))
+
+
+def rule_text(inputs, outputs):
+    """"S(0), R -> S(0)": a 1-D rule's text from its input and output
+    placements (DTensor placements). Raises NotModelled as placement_text."""
+    return "%s -> %s" % (", ".join(placement_text(p) for p in inputs),
+                         ", ".join(placement_text(p) for p in outputs))

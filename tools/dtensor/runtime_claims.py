@@ -1,0 +1,186 @@
+"""The rules DTensor accepts at run time for one sample on a 1-D mesh.
+
+A rule "inputs -> outputs" is DTensor's claim for a sample when DTensor,
+called on DTensors of that sample's shapes, strides and dtypes placed as
+`inputs` on a mesh of `world_size` ranks, runs the operator on the local
+tensors as they are (no redistribution of any input) and labels the
+results `outputs`. That is the question ShRT's ground truth answers, so
+every step DTensor takes between the registered strategy function and the
+local call is DTensor's own, not a re-implementation:
+
+- the OpSchema is built as DTensor's dispatch builds it (torch 2.13,
+  torch/distributed/tensor/_dispatch.py, OpDispatcher._unwrap_to_op_info_impl:
+  the registration's RuntimeSchemaInfo, tensor lists kept as lists);
+- ShardingPropagator.propagate_op_sharding_non_cached (_sharding_prop.py)
+  then does what it does at run time: fake-tensor output metadata, the
+  single-dim strategy expanded by _expand_single_dim_strategy_to_mesh
+  (placeholders filled from the input placements, the implicit all-Replicate
+  rule, foreach ops per element) and expand_to_full_mesh_op_strategy
+  (mixed Partials, in-place self, out= placement, is_tensor_shardable and
+  the registration's uneven and unbacked flags), or the register_op_strategy
+  function, or the decomposition path; and the min-cost selection;
+- the input tuple is claimed when the selection needs no redistribution.
+
+Every input tuple ShRT enumerates is asked (shrt/candidates.h: R, S(d) for
+every dim, every Partial; Bool tensors no Partial; integer dtypes narrower
+than 32 bits no P(avg)), out= tensors included, whose placement must then
+equal the output's (DTensor skips a strategy otherwise) and which are not
+rule inputs (shrt/variant_rules.h).
+
+What is not a claim ShRT can judge is counted, never dropped:
+- "not judged": a selection whose placements ShRT does not model
+  (placement_text.NotModelled), whose output is undefined (None), or for
+  which DTensor rewrites non-tensor arguments before the local call
+  (use_val_from_redistribute_schema: view sizes, group_norm's N/C/HxW),
+  since ShRT's ground truth calls the operator with the sample's own;
+- "rejected": input tuples DTensor raises on (e.g. an in-place op whose
+  self would have to change placement), with each distinct message once.
+"""
+import collections
+import dataclasses
+import itertools
+
+import torch
+import torch.distributed as dist
+
+import dtensor_private as dt
+import placement_text
+
+_NO_AVG = (torch.int8, torch.uint8, torch.int16)
+
+
+def candidate_placements(meta):
+    """The DTensor placements ShRT enumerates for a tensor of TensorMeta
+    `meta` (shrt/candidates.h CandidatePlacements), in ShRT's order."""
+    out = [dt.Replicate()] + [dt.Shard(d) for d in range(len(meta.shape))]
+    if meta.dtype == torch.bool:
+        return out
+    for op in placement_text.REDUCE_OPS:
+        if op == "avg" and meta.dtype in _NO_AVG:
+            continue
+        out.append(dt.Partial(op))
+    return out
+
+
+def fake_mesh(world_size):
+    """A 1-D DeviceMesh of `world_size` ranks on a "fake" process group in
+    this process (rank 0), re-created when the size changes."""
+    if dist.is_initialized() and dist.get_world_size() != world_size:
+        dist.destroy_process_group()
+    if not dist.is_initialized():
+        dist.init_process_group("fake", store=dt.FakeStore(), rank=0, world_size=world_size)
+    return dt.DeviceMesh("cpu", list(range(world_size)))
+
+
+@dataclasses.dataclass
+class SampleClaims:
+    """DTensor's claims for one sample at one world size.
+
+    rules:      rule texts ("S(0), R -> S(0)"), sorted, without the implicit
+                all-Replicate rule.
+    not_judged: {input placements text: reason} for selections ShRT cannot
+                judge (see the module docstring).
+    rejected:   {DTensor's error message: number of input tuples}.
+    tuples:     input tuples asked.
+    """
+    rules: list
+    not_judged: dict
+    rejected: dict
+    tuples: int
+
+
+def _positions(op):
+    """(argument, is_out) for each schema argument of `op` in order."""
+    return [(a, a.is_out) for a in op._schema.arguments]
+
+
+def sample_claims(op, args, world_size):
+    """DTensor's claims (SampleClaims) for OpOverload `op` called with
+    `args`: {schema argument name: value}, tensors as dt.TensorMeta, tensor
+    lists as lists of dt.TensorMeta (None for an absent optional element),
+    other arguments as Python values; arguments left out take their
+    defaults. Raises KeyError naming an argument the schema lacks."""
+    known = {a.name for a in op._schema.arguments}
+    for name in args:
+        if name not in known:
+            raise KeyError("%s has no argument %r" % (op, name))
+    mesh = fake_mesh(world_size)
+    propagator = dt.sharding_propagator()
+    # The registration's RuntimeSchemaInfo, looked up as dispatch does.
+    info = propagator.op_to_schema_info.get(op)
+    if info is None:
+        info = propagator.op_to_schema_info_for_single_dim_strategy.get(op)
+
+    # Tensor slots in schema order: (argument name, list index or None, meta, is_out).
+    slots = []
+    for a, is_out in _positions(op):
+        v = args.get(a.name)
+        if isinstance(v, dt.TensorMeta):
+            slots.append((a.name, None, v, is_out))
+        elif isinstance(v, (list, tuple)) and any(isinstance(e, dt.TensorMeta) for e in v):
+            slots += [(a.name, i, e, is_out) for i, e in enumerate(v) if e is not None]
+
+    rules, not_judged, rejected = set(), {}, collections.Counter()
+    tuples = 0
+    for placements in itertools.product(*(candidate_placements(m) for _, _, m, _ in slots)):
+        tuples += 1
+        specs = {}
+        for (name, i, meta, _), p in zip(slots, placements):
+            specs[(name, i)] = dt.DTensorSpec(mesh, (p,), tensor_meta=meta)
+        positional, keyword = [], {}
+        for a, _ in _positions(op):
+            if a.name not in args:
+                continue  # its default
+            v = args[a.name]
+            if isinstance(v, dt.TensorMeta):
+                v = specs[(a.name, None)]
+            elif isinstance(v, (list, tuple)) and any(isinstance(e, dt.TensorMeta) for e in v):
+                v = [specs[(a.name, i)] if e is not None else None for i, e in enumerate(v)]
+            (keyword.__setitem__(a.name, v) if a.kwarg_only else positional.append(v))
+        schema = dt.OpSchema(op, tuple(positional), keyword, schema_info=info)
+        try:
+            sharding = propagator.propagate_op_sharding_non_cached(schema)
+        except Exception as e:  # DTensor refuses these inputs at run time
+            rejected[str(e).split("\n")[0][:300]] += 1
+            continue
+        inputs = [p for (_, _, _, is_out), p in zip(slots, placements) if not is_out]
+        outs = [p for (_, _, _, is_out), p in zip(slots, placements) if is_out]
+        # needs_redistribute: an input's placement must change, or (with
+        # use_val_from_redistribute_schema) non-tensor arguments are rewritten.
+        rewritten = False
+        if sharding.needs_redistribute:
+            if not sharding.use_val_from_redistribute_schema:
+                continue
+            wanted = [s.placements for s in sharding.redistribute_schema.args_spec]
+            if wanted != [s.placements for s in schema.args_spec]:
+                continue
+            rewritten = True
+        out_specs = sharding.output_spec
+        out_specs = out_specs if isinstance(out_specs, (tuple, list)) else (out_specs,)
+        key = ", ".join(_text_or_name(p) for p in inputs)
+        if any(s is None for s in out_specs):
+            not_judged[key] = "an output's placement is undefined (None)"
+            continue
+        outputs = [s.placements[0] for s in out_specs]
+        if outs and outs != outputs[:len(outs)]:
+            continue  # out= placed otherwise: DTensor skips it (checked above too)
+        if rewritten:
+            not_judged[key] = ("DTensor rewrites non-tensor arguments for the local call "
+                               "(use_val_from_redistribute_schema)")
+            continue
+        try:
+            rule = placement_text.rule_text(inputs, outputs)
+        except placement_text.NotModelled as e:
+            not_judged[key] = "placement not modelled by ShRT: %s" % e
+            continue
+        if all(isinstance(p, dt.Replicate) for p in inputs + outputs):
+            continue  # the implicit all-Replicate rule
+        rules.add(rule)
+    return SampleClaims(sorted(rules), not_judged, dict(rejected), tuples)
+
+
+def _text_or_name(p):
+    try:
+        return placement_text.placement_text(p)
+    except placement_text.NotModelled:
+        return repr(p)

@@ -1,0 +1,247 @@
+"""Tests of runtime_claims.py and export_claims.py under the installed torch.
+
+The agreement tests are the proof that the claims are DTensor's own: each
+overload runs on real DTensors (a fake process group of 4 ranks) from every
+input placement tuple ShRT enumerates, and the placement DTensor gives the
+result must be the claim for that tuple, or, where DTensor redistributes
+the inputs first, the output of another claimed rule.
+"""
+import itertools
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+import torch
+from torch.distributed.tensor import DTensor
+
+import dtensor_private as dt
+import export_claims
+import placement_text
+import runtime_claims
+
+W = 4
+aten = torch.ops.aten
+
+
+def meta(t):
+    return dt.TensorMeta(t.shape, t.stride(), t.dtype)
+
+
+def rule_map(claims):
+    """{input placements text: output placements text} of claims.rules."""
+    return dict(r.split(" -> ") for r in claims.rules)
+
+
+class PlacementTextTest(unittest.TestCase):
+    def test_round_names(self):
+        self.assertEqual(placement_text.placement_text(dt.Shard(1)), "S(1)")
+        self.assertEqual(placement_text.placement_text(dt.StridedShard(0, split_factor=2)), "_S(0, 2)")
+        self.assertEqual(placement_text.placement_text(dt.Partial("avg")), "P(avg)")
+        self.assertEqual(placement_text.placement_text(dt.Replicate()), "R")
+        self.assertEqual(placement_text.rule_text([dt.Shard(0), dt.Replicate()], [dt.Shard(0)]),
+                         "S(0), R -> S(0)")
+
+    def test_partials_with_their_own_reduction_are_not_modelled(self):
+        for p in (dt.NormPartial(2), dt.MaskPartial()):
+            with self.assertRaises(placement_text.NotModelled) as e:
+                placement_text.placement_text(p)
+            self.assertIn(type(p).__name__, str(e.exception))
+
+
+class SampleClaimsTest(unittest.TestCase):
+    def test_mm(self):
+        c = runtime_claims.sample_claims(
+            aten.mm.default, {"self": meta(torch.empty(8, 6)), "mat2": meta(torch.empty(6, 4))}, W)
+        self.assertEqual(c.tuples, 8 * 8)
+        self.assertEqual(c.rules, [
+            "P(avg), R -> P(avg)", "P(sum), R -> P(sum)", "R, P(avg) -> P(avg)",
+            "R, P(sum) -> P(sum)", "R, S(1) -> S(1)", "S(0), R -> S(0)", "S(1), S(0) -> P(sum)"])
+
+    def test_out_variant_has_the_functionals_rules_and_out_is_no_rule_input(self):
+        args = {"self": meta(torch.empty(8, 6)), "mat2": meta(torch.empty(6, 4))}
+        functional = runtime_claims.sample_claims(aten.mm.default, args, W)
+        out = runtime_claims.sample_claims(aten.mm.out, dict(args, out=meta(torch.empty(8, 4))), W)
+        self.assertEqual(out.rules, functional.rules)
+        self.assertEqual(out.tuples, 8 * 8 * 8)
+
+    def test_in_place_keeps_self(self):
+        args = {"self": meta(torch.empty(8, 4)), "other": meta(torch.empty(8, 4))}
+        c = runtime_claims.sample_claims(aten.add_.Tensor, args, W)
+        self.assertIn("S(1), S(1) -> S(1)", c.rules)
+        for inputs, outputs in rule_map(c).items():
+            self.assertEqual(inputs.split(", ")[0], outputs, inputs)
+        self.assertTrue(any("in-place operations" in m for m in c.rejected), c.rejected)
+
+    def test_a_placement_shrt_does_not_model_is_not_judged_and_named(self):
+        c = runtime_claims.sample_claims(
+            aten.linalg_vector_norm.default, {"self": meta(torch.empty(8, 4)), "ord": 2}, W)
+        self.assertIn("S(0)", c.not_judged)
+        self.assertIn("_NormPartial(2)", c.not_judged["S(0)"])
+        self.assertNotIn("S(0) -> R", c.rules)
+
+    def test_rewritten_arguments_are_not_judged(self):
+        c = runtime_claims.sample_claims(
+            aten.view.default, {"self": meta(torch.empty(8, 6)), "size": [48]}, W)
+        self.assertIn("use_val_from_redistribute_schema", c.not_judged["S(0)"])
+
+    def test_unknown_argument(self):
+        with self.assertRaises(KeyError):
+            runtime_claims.sample_claims(aten.mm.default, {"input": meta(torch.empty(2, 2))}, W)
+
+
+def _local(t, p):
+    """Rank 0's local tensor of `t` under placement `p` (even shards only)."""
+    if isinstance(p, dt.Shard):
+        return t.chunk(W, p.dim)[0].contiguous()
+    return t.clone()
+
+
+class AgreementWithDTensorTest(unittest.TestCase):
+    """Issue 26's proof: the claims agree with DTensor run on DTensors."""
+
+    def check(self, op, args, call):
+        """`args`: {name: tensor, tensor list or value}; `call(op, args)` runs
+        op on the same dict with DTensors in place of tensors."""
+        def to_meta(v):
+            if isinstance(v, torch.Tensor):
+                return meta(v)
+            if isinstance(v, list) and v and isinstance(v[0], torch.Tensor):
+                return [meta(t) for t in v]
+            return v
+        claims = runtime_claims.sample_claims(op, {k: to_meta(v) for k, v in args.items()}, W)
+        claimed = rule_map(claims)
+        outputs = set(claimed.values())
+        mesh = runtime_claims.fake_mesh(W)
+        tensors = [(k, i, t) for k, v in args.items()
+                   for i, t in ([(None, v)] if isinstance(v, torch.Tensor) else
+                                enumerate(v) if isinstance(v, list) and v and isinstance(v[0], torch.Tensor)
+                                else [])]
+        agreed = 0
+        for placements in itertools.product(*(runtime_claims.candidate_placements(meta(t))
+                                               for _, _, t in tensors)):
+            given = {k: (list(v) if isinstance(v, list) else v) for k, v in args.items()}
+            for (k, i, t), p in zip(tensors, placements):
+                d = DTensor.from_local(_local(t, p), mesh, [p], run_check=False,
+                                       shape=t.shape, stride=t.stride())
+                if i is None:
+                    given[k] = d
+                else:
+                    given[k][i] = d
+            try:
+                result = call(op, given)
+            except Exception:
+                continue  # DTensor refuses: nothing claimed for these inputs
+            results = result if isinstance(result, tuple) else (result,)
+            out = ", ".join(placement_text.placement_text(r.placements[0]) for r in results)
+            key = ", ".join(placement_text.placement_text(p) for p in placements)
+            if key in claims.not_judged:
+                continue  # DTensor's own, but not a claim ShRT judges (and says why)
+            if key in claimed:
+                self.assertEqual(out, claimed[key], "%s from %s" % (op, key))
+                agreed += 1
+            else:
+                # Redistributed first: the result is another rule's, or R.
+                self.assertTrue(out in outputs or set(out.split(", ")) == {"R"},
+                                "%s from %s gave %s, no claim outputs it" % (op, key, out))
+        self.assertGreater(agreed, 0, op)
+
+    def test_the_check_fails_on_a_claim_dtensor_does_not_make(self):
+        real = runtime_claims.sample_claims
+
+        def planted(op, args, world_size):  # mm's 'S(0), R -> S(0)' claimed as '-> R'
+            c = real(op, args, world_size)
+            c.rules = ["S(0), R -> R" if r == "S(0), R -> S(0)" else r for r in c.rules]
+            return c
+        runtime_claims.sample_claims = planted
+        try:
+            with self.assertRaisesRegex(AssertionError, "from S\\(0\\), R"):
+                self.test_mm()
+        finally:
+            runtime_claims.sample_claims = real
+
+    def test_mm(self):
+        self.check(aten.mm.default, {"self": torch.rand(8, 4), "mat2": torch.rand(4, 8)},
+                   lambda op, a: op(a["self"], a["mat2"]))
+
+    def test_add(self):
+        self.check(aten.add.Tensor, {"self": torch.rand(8, 4), "other": torch.rand(4)},
+                   lambda op, a: op(a["self"], a["other"]))
+
+    def test_sum_dim(self):
+        self.check(aten.sum.dim_IntList, {"self": torch.rand(8, 4), "dim": [1], "keepdim": False},
+                   lambda op, a: op(a["self"], a["dim"], a["keepdim"]))
+
+    def test_view(self):
+        self.check(aten.view.default, {"self": torch.rand(8, 4), "size": [32]},
+                   lambda op, a: op(a["self"], a["size"]))
+
+    def test_cat(self):
+        self.check(aten.cat.default, {"tensors": [torch.rand(4, 4), torch.rand(4, 4)], "dim": 1},
+                   lambda op, a: op(a["tensors"], a["dim"]))
+
+    def test_index_select(self):
+        self.check(aten.index_select.default,
+                   {"self": torch.rand(8, 4), "dim": 0, "index": torch.tensor([0, 5, 2, 7])},
+                   lambda op, a: op(a["self"], a["dim"], a["index"]))
+
+    def test_max_dim(self):
+        self.check(aten.max.dim, {"self": torch.rand(8, 4), "dim": 1},
+                   lambda op, a: op(a["self"], a["dim"]))
+
+
+class ExportTest(unittest.TestCase):
+    REQUEST = {"world_size": W, "samples": [
+        {"op": "aten::mm", "name": "square", "args": {
+            "self": {"tensor": {"shape": [8, 6], "stride": [6, 1], "dtype": "float32"}},
+            "mat2": {"tensor": {"shape": [6, 4], "stride": [4, 1], "dtype": "float32"}}}},
+        {"op": "aten::cat", "name": "pair", "args": {
+            "tensors": {"tensors": [{"shape": [4, 3], "stride": [3, 1], "dtype": "float32"},
+                                    {"shape": [4, 3], "stride": [3, 1], "dtype": "float32"}]},
+            "dim": 1}}]}
+
+    def test_export(self):
+        claims = export_claims.export(self.REQUEST)
+        self.assertEqual(claims["strategy_source"], "DTensor, torch " + torch.__version__.split("+")[0])
+        mm, cat = claims["samples"]
+        self.assertEqual(mm["registration"], "single_dim")
+        self.assertIn("S(1), S(0) -> P(sum)", mm["rules"])
+        self.assertIn("S(0), S(0) -> S(0)", cat["rules"])
+
+    def test_bad_requests_name_the_field(self):
+        bad = json.loads(json.dumps(self.REQUEST))
+        bad["samples"][1]["args"]["tensors"]["tensors"][1]["dtype"] = "flaot32"
+        with self.assertRaisesRegex(export_claims.BadRequest,
+                                    r"^r.json: samples\[1\]\.args\.tensors\.tensors\[1\]\.dtype: "
+                                    r"unknown dtype 'flaot32'"):
+            export_claims.export(bad, "r.json")
+        bad = json.loads(json.dumps(self.REQUEST))
+        bad["samples"][0]["op"] = "aten::mmm"
+        with self.assertRaisesRegex(export_claims.BadRequest, r"samples\[0\]\.op: no such overload 'aten::mmm'"):
+            export_claims.export(bad, "r.json")
+        bad = json.loads(json.dumps(self.REQUEST))
+        bad["samples"][0]["args"]["input"] = 1
+        with self.assertRaisesRegex(export_claims.BadRequest, r"samples\[0\]\.args: .*no argument 'input'"):
+            export_claims.export(bad, "r.json")
+
+    def test_command_line(self):
+        with tempfile.TemporaryDirectory() as d:
+            request, claims = os.path.join(d, "req.json"), os.path.join(d, "claims.json")
+            with open(request, "w") as f:
+                json.dump(self.REQUEST, f)
+            script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "export_claims.py")
+            done = subprocess.run([sys.executable, script, request, claims], capture_output=True, text=True)
+            self.assertEqual(done.returncode, 0, done.stderr)
+            with open(claims) as f:
+                self.assertEqual(len(json.load(f)["samples"]), 2)
+            with open(request, "w") as f:
+                f.write("{")
+            done = subprocess.run([sys.executable, script, request, claims], capture_output=True, text=True)
+            self.assertEqual(done.returncode, 2)
+            self.assertIn(request, done.stderr)
+
+
+if __name__ == "__main__":
+    unittest.main()
