@@ -89,11 +89,6 @@ class SampleClaims:
     tuples: int
 
 
-def _positions(op):
-    """(argument, is_out) for each schema argument of `op` in order."""
-    return [(a, a.is_out) for a in op._schema.arguments]
-
-
 def sample_claims(op, args, world_size):
     """DTensor's claims (SampleClaims) for OpOverload `op` called with
     `args`: {schema argument name: value}, tensors as dt.TensorMeta, tensor
@@ -113,12 +108,12 @@ def sample_claims(op, args, world_size):
 
     # Tensor slots in schema order: (argument name, list index or None, meta, is_out).
     slots = []
-    for a, is_out in _positions(op):
+    for a in op._schema.arguments:
         v = args.get(a.name)
         if isinstance(v, dt.TensorMeta):
-            slots.append((a.name, None, v, is_out))
+            slots.append((a.name, None, v, a.is_out))
         elif isinstance(v, (list, tuple)) and any(isinstance(e, dt.TensorMeta) for e in v):
-            slots += [(a.name, i, e, is_out) for i, e in enumerate(v) if e is not None]
+            slots += [(a.name, i, e, a.is_out) for i, e in enumerate(v) if e is not None]
 
     rules, not_judged, rejected = set(), {}, collections.Counter()
     tuples = 0
@@ -128,7 +123,7 @@ def sample_claims(op, args, world_size):
         for (name, i, meta, _), p in zip(slots, placements):
             specs[(name, i)] = dt.DTensorSpec(mesh, (p,), tensor_meta=meta)
         positional, keyword = [], {}
-        for a, _ in _positions(op):
+        for a in op._schema.arguments:
             if a.name not in args:
                 continue  # its default
             v = args[a.name]
@@ -136,7 +131,10 @@ def sample_claims(op, args, world_size):
                 v = specs[(a.name, None)]
             elif isinstance(v, (list, tuple)) and any(isinstance(e, dt.TensorMeta) for e in v):
                 v = [specs[(a.name, i)] if e is not None else None for i, e in enumerate(v)]
-            (keyword.__setitem__(a.name, v) if a.kwarg_only else positional.append(v))
+            if a.kwarg_only:
+                keyword[a.name] = v
+            else:
+                positional.append(v)
         schema = dt.OpSchema(op, tuple(positional), keyword, schema_info=info)
         try:
             sharding = propagator.propagate_op_sharding_non_cached(schema)
@@ -163,7 +161,7 @@ def sample_claims(op, args, world_size):
             continue
         outputs = [s.placements[0] for s in out_specs]
         if outs and outs != outputs[:len(outs)]:
-            continue  # out= placed otherwise: DTensor skips it (checked above too)
+            continue  # out= placed otherwise: not a claim for this out= placement
         if rewritten:
             not_judged[key] = ("DTensor rewrites non-tensor arguments for the local call "
                                "(use_val_from_redistribute_schema)")
