@@ -47,8 +47,9 @@ struct OpReport {
   // broadcast_row: aten::add_.Tensor rejects the full inputs: ..."). Such a
   // sample is not applicable to that overload.
   std::vector<std::string> notes;
-  // On an N-D mesh: per sample whose expansion was checked on a subset
-  // (limits.h kMaxNdRules), what was checked.
+  // Per sample not checked in full, what was checked: on an N-D mesh, an
+  // expansion checked on a subset (limits.h kMaxNdRules); a sample skipped
+  // (ValidateOptions::skip).
   std::vector<std::string> sampled;
   // c10 warnings (TORCH_WARN) the operator raised during the run: how many,
   // and the first one's text. They are collected here instead of reaching

@@ -83,6 +83,7 @@ std::string ReproCommand(const Repro& repro) {
                       repro.spec.empty() ? absl::StrCat("--op=", repro.op)
                                          : absl::StrCat("--spec=", repro.spec),
                       repro.strategies.empty() ? "" : absl::StrCat(" --strategies=", repro.strategies),
+                      repro.dtensor ? " --dtensor" : "",
                       repro.mesh.empty() ? absl::StrCat(" --world_size=", repro.world_size)
                                          : absl::StrCat(" --mesh=", repro.mesh),
                       repro.load.empty() ? "" : absl::StrCat(" --load=", absl::StrJoin(repro.load, ",")));

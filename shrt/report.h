@@ -45,6 +45,8 @@ struct Repro {
   std::string op;
   // --strategies=TABLE when set.
   std::string strategies;
+  // --dtensor: DTensor's rules (tools/dtensor/).
+  bool dtensor = false;
   int world_size = 4;
   // --mesh=2x2 instead of --world_size when set (an N-D mesh).
   std::string mesh;

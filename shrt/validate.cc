@@ -72,6 +72,11 @@ absl::StatusOr<OpReport> RunSamples(
     if (!bound.ok()) return bound.status();
     for (const BoundSample& sample : *bound) {
       if (!report.error.empty()) break;
+      if (auto skip = options.skip.find(sample.name()); skip != options.skip.end()) {
+        report.sampled.push_back(
+            absl::StrCat("sample ", sample.name(), " not validated: ", skip->second));
+        continue;
+      }
       for (const InputSpec& in : sample.inputs()) {
         if (std::find(report.recipes.begin(), report.recipes.end(), in.recipe) ==
             report.recipes.end()) {

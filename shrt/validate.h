@@ -8,6 +8,7 @@
 #define SHRT_VALIDATE_H_
 
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,10 @@ struct ValidateOptions : TruthOptions {
   // When non-empty, only the spec's samples with these names (each with
   // all its sweep expansions) are validated.
   std::vector<std::string> samples;
+  // Bound samples (by name, "<name>[dim=0]" for a sweep) that are not
+  // validated, each with why: a note of the report (OpReport::sampled),
+  // e.g. one DTensor was not asked about (tools/dtensor/ask_dtensor.h).
+  std::map<std::string, std::string> skip;
 };
 
 // The rules a strategy claims for one sample's metadata. Errors are the

@@ -44,6 +44,9 @@ ABSL_FLAG(bool, all, false, "Validate every overload that has a spec and a strat
 ABSL_FLAG(std::vector<std::string>, spec, {}, "Spec files to validate, comma-separated");
 ABSL_FLAG(std::string, strategies, "",
           "A strategy table (shrt/table.proto) to validate instead of the registered strategies");
+ABSL_FLAG(bool, dtensor, false,
+          "Validate the rules the installed torch's DTensor registers instead of the registered "
+          "strategies");
 ABSL_FLAG(int, world_size, 4, "World size W of the simulated 1-D mesh (2 .. 64)");
 ABSL_FLAG(std::string, mesh, "",
           "An N-D mesh instead of --world_size, e.g. 2x2 or 2x2x2 (up to 3 dims, 64 ranks): "
@@ -94,14 +97,15 @@ struct Command {
 const std::vector<std::pair<std::string, Command>>& Commands() {
   static const auto* commands = new std::vector<std::pair<std::string, Command>>{
       {"validate",
-       {"Check registered strategies (or a --strategies table) against ground truth on simulated "
-        "ranks.",
-        "shrt validate (--op=OVERLOAD[,...] | --all | --spec=FILE[,...]) [--strategies=TABLE]\n"
+       {"Check registered strategies (or a --strategies table, or DTensor's rules with --dtensor) "
+        "against ground truth on simulated ranks.",
+        "shrt validate (--op=OVERLOAD[,...] | --all | --spec=FILE[,...])\n"
+        "              [--strategies=TABLE | --dtensor]\n"
         "              [--world_size=N | --mesh=W0xW1[xW2]] [--format=text|json] [--html=FILE]\n"
         "              [--load=LIB.so[,...]] [--spec_dir=DIR] [--recipe_dir=DIR] [--seed=N]\n"
         "              [--redraws=N] [--jobs=N] [--call_time_limit=DURATION] [--quiet]",
-        {"op", "all", "spec", "strategies", "world_size", "mesh", "format", "html", "load",
-         "spec_dir", "recipe_dir", "seed", "redraws", "jobs", "call_time_limit", "quiet"}}},
+        {"op", "all", "spec", "strategies", "dtensor", "world_size", "mesh", "format", "html",
+         "load", "spec_dir", "recipe_dir", "seed", "redraws", "jobs", "call_time_limit", "quiet"}}},
       {"discover",
        {"Find the valid rules of one overload by ground truth and synthesise symbolic rules.",
         "shrt discover (--op=OVERLOAD | --spec=FILE) [--world_size=N]\n"
@@ -227,20 +231,24 @@ std::string InWorkspace(const std::string& path) {
 // --spec_dir, resolved.
 std::string SpecDir() { return InWorkspace(absl::GetFlag(FLAGS_spec_dir)); }
 
-// ShRT's own recipes in this binary's runfiles (the data of //tools:shrt_main):
-// <runfiles>/shrt/op_specs/recipes, in ShRT's workspace and in a downstream
-// one alike (@shrt's runfiles are under "shrt/" there too).
-// Under `bazel test` the test's runfiles ($TEST_SRCDIR) hold them.
-std::string StockRecipeDir() {
+// `path` of ShRT's workspace in this binary's runfiles (the data of
+// //tools:shrt_main): <runfiles>/shrt/<path>, in ShRT's workspace and in a
+// downstream one alike (@shrt's runfiles are under "shrt/" there too).
+// Under `bazel test` the test's runfiles ($TEST_SRCDIR) hold them. Empty
+// when this binary's path cannot be read.
+std::string InRunfiles(absl::string_view path) {
   for (const char* var : {"RUNFILES_DIR", "TEST_SRCDIR"}) {
     if (const char* dir = std::getenv(var); dir != nullptr && *dir != '\0') {
-      return absl::StrCat(dir, "/shrt/op_specs/recipes");
+      return absl::StrCat(dir, "/shrt/", path);
     }
   }
   std::error_code error;
   const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", error);
-  return error ? "" : exe.string() + ".runfiles/shrt/op_specs/recipes";
+  return error ? "" : absl::StrCat(exe.string(), ".runfiles/shrt/", path);
 }
+
+// ShRT's own recipes.
+std::string StockRecipeDir() { return InRunfiles("op_specs/recipes"); }
 
 // --recipe_dir, resolved; when it is not given, the spec tree's own
 // recipes, so that --spec_dir=DIR alone reads DIR/recipes (spec_loader.h;
@@ -389,6 +397,8 @@ int main(int argc, char** argv) {
   cmd.all = absl::GetFlag(FLAGS_all);
   for (const std::string& spec : absl::GetFlag(FLAGS_spec)) cmd.specs.push_back(InWorkspace(spec));
   cmd.strategies = InWorkspace(absl::GetFlag(FLAGS_strategies));
+  cmd.dtensor = absl::GetFlag(FLAGS_dtensor);
+  cmd.dtensor_program = InRunfiles("tools/dtensor/export_claims");
   cmd.world_size = absl::GetFlag(FLAGS_world_size);
   cmd.mesh = absl::GetFlag(FLAGS_mesh);
   cmd.format = absl::GetFlag(FLAGS_format);

@@ -20,6 +20,7 @@
 #include "shrt/spec_loader.h"
 #include "shrt/table_claims.h"
 #include "shrt/validate.h"
+#include "tools/dtensor/ask_dtensor.h"
 #include "tools/progress.h"
 
 namespace shrt {
@@ -78,6 +79,12 @@ int RunValidate(const ValidateCommand& cmd, const StrategyRegistry& registry, st
     if (!m.ok()) return usage(absl::StrCat("--mesh: ", m.status().message()));
     mesh = *m;
   }
+  if (cmd.dtensor && !cmd.strategies.empty()) {
+    return usage("give at most one of --strategies and --dtensor");
+  }
+  if (cmd.dtensor && mesh) {
+    return usage("--dtensor: N-D meshes are not supported yet; give --world_size");
+  }
   if (cmd.redraws < 1) return usage("--redraws: must be at least 1");
   if (cmd.call_time_limit <= absl::ZeroDuration()) {
     return usage("--call_time_limit: must be positive, e.g. 60s");
@@ -115,9 +122,39 @@ int RunValidate(const ValidateCommand& cmd, const StrategyRegistry& registry, st
     if (!t.ok()) return usage(absl::StrCat("--strategies: ", t.status().message()));
     table = *std::move(t);
   }
-  // Whether `op` has claims: in the table with --strategies (listed, or
-  // inherited from its functional overload: TableEntry), else registered.
+  ValidateOptions options;
+  options.world_size = cmd.world_size;
+  options.seed = cmd.seed;
+  options.partial_redraws = cmd.redraws;
+  IsolationOptions isolation;
+  isolation.jobs = std::max(1, cmd.jobs > 0 ? cmd.jobs
+                                            : static_cast<int>(std::thread::hardware_concurrency()));
+  isolation.call_time_limit = cmd.call_time_limit;
+  const auto start = std::chrono::steady_clock::now();
+  std::optional<DTensorClaims> dtensor;
+  if (cmd.dtensor) {
+    // Every overload the run may validate is asked about.
+    std::vector<const LoadedSpec*> asked;
+    if (cmd.all) {
+      for (const auto& [op, spec] : by_op) asked.push_back(spec);
+    }
+    for (const LoadedSpec& spec : cmd.specs.empty() ? std::vector<LoadedSpec>{} : *specs) {
+      asked.push_back(&spec);
+    }
+    for (const c10::OperatorName& name : names) {
+      auto it = by_op.find(OverloadToString(name));
+      if (it != by_op.end()) asked.push_back(it->second);
+    }
+    absl::StatusOr<DTensorClaims> claims =
+        AskDTensor(cmd.dtensor_program, asked, options, isolation);
+    if (!claims.ok()) return usage(absl::StrCat("--dtensor: ", claims.status().message()));
+    dtensor = *std::move(claims);
+  }
+  // Whether `op` has claims: DTensor's with --dtensor, in the table with
+  // --strategies (listed, or inherited from its functional overload:
+  // TableEntry), else registered.
   auto has_claims = [&](const c10::OperatorName& op) {
+    if (dtensor) return !dtensor->Registration(op).empty();
     return table ? table->Lookup(op).strategy != nullptr : registry.Contains(op);
   };
   if (table && cmd.all) {
@@ -139,9 +176,16 @@ int RunValidate(const ValidateCommand& cmd, const StrategyRegistry& registry, st
   if (!cmd.specs.empty()) {
     for (const LoadedSpec& spec : *specs) targets.push_back(&spec);
   }
+  // With --dtensor --all: the overloads DTensor was asked about and has no
+  // strategy for. One it was not asked about is validated, to report why.
+  std::vector<std::string> without_strategy;
   if (cmd.all) {
     for (const auto& [op, spec] : by_op) {
-      if (has_claims(spec->op())) targets.push_back(spec);
+      if (has_claims(spec->op()) || (dtensor && !dtensor->Asked(spec->op()))) {
+        targets.push_back(spec);
+      } else if (dtensor) {
+        without_strategy.push_back(op);
+      }
     }
   }
   for (const c10::OperatorName& name : names) {
@@ -153,11 +197,6 @@ int RunValidate(const ValidateCommand& cmd, const StrategyRegistry& registry, st
     targets.push_back(it->second);
   }
 
-  ValidateOptions options;
-  options.world_size = cmd.world_size;
-  options.seed = cmd.seed;
-  options.partial_redraws = cmd.redraws;
-  const auto start = std::chrono::steady_clock::now();
   // One overload's report; overloads run in parallel (ATen intra-op
   // threads stay at 1), each on its own spec, strategy and table entry.
   // What every report of `spec`'s overload starts with, also the report of
@@ -171,6 +210,7 @@ int RunValidate(const ValidateCommand& cmd, const StrategyRegistry& registry, st
     Repro repro;
     repro.spec = spec->path();
     if (table) repro.strategies = cmd.strategies;
+    repro.dtensor = cmd.dtensor;
     repro.world_size = cmd.world_size;
     repro.mesh = r.mesh;
     repro.load = cmd.load;
@@ -207,28 +247,36 @@ int RunValidate(const ValidateCommand& cmd, const StrategyRegistry& registry, st
         }
       }
     } else {
+      const RuleSource dtensor_rules = dtensor ? dtensor->Rules(op) : RuleSource();
       RuleSource source = [&](const OpArgs& args) -> absl::StatusOr<std::vector<Rule>> {
         if (!has_strategy) return std::vector<Rule>{};
-        return registry.Query(op, args);
+        return dtensor ? dtensor_rules(args) : registry.Query(op, args);
       };
-      report = ValidateOp(*spec, source, options);
+      ValidateOptions o = options;
+      if (dtensor) o.skip = dtensor->Unasked(op);
+      report = ValidateOp(*spec, source, o);
     }
     if (!report.ok()) return report;
     report->repro = header(spec).repro;
+    if (dtensor) {
+      for (std::string& note : dtensor->Notes(op)) report->notes.push_back(std::move(note));
+    }
     if (!has_strategy) {
-      report->error = table ? absl::StrCat("not in ", cmd.strategies, "; every valid rule is missing")
-                            : "no strategy is registered; every valid rule is missing";
+      report->error =
+          dtensor ? absl::StrCat(dtensor->source(),
+                                 dtensor->Asked(op) ? " has no strategy for it"
+                                                    : " was not asked about it: no sample binds "
+                                                      "and runs on the full inputs",
+                                 "; every valid rule is missing")
+          : table ? absl::StrCat("not in ", cmd.strategies, "; every valid rule is missing")
+                  : "no strategy is registered; every valid rule is missing";
     }
     return report;
   };
   // Overloads run in crash-isolated worker processes (shrt/isolation.h;
   // ATen intra-op threads stay at 1): an operator that crashes makes its
   // overload *crashed*, the other overloads are unaffected.
-  IsolationOptions isolation;
-  isolation.jobs = std::max(1, std::min<int>(cmd.jobs > 0 ? cmd.jobs
-                                                          : static_cast<int>(std::thread::hardware_concurrency()),
-                                             static_cast<int>(targets.size())));
-  isolation.call_time_limit = cmd.call_time_limit;
+  isolation.jobs = std::max(1, std::min<int>(isolation.jobs, static_cast<int>(targets.size())));
   absl::StatusOr<std::vector<absl::StatusOr<OpReport>>> isolated;
   {
     Progress progress(static_cast<int>(targets.size()), cmd.quiet ? nullptr : stderr);
@@ -257,10 +305,23 @@ int RunValidate(const ValidateCommand& cmd, const StrategyRegistry& registry, st
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const int ranks = mesh ? mesh->size() : cmd.world_size;
   // The JSON is made only when printed or embedded in the HTML page.
-  const std::string json = cmd.format == "json" || !cmd.html.empty()
-                               ? ReportJson(ReportProto(reports, ranks, seconds))
-                               : "";
-  out << (cmd.format == "json" ? json : TextReport(reports, ranks, seconds));
+  std::string json;
+  if (cmd.format == "json" || !cmd.html.empty()) {
+    ValidationReport proto = ReportProto(reports, ranks, seconds);
+    if (dtensor) proto.set_strategy_source(dtensor->source());
+    for (const std::string& op : without_strategy) proto.add_without_strategy(op);
+    json = ReportJson(proto);
+  }
+  if (cmd.format == "json") {
+    out << json;
+  } else {
+    out << TextReport(reports, ranks, seconds);
+    if (dtensor) out << "rules: " << dtensor->source() << "\n";
+    if (!without_strategy.empty()) {
+      out << dtensor->source() << " has no strategy for " << without_strategy.size()
+          << " overloads with a spec: " << absl::StrJoin(without_strategy, ", ") << "\n";
+    }
+  }
   if (!cmd.html.empty()) {
     out.flush();
     if (absl::Status s = WriteFileAtomically(cmd.html, html_before, RenderHtmlReport(json));

@@ -22,6 +22,12 @@ struct ValidateCommand {
   // --strategies: a strategy table (shrt/table.proto) whose rules are
   // validated instead of the registered strategies.
   std::string strategies;
+  // --dtensor: validate the rules the installed torch's DTensor registers
+  // (tools/dtensor/, DESIGN.md §11) instead of the registered strategies.
+  bool dtensor = false;
+  // The program that exports DTensor's claims (//tools/dtensor:export_claims
+  // in the CLI's runfiles); set by main().
+  std::string dtensor_program;
   int world_size = 4;            // --world_size
   // --mesh: an N-D mesh such as "2x2" (shrt/mesh.h MeshShape::Parse); when
   // set, each strategy's expansion to it is validated (DESIGN.md §9)
@@ -70,7 +76,12 @@ int UsageError(std::ostream& err, absl::string_view command, absl::string_view m
 // to that file as one self-contained HTML page (shrt/html_report.h),
 // replaced atomically (shrt/atomic_file.h); a directory that does not exist
 // or cannot be written is found before the run, and any failure to write
-// is a usage error naming --html (kExitUsage).
+// is a usage error naming --html (kExitUsage). With --dtensor, DTensor is
+// asked about every sample first (tools/dtensor/ask_dtensor.h); --all then
+// validates the overloads it has a strategy for and lists the others
+// (ValidationReport.without_strategy); an overload it has none for, named
+// by --op or --spec, reports every valid rule missing without failing the
+// run, as an unregistered overload does.
 int RunValidate(const ValidateCommand& cmd, const StrategyRegistry& registry, std::ostream& out,
                 std::ostream& err);
 

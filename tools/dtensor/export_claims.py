@@ -4,8 +4,9 @@ judges. The boundary is a file, never an embedded interpreter.
 
 Usage: export_claims.py REQUEST.json CLAIMS.json
 
-REQUEST.json (written by the C++ side, one overload's samples or many):
-  {"world_size": 4,
+REQUEST.json (written by the C++ side, one overload's samples or many;
+claims.proto ClaimsRequest is its schema):
+  {"world_size": 4, "max_tuples": 20000,
    "samples": [{"op": "aten::add.Tensor", "name": "broadcast_row",
                 "args": {"self": {"tensor": {"shape": [7, 5], "stride": [5, 1],
                                              "dtype": "float32"}},
@@ -24,9 +25,11 @@ CLAIMS.json:
                 "rules": ["S(0), R -> S(0)", ...],
                 "not_judged": {"<input placements>": "<reason>"},
                 "rejected": {"<DTensor's error>": <input tuples>},
-                "tuples": <input tuples asked>}]}
-  (runtime_claims.py defines each field). An overload DTensor has no
-  strategy for has registration null and no rules.
+                "tuples": <input tuples asked>,
+                "unasked": "<why not asked>" (only when not asked)}]}
+  (claims.proto Claims; runtime_claims.py defines each field). An overload
+  DTensor has no strategy for has registration null and no rules; a sample
+  with more input tuples than max_tuples (0: no limit) is not asked about.
 
 Exit status: 0 when written; 2 for a bad request, with a message naming the
 file and the field (e.g. "req.json: samples[3].args.self.tensor.dtype:
@@ -98,6 +101,9 @@ def export(request, path="request"):
     world_size = request.get("world_size") if isinstance(request, dict) else None
     if not isinstance(world_size, int) or world_size < 2:
         raise BadRequest("%s: world_size: expected an int >= 2, got %r" % (path, world_size))
+    max_tuples = request.get("max_tuples", 0)
+    if not isinstance(max_tuples, int) or max_tuples < 0:
+        raise BadRequest("%s: max_tuples: expected an int >= 0, got %r" % (path, max_tuples))
     samples = request.get("samples")
     if not isinstance(samples, list):
         raise BadRequest("%s: samples: expected a list" % path)
@@ -112,6 +118,10 @@ def export(request, path="request"):
                  "registration": dt.registration_kind(op)}
         if entry["registration"] is None:
             entry.update(rules=[], not_judged={}, rejected={}, tuples=0)
+        elif max_tuples and runtime_claims.tuple_count(op, args) > max_tuples:
+            entry.update(rules=[], not_judged={}, rejected={}, tuples=0,
+                         unasked="%d input tuples, more than the %d asked per sample"
+                         % (runtime_claims.tuple_count(op, args), max_tuples))
         else:
             try:
                 claims = runtime_claims.sample_claims(op, args, world_size)

@@ -39,6 +39,7 @@ What is not a claim ShRT can judge is counted, never dropped:
 import collections
 import dataclasses
 import itertools
+import math
 
 import torch
 import torch.distributed as dist
@@ -106,7 +107,14 @@ def sample_claims(op, args, world_size):
     if info is None:
         info = propagator.op_to_schema_info_for_single_dim_strategy.get(op)
 
-    # Tensor slots in schema order: (argument name, list index or None, meta, is_out).
+    slots = _tensor_slots(op, args)
+    with dt.tensor_meta_memo(propagator):
+        return _ask(op, args, slots, mesh, propagator, info)
+
+
+def _tensor_slots(op, args):
+    """The tensor slots of a call in schema order: (argument name, list index
+    or None, meta, is_out)."""
     slots = []
     for a in op._schema.arguments:
         v = args.get(a.name)
@@ -114,7 +122,18 @@ def sample_claims(op, args, world_size):
             slots.append((a.name, None, v, a.is_out))
         elif isinstance(v, (list, tuple)) and any(isinstance(e, dt.TensorMeta) for e in v):
             slots += [(a.name, i, e, a.is_out) for i, e in enumerate(v) if e is not None]
+    return slots
 
+
+def tuple_count(op, args):
+    """The number of input tuples sample_claims asks DTensor about for the
+    same `op` and `args`: the product of each tensor's candidate
+    placements, out= tensors included."""
+    return math.prod(len(candidate_placements(m)) for _, _, m, _ in _tensor_slots(op, args))
+
+
+def _ask(op, args, slots, mesh, propagator, info):
+    """sample_claims' loop over every input tuple."""
     rules, not_judged, rejected = set(), {}, collections.Counter()
     tuples = 0
     for placements in itertools.product(*(candidate_placements(m) for _, _, m, _ in slots)):

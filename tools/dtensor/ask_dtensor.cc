@@ -1,0 +1,39 @@
+#include "tools/dtensor/ask_dtensor.h"
+
+#include "shrt/sample_args.h"
+
+namespace shrt {
+
+absl::StatusOr<DTensorClaims> AskDTensor(const std::string& program,
+                                         const std::vector<const LoadedSpec*>& specs,
+                                         const TruthOptions& options,
+                                         const IsolationOptions& isolation) {
+  // Each task: one spec's request samples, as a serialised ClaimsRequest.
+  absl::StatusOr<std::vector<TaskOutcome>> outcomes = RunIsolated(
+      static_cast<int>(specs.size()),
+      [&](int i) -> absl::StatusOr<std::string> {
+        absl::StatusOr<std::vector<NamedOpArgs>> args = SampleOpArgs(*specs[i], options);
+        if (!args.ok()) return args.status();
+        absl::StatusOr<std::vector<dtensor::RequestSample>> samples =
+            RequestSamples(specs[i]->op(), *args);
+        if (!samples.ok()) return samples.status();
+        dtensor::ClaimsRequest request;
+        for (dtensor::RequestSample& s : *samples) *request.add_samples() = std::move(s);
+        return request.SerializeAsString();
+      },
+      isolation);
+  if (!outcomes.ok()) return outcomes.status();
+  dtensor::ClaimsRequest request;
+  request.set_world_size(options.world_size);
+  request.set_max_tuples(kMaxTuplesAsked);
+  for (const TaskOutcome& outcome : *outcomes) {
+    dtensor::ClaimsRequest part;
+    // A failed task leaves its overload unasked: its validation reports
+    // the same error or crash.
+    if (!outcome.result.ok() || !part.ParseFromString(*outcome.result)) continue;
+    for (dtensor::RequestSample& s : *part.mutable_samples()) *request.add_samples() = std::move(s);
+  }
+  return DTensorClaims::Export(program, request, isolation.jobs);
+}
+
+}  // namespace shrt

@@ -1,0 +1,43 @@
+// Asking the installed torch's DTensor about every sample of a run
+// (`validate --dtensor`, DESIGN.md §11): the one place that turns specs
+// into DTensor's claims before their validation.
+#ifndef TOOLS_DTENSOR_ASK_DTENSOR_H_
+#define TOOLS_DTENSOR_ASK_DTENSOR_H_
+
+#include <string>
+#include <vector>
+
+#include "absl/status/statusor.h"
+#include "shrt/ground_truth.h"
+#include "shrt/isolation.h"
+#include "shrt/spec_loader.h"
+#include "tools/dtensor/dtensor_claims.h"
+
+namespace shrt {
+
+// The most input tuples (the product of every tensor's candidate
+// placements, out= tensors included) DTensor is asked about per sample: a
+// sample with more is not validated (DTensorClaims::Unasked), as asking
+// takes about 0.7 ms per tuple (BENCHMARKS.md). 20,000 leaves out about
+// 54 of 7,776 samples at W = 4, mostly of out= variants with several
+// outputs and of _foreach_ ops.
+inline constexpr int kMaxTuplesAsked = 20000;
+
+// DTensor's claims at options.world_size for every sample of `specs`: each
+// spec's samples' OpArgs (SampleOpArgs, ground truth's seed in `options`)
+// found in crash-isolated workers (`isolation`: jobs, call time limit), so
+// that an operator that crashes leaves its overload unasked (its
+// validation then reports the crash) and a spec that does not bind is
+// left to its validation's error; then asked of `program`
+// (export_claims.py) in isolation.jobs processes (DTensorClaims::Export),
+// at most kMaxTuplesAsked input tuples per sample.
+// The caller must be single-threaded (RunIsolated). Errors: RunIsolated's
+// and Export's.
+absl::StatusOr<DTensorClaims> AskDTensor(const std::string& program,
+                                         const std::vector<const LoadedSpec*>& specs,
+                                         const TruthOptions& options,
+                                         const IsolationOptions& isolation);
+
+}  // namespace shrt
+
+#endif  // TOOLS_DTENSOR_ASK_DTENSOR_H_

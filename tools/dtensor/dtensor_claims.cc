@@ -1,0 +1,274 @@
+#include "tools/dtensor/dtensor_claims.h"
+
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "google/protobuf/util/json_util.h"
+#include "google/protobuf/util/message_differencer.h"
+#include "shrt/overload_name.h"
+#include "shrt/placement.h"
+#include "shrt/text_proto.h"
+#include "tools/dtensor/request.h"
+
+extern char** environ;
+
+namespace shrt {
+namespace {
+
+using google::protobuf::util::MessageDifferencer;
+
+absl::Status WriteText(const std::string& path, const std::string& text) {
+  std::ofstream out(path);
+  out << text;
+  out.close();
+  if (!out) return absl::InternalError(absl::StrCat(path, ": cannot be written"));
+  return absl::OkStatus();
+}
+
+// The overloads of `request` in `jobs` shares (fewer when there are fewer
+// overloads), each overload's samples whole and in order, balanced by
+// sample count.
+std::vector<dtensor::ClaimsRequest> Shares(const dtensor::ClaimsRequest& request, int jobs) {
+  std::vector<std::vector<const dtensor::RequestSample*>> by_op;
+  std::map<std::string, size_t> index;
+  for (const dtensor::RequestSample& s : request.samples()) {
+    auto [it, added] = index.emplace(s.op(), by_op.size());
+    if (added) by_op.emplace_back();
+    by_op[it->second].push_back(&s);
+  }
+  std::vector<dtensor::ClaimsRequest> shares(
+      std::max<size_t>(1, std::min<size_t>(std::max(jobs, 1), by_op.size())));
+  for (dtensor::ClaimsRequest& share : shares) share.set_world_size(request.world_size());
+  for (const auto& op : by_op) {
+    dtensor::ClaimsRequest* least = &shares[0];
+    for (dtensor::ClaimsRequest& share : shares) {
+      if (share.samples_size() < least->samples_size()) least = &share;
+    }
+    for (const dtensor::RequestSample* s : op) *least->add_samples() = *s;
+  }
+  return shares;
+}
+
+// The last `n` bytes of `text`, from a line start when one is near.
+std::string Tail(const std::string& text, size_t n) {
+  if (text.size() <= n) return text;
+  std::string tail = text.substr(text.size() - n);
+  const size_t nl = tail.find('\n');
+  return nl == std::string::npos ? tail : tail.substr(nl + 1);
+}
+
+}  // namespace
+
+absl::StatusOr<std::vector<dtensor::RequestSample>> RequestSamples(
+    const c10::OperatorName& op, const std::vector<NamedOpArgs>& samples) {
+  std::vector<dtensor::RequestSample> out;
+  for (const NamedOpArgs& s : samples) {
+    absl::StatusOr<google::protobuf::Struct> args = RequestArgs(op, s.args);
+    if (!args.ok()) return args.status();
+    dtensor::RequestSample& r = out.emplace_back();
+    r.set_op(OverloadToString(op));
+    r.set_name(s.sample);
+    *r.mutable_args() = *std::move(args);
+  }
+  return out;
+}
+
+absl::StatusOr<DTensorClaims> DTensorClaims::Export(const std::string& program,
+                                                    const dtensor::ClaimsRequest& request,
+                                                    int jobs) {
+  std::string dir_template =
+      absl::StrCat(std::getenv("TMPDIR") != nullptr ? std::getenv("TMPDIR") : "/tmp",
+                   "/shrt_dtensor_XXXXXX");
+  if (mkdtemp(dir_template.data()) == nullptr) {
+    return absl::InternalError(absl::StrCat(dir_template, ": cannot create a directory"));
+  }
+  const std::string dir = dir_template;
+  struct Cleanup {
+    std::string dir;
+    ~Cleanup() {
+      std::error_code ignored;
+      std::filesystem::remove_all(dir, ignored);
+    }
+  } cleanup{dir};
+
+  const std::vector<dtensor::ClaimsRequest> shares = Shares(request, jobs);
+  google::protobuf::util::JsonPrintOptions print;
+  print.preserve_proto_field_names = true;
+  std::vector<pid_t> pids;
+  for (size_t i = 0; i < shares.size(); ++i) {
+    const std::string stem = absl::StrCat(dir, "/", i);
+    std::string json;
+    if (!google::protobuf::util::MessageToJsonString(shares[i], &json, print).ok()) {
+      return absl::InternalError("the DTensor request cannot be printed as JSON");
+    }
+    if (absl::Status s = WriteText(stem + ".request.json", json); !s.ok()) return s;
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, (stem + ".stderr").c_str(),
+                                     O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    const std::string request_path = stem + ".request.json", claims_path = stem + ".claims.json";
+    char* argv[] = {const_cast<char*>(program.c_str()), const_cast<char*>(request_path.c_str()),
+                    const_cast<char*>(claims_path.c_str()), nullptr};
+    pid_t pid = 0;
+    const int error = posix_spawn(&pid, program.c_str(), &actions, nullptr, argv, environ);
+    posix_spawn_file_actions_destroy(&actions);
+    if (error != 0) {
+      for (pid_t p : pids) waitpid(p, nullptr, 0);
+      return absl::InternalError(
+          absl::StrCat("cannot run ", program, ": ", std::strerror(error)));
+    }
+    pids.push_back(pid);
+  }
+  std::vector<int> statuses(pids.size());
+  for (size_t i = 0; i < pids.size(); ++i) waitpid(pids[i], &statuses[i], 0);
+
+  DTensorClaims all;
+  auto merged = std::make_shared<std::map<std::string, std::vector<Sample>>>();
+  for (size_t i = 0; i < shares.size(); ++i) {
+    const std::string stem = absl::StrCat(dir, "/", i);
+    if (!WIFEXITED(statuses[i]) || WEXITSTATUS(statuses[i]) != 0) {
+      absl::StatusOr<std::string> err = ReadFile(stem + ".stderr");
+      return absl::FailedPreconditionError(absl::StrCat(
+          program,
+          WIFEXITED(statuses[i]) ? absl::StrCat(" exited with status ", WEXITSTATUS(statuses[i]))
+                                 : absl::StrCat(" was killed by signal ", WTERMSIG(statuses[i])),
+          err.ok() ? absl::StrCat(":\n", Tail(*err, 2000)) : ""));
+    }
+    absl::StatusOr<std::string> json = ReadFile(stem + ".claims.json");
+    if (!json.ok()) return json.status();
+    dtensor::Claims claims;
+    if (const auto s = google::protobuf::util::JsonStringToMessage(*json, &claims); !s.ok()) {
+      return absl::InvalidArgumentError(
+          absl::StrCat(program, "'s claims: ", s.message().as_string()));
+    }
+    absl::StatusOr<DTensorClaims> share =
+        FromProtos(shares[i], claims, absl::StrCat(program, "'s claims"));
+    if (!share.ok()) return share.status();
+    all.source_ = share->source_;
+    all.world_size_ = share->world_size_;
+    for (const auto& [op, samples] : *share->samples_) (*merged)[op] = samples;
+  }
+  all.samples_ = std::move(merged);
+  return all;
+}
+
+absl::StatusOr<DTensorClaims> DTensorClaims::FromProtos(const dtensor::ClaimsRequest& request,
+                                                        const dtensor::Claims& claims,
+                                                        const std::string& where) {
+  if (claims.samples_size() != request.samples_size() ||
+      claims.world_size() != request.world_size()) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        where, ": answers ", claims.samples_size(), " samples at world size ",
+        claims.world_size(), ", asked ", request.samples_size(), " at ", request.world_size()));
+  }
+  DTensorClaims out;
+  out.source_ = claims.strategy_source();
+  out.world_size_ = claims.world_size();
+  auto samples = std::make_shared<std::map<std::string, std::vector<Sample>>>();
+  for (int i = 0; i < request.samples_size(); ++i) {
+    const dtensor::RequestSample& asked = request.samples(i);
+    const dtensor::SampleClaims& answer = claims.samples(i);
+    if (answer.op() != asked.op() || answer.name() != asked.name()) {
+      return absl::InvalidArgumentError(absl::StrCat(
+          where, ": samples[", i, "]: answers ", answer.op(), " sample ", answer.name(),
+          ", asked ", asked.op(), " sample ", asked.name()));
+    }
+    Sample s{asked.args(), answer, {}};
+    for (int j = 0; j < answer.rules_size(); ++j) {
+      absl::StatusOr<Rule> rule = ParseRule(answer.rules(j));
+      if (!rule.ok()) {
+        return absl::InvalidArgumentError(absl::StrCat(where, ": samples[", i, "].rules[", j,
+                                                       "]: ", rule.status().message()));
+      }
+      s.rules.push_back(*std::move(rule));
+    }
+    (*samples)[asked.op()].push_back(std::move(s));
+  }
+  out.samples_ = std::move(samples);
+  return out;
+}
+
+std::string DTensorClaims::Registration(const c10::OperatorName& op) const {
+  auto it = samples_->find(OverloadToString(op));
+  return it == samples_->end() || it->second.empty() ? "" : it->second.front().claims.registration();
+}
+
+bool DTensorClaims::Asked(const c10::OperatorName& op) const {
+  return samples_->count(OverloadToString(op)) > 0;
+}
+
+std::map<std::string, std::string> DTensorClaims::Unasked(const c10::OperatorName& op) const {
+  std::map<std::string, std::string> out;
+  auto it = samples_->find(OverloadToString(op));
+  if (it == samples_->end()) return out;
+  for (const Sample& s : it->second) {
+    if (!s.claims.unasked().empty()) {
+      out[s.claims.name()] = absl::StrCat(source_, " was not asked about it: ", s.claims.unasked());
+    }
+  }
+  return out;
+}
+
+RuleSource DTensorClaims::Rules(const c10::OperatorName& op) const {
+  return [op, samples = samples_](const OpArgs& args) -> absl::StatusOr<std::vector<Rule>> {
+    absl::StatusOr<google::protobuf::Struct> asked = RequestArgs(op, args);
+    if (!asked.ok()) return asked.status();
+    auto it = samples->find(OverloadToString(op));
+    if (it != samples->end()) {
+      for (const Sample& s : it->second) {
+        if (MessageDifferencer::Equals(s.args, *asked)) return s.rules;
+      }
+    }
+    std::string json;
+    (void)google::protobuf::util::MessageToJsonString(*asked, &json);
+    return absl::FailedPreconditionError(absl::StrCat(
+        "DTensor was not asked about these arguments (their outputs differ from the first "
+        "accepted generator's): ", json));
+  };
+}
+
+std::vector<std::string> DTensorClaims::Notes(const c10::OperatorName& op) const {
+  std::vector<std::string> notes;
+  auto it = samples_->find(OverloadToString(op));
+  if (it == samples_->end()) return notes;
+  // reason -> (input tuples, first example); message -> tuples.
+  std::map<std::string, std::pair<int, std::string>> not_judged;
+  std::map<std::string, int64_t> rejected;
+  int64_t tuples = 0, rejected_tuples = 0;
+  for (const Sample& s : it->second) {
+    tuples += s.claims.tuples();
+    for (const auto& [inputs, reason] : s.claims.not_judged()) {
+      auto& [n, example] = not_judged[reason];
+      if (n++ == 0) example = absl::StrCat("sample ", s.claims.name(), ", inputs ", inputs);
+    }
+    for (const auto& [message, n] : s.claims.rejected()) {
+      rejected[message] += n;
+      rejected_tuples += n;
+    }
+  }
+  for (const auto& [reason, seen] : not_judged) {
+    notes.push_back(absl::StrCat(source_, ": not judged for ", seen.first,
+                                 " input placements: ", reason, " (e.g. ", seen.second, ")"));
+  }
+  if (rejected_tuples > 0) {
+    notes.push_back(absl::StrCat(source_, " raises on ", rejected_tuples, " of ", tuples,
+                                 " input tuples asked; the most frequent: ",
+                                 std::max_element(rejected.begin(), rejected.end(),
+                                                  [](const auto& a, const auto& b) {
+                                                    return a.second < b.second;
+                                                  })->first));
+  }
+  return notes;
+}
+
+}  // namespace shrt

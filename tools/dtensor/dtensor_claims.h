@@ -1,0 +1,94 @@
+// DTensor's own rules as the claims ShRT judges (DESIGN.md §11,
+// `shrt validate --dtensor`).
+//
+// The installed torch's DTensor is asked by a separate Python program
+// (tools/dtensor/export_claims.py, run under the interpreter whose torch
+// ShRT links) about every sample before the validation runs: the request
+// and its answer are files (claims.proto), never an embedded interpreter.
+// The answer is served per sample here: ground truth passes a sample's
+// OpArgs, whose request arguments (request.h) find the sample DTensor was
+// asked about.
+#ifndef TOOLS_DTENSOR_DTENSOR_CLAIMS_H_
+#define TOOLS_DTENSOR_DTENSOR_CLAIMS_H_
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "ATen/core/operator_name.h"
+#include "absl/status/statusor.h"
+#include "shrt/sample_args.h"
+#include "shrt/validate.h"
+#include "tools/dtensor/claims.pb.h"
+
+namespace shrt {
+
+// The request samples (claims.proto RequestSample) of overload `op`'s
+// `samples`. Errors: RequestArgs'.
+absl::StatusOr<std::vector<dtensor::RequestSample>> RequestSamples(
+    const c10::OperatorName& op, const std::vector<NamedOpArgs>& samples);
+
+class DTensorClaims {
+ public:
+  // Runs `program REQUEST CLAIMS` (export_claims.py) on `request` in
+  // `jobs` processes at once (each on a share of the overloads, which
+  // stay whole), through files in a fresh temporary directory, and reads
+  // the claims. Errors: Internal when a program cannot be started or a
+  // file cannot be written; FailedPrecondition when a program exits
+  // non-zero or by a signal, with the end of its stderr; FromProtos'.
+  static absl::StatusOr<DTensorClaims> Export(const std::string& program,
+                                              const dtensor::ClaimsRequest& request, int jobs);
+
+  // The claims `claims` (read from `where`, for messages) answering
+  // `request`. Errors: InvalidArgument "<where>: samples[i]...: ..." when
+  // they do not answer it (another sample count, overload or world size)
+  // or a rule does not parse (placement.h ParseRule).
+  static absl::StatusOr<DTensorClaims> FromProtos(const dtensor::ClaimsRequest& request,
+                                                  const dtensor::Claims& claims,
+                                                  const std::string& where);
+
+  // "DTensor, torch 2.13.0": what the rules are, for every report.
+  const std::string& source() const { return source_; }
+  int world_size() const { return world_size_; }
+
+  // How DTensor registers `op` (claims.proto SampleClaims.registration),
+  // or "" when it has no strategy for it or no sample of it was asked.
+  std::string Registration(const c10::OperatorName& op) const;
+  // True if some sample of `op` was asked about (AskDTensor leaves out an
+  // overload whose samples do not bind, or whose operator crashes or
+  // rejects every sample).
+  bool Asked(const c10::OperatorName& op) const;
+
+  // The samples of `op` DTensor was not asked about (claims.proto
+  // SampleClaims.unasked), by bound-sample name, with why: for
+  // ValidateOptions::skip, since a sample without claims would make every
+  // valid rule on it "missing".
+  std::map<std::string, std::string> Unasked(const c10::OperatorName& op) const;
+
+  // The rules DTensor claims for a sample of `op`, found by its request
+  // arguments, for ValidateOp. Errors: FailedPrecondition naming the
+  // sample when DTensor was not asked about those arguments (a sample
+  // whose outputs differ between generators), RequestArgs'.
+  RuleSource Rules(const c10::OperatorName& op) const;
+
+  // What a report of `op` should say besides verdicts: the input
+  // placements whose DTensor rule ShRT cannot judge (with why), and the
+  // input tuples DTensor raises on, counted over the samples.
+  std::vector<std::string> Notes(const c10::OperatorName& op) const;
+
+ private:
+  struct Sample {
+    google::protobuf::Struct args;
+    dtensor::SampleClaims claims;
+    std::vector<Rule> rules;
+  };
+  std::string source_;
+  int world_size_ = 0;
+  // By overload text ("aten::add.Tensor"); shared with the RuleSources.
+  std::shared_ptr<const std::map<std::string, std::vector<Sample>>> samples_;
+};
+
+}  // namespace shrt
+
+#endif  // TOOLS_DTENSOR_DTENSOR_CLAIMS_H_
