@@ -47,6 +47,9 @@ ABSL_FLAG(std::string, strategies, "",
 ABSL_FLAG(bool, dtensor, false,
           "Validate the rules the installed torch's DTensor registers instead of the registered "
           "strategies");
+ABSL_FLAG(std::vector<std::string>, dtensor_rules, {},
+          "With --dtensor: Python files, comma-separated, run before DTensor is asked; they "
+          "register DTensor strategies (e.g. register_single_dim_strategy for --load's ops)");
 ABSL_FLAG(int, world_size, 4, "World size W of the simulated 1-D mesh (2 .. 64)");
 ABSL_FLAG(std::string, mesh, "",
           "An N-D mesh instead of --world_size, e.g. 2x2 or 2x2x2 (up to 3 dims, 64 ranks): "
@@ -100,12 +103,12 @@ const std::vector<std::pair<std::string, Command>>& Commands() {
        {"Check registered strategies (or a --strategies table, or DTensor's rules with --dtensor) "
         "against ground truth on simulated ranks.",
         "shrt validate (--op=OVERLOAD[,...] | --all | --spec=FILE[,...])\n"
-        "              [--strategies=TABLE | --dtensor]\n"
+        "              [--strategies=TABLE | --dtensor [--dtensor_rules=FILE.py[,...]]]\n"
         "              [--world_size=N | --mesh=W0xW1[xW2]] [--format=text|json] [--html=FILE]\n"
         "              [--load=LIB.so[,...]] [--spec_dir=DIR] [--recipe_dir=DIR] [--seed=N]\n"
         "              [--redraws=N] [--jobs=N] [--call_time_limit=DURATION] [--quiet]",
-        {"op", "all", "spec", "strategies", "dtensor", "world_size", "mesh", "format", "html",
-         "load", "spec_dir", "recipe_dir", "seed", "redraws", "jobs", "call_time_limit", "quiet"}}},
+        {"op", "all", "spec", "strategies", "dtensor", "dtensor_rules", "world_size", "mesh",
+         "format", "html", "load", "spec_dir", "recipe_dir", "seed", "redraws", "jobs", "call_time_limit", "quiet"}}},
       {"discover",
        {"Find the valid rules of one overload by ground truth and synthesise symbolic rules.",
         "shrt discover (--op=OVERLOAD | --spec=FILE) [--world_size=N]\n"
@@ -399,6 +402,9 @@ int main(int argc, char** argv) {
   cmd.strategies = InWorkspace(absl::GetFlag(FLAGS_strategies));
   cmd.dtensor = absl::GetFlag(FLAGS_dtensor);
   cmd.dtensor_program = InRunfiles("tools/dtensor/export_claims");
+  for (const std::string& path : absl::GetFlag(FLAGS_dtensor_rules)) {
+    cmd.dtensor_rules.push_back(InWorkspace(path));
+  }
   cmd.world_size = absl::GetFlag(FLAGS_world_size);
   cmd.mesh = absl::GetFlag(FLAGS_mesh);
   cmd.format = absl::GetFlag(FLAGS_format);

@@ -82,6 +82,9 @@ int RunValidate(const ValidateCommand& cmd, const StrategyRegistry& registry, st
   if (cmd.dtensor && !cmd.strategies.empty()) {
     return usage("give at most one of --strategies and --dtensor");
   }
+  if (!cmd.dtensor && !cmd.dtensor_rules.empty()) {
+    return usage("--dtensor_rules: only with --dtensor");
+  }
   if (cmd.dtensor && mesh) {
     return usage("--dtensor: N-D meshes are not supported yet; give --world_size");
   }
@@ -138,15 +141,15 @@ int RunValidate(const ValidateCommand& cmd, const StrategyRegistry& registry, st
     if (cmd.all) {
       for (const auto& [op, spec] : by_op) asked.push_back(spec);
     }
-    for (const LoadedSpec& spec : cmd.specs.empty() ? std::vector<LoadedSpec>{} : *specs) {
-      asked.push_back(&spec);
+    if (!cmd.specs.empty()) {
+      for (const LoadedSpec& spec : *specs) asked.push_back(&spec);
     }
     for (const c10::OperatorName& name : names) {
       auto it = by_op.find(OverloadToString(name));
       if (it != by_op.end()) asked.push_back(it->second);
     }
     absl::StatusOr<DTensorClaims> claims =
-        AskDTensor(cmd.dtensor_program, asked, options, isolation);
+        AskDTensor({cmd.dtensor_program, cmd.load, cmd.dtensor_rules}, asked, options, isolation);
     if (!claims.ok()) return usage(absl::StrCat("--dtensor: ", claims.status().message()));
     dtensor = *std::move(claims);
   }

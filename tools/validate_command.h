@@ -28,6 +28,9 @@ struct ValidateCommand {
   // The program that exports DTensor's claims (//tools/dtensor:export_claims
   // in the CLI's runfiles); set by main().
   std::string dtensor_program;
+  // --dtensor_rules: Python files run before DTensor is asked, which
+  // register DTensor strategies (e.g. for the custom ops of --load).
+  std::vector<std::string> dtensor_rules;
   int world_size = 4;            // --world_size
   // --mesh: an N-D mesh such as "2x2" (shrt/mesh.h MeshShape::Parse); when
   // set, each strategy's expansion to it is validated (DESIGN.md §9)

@@ -1,10 +1,23 @@
 #include "tools/dtensor/ask_dtensor.h"
 
+#include <filesystem>
+
+#include "c10/util/Exception.h"
 #include "shrt/sample_args.h"
 
 namespace shrt {
+namespace {
 
-absl::StatusOr<DTensorClaims> AskDTensor(const std::string& program,
+// Drops the operator's TORCH_WARN messages: the validation of the same
+// samples collects them into its report (validate.cc WarningCollector).
+class DropWarnings : public c10::WarningHandler {
+ public:
+  void process(const c10::Warning&) override {}
+};
+
+}  // namespace
+
+absl::StatusOr<DTensorClaims> AskDTensor(const DTensorAsk& ask,
                                          const std::vector<const LoadedSpec*>& specs,
                                          const TruthOptions& options,
                                          const IsolationOptions& isolation) {
@@ -12,6 +25,8 @@ absl::StatusOr<DTensorClaims> AskDTensor(const std::string& program,
   absl::StatusOr<std::vector<TaskOutcome>> outcomes = RunIsolated(
       static_cast<int>(specs.size()),
       [&](int i) -> absl::StatusOr<std::string> {
+        DropWarnings drop;
+        c10::WarningUtils::WarningHandlerGuard guard(&drop);
         absl::StatusOr<std::vector<NamedOpArgs>> args = SampleOpArgs(*specs[i], options);
         if (!args.ok()) return args.status();
         absl::StatusOr<std::vector<dtensor::RequestSample>> samples =
@@ -26,6 +41,12 @@ absl::StatusOr<DTensorClaims> AskDTensor(const std::string& program,
   dtensor::ClaimsRequest request;
   request.set_world_size(options.world_size);
   request.set_max_tuples(kMaxTuplesAsked);
+  for (const std::string& path : ask.libraries) {
+    request.add_libraries(std::filesystem::absolute(path).string());
+  }
+  for (const std::string& path : ask.rule_modules) {
+    request.add_rule_modules(std::filesystem::absolute(path).string());
+  }
   for (const TaskOutcome& outcome : *outcomes) {
     dtensor::ClaimsRequest part;
     // A failed task leaves its overload unasked: its validation reports
@@ -33,7 +54,7 @@ absl::StatusOr<DTensorClaims> AskDTensor(const std::string& program,
     if (!outcome.result.ok() || !part.ParseFromString(*outcome.result)) continue;
     for (dtensor::RequestSample& s : *part.mutable_samples()) *request.add_samples() = std::move(s);
   }
-  return DTensorClaims::Export(program, request, isolation.jobs);
+  return DTensorClaims::Export(ask.program, request, isolation.jobs);
 }
 
 }  // namespace shrt

@@ -23,17 +23,28 @@ namespace shrt {
 // outputs and of _foreach_ ops.
 inline constexpr int kMaxTuplesAsked = 20000;
 
+// How to ask DTensor.
+struct DTensorAsk {
+  // The program that answers (export_claims.py's py_binary).
+  std::string program;
+  // Custom-op libraries the run loaded (--load), which the program loads
+  // too, and Python files it runs first to register DTensor strategies
+  // (--dtensor_rules); both as absolute paths in the request.
+  std::vector<std::string> libraries;
+  std::vector<std::string> rule_modules;
+};
+
 // DTensor's claims at options.world_size for every sample of `specs`: each
 // spec's samples' OpArgs (SampleOpArgs, ground truth's seed in `options`)
 // found in crash-isolated workers (`isolation`: jobs, call time limit), so
 // that an operator that crashes leaves its overload unasked (its
 // validation then reports the crash) and a spec that does not bind is
-// left to its validation's error; then asked of `program`
+// left to its validation's error; then asked of ask.program
 // (export_claims.py) in isolation.jobs processes (DTensorClaims::Export),
 // at most kMaxTuplesAsked input tuples per sample.
 // The caller must be single-threaded (RunIsolated). Errors: RunIsolated's
 // and Export's.
-absl::StatusOr<DTensorClaims> AskDTensor(const std::string& program,
+absl::StatusOr<DTensorClaims> AskDTensor(const DTensorAsk& ask,
                                          const std::vector<const LoadedSpec*>& specs,
                                          const TruthOptions& options,
                                          const IsolationOptions& isolation);

@@ -35,9 +35,9 @@ absl::Status WriteText(const std::string& path, const std::string& text) {
   return absl::OkStatus();
 }
 
-// The overloads of `request` in `jobs` shares (fewer when there are fewer
-// overloads), each overload's samples whole and in order, balanced by
-// sample count.
+// `request` in `jobs` shares (fewer when there are fewer overloads): its
+// overloads split, each overload's samples whole and in order, balanced by
+// sample count; its other fields in every share.
 std::vector<dtensor::ClaimsRequest> Shares(const dtensor::ClaimsRequest& request, int jobs) {
   std::vector<std::vector<const dtensor::RequestSample*>> by_op;
   std::map<std::string, size_t> index;
@@ -48,7 +48,10 @@ std::vector<dtensor::ClaimsRequest> Shares(const dtensor::ClaimsRequest& request
   }
   std::vector<dtensor::ClaimsRequest> shares(
       std::max<size_t>(1, std::min<size_t>(std::max(jobs, 1), by_op.size())));
-  for (dtensor::ClaimsRequest& share : shares) share.set_world_size(request.world_size());
+  for (dtensor::ClaimsRequest& share : shares) {
+    share = request;  // every field but the samples
+    share.clear_samples();
+  }
   for (const auto& op : by_op) {
     dtensor::ClaimsRequest* least = &shares[0];
     for (dtensor::ClaimsRequest& share : shares) {

@@ -6,7 +6,8 @@ Usage: export_claims.py REQUEST.json CLAIMS.json
 
 REQUEST.json (written by the C++ side, one overload's samples or many;
 claims.proto ClaimsRequest is its schema):
-  {"world_size": 4, "max_tuples": 20000,
+  {"world_size": 4, "max_tuples": 20000, "libraries": ["/abs/libops.so"],
+   "rule_modules": ["/abs/my_rules.py"],
    "samples": [{"op": "aten::add.Tensor", "name": "broadcast_row",
                 "args": {"self": {"tensor": {"shape": [7, 5], "stride": [5, 1],
                                              "dtype": "float32"}},
@@ -35,6 +36,7 @@ Exit status: 0 when written; 2 for a bad request, with a message naming the
 file and the field (e.g. "req.json: samples[3].args.self.tensor.dtype:
 unknown dtype 'flaot32'").
 """
+import importlib.util
 import json
 import sys
 
@@ -95,6 +97,21 @@ def argument(value, where):
     return value
 
 
+def run_rule_module(path, where):
+    """Runs the Python file `path` (a module registering DTensor
+    strategies, e.g. for custom ops); BadRequest naming `where` when it
+    cannot be read or raises."""
+    spec = importlib.util.spec_from_file_location(
+        "shrt_dtensor_rules_%d" % len(sys.modules), path)
+    if spec is None:
+        raise BadRequest("%s: %r is not a Python file" % (where, path))
+    module = importlib.util.module_from_spec(spec)
+    try:
+        spec.loader.exec_module(module)
+    except Exception as e:  # the user's module: any error is theirs
+        raise BadRequest("%s: %s raised %s: %s" % (where, path, type(e).__name__, e)) from e
+
+
 def export(request, path="request"):
     """The CLAIMS object (module docstring) for a parsed REQUEST object.
     Raises BadRequest naming `path` and the field."""
@@ -104,9 +121,16 @@ def export(request, path="request"):
     max_tuples = request.get("max_tuples", 0)
     if not isinstance(max_tuples, int) or max_tuples < 0:
         raise BadRequest("%s: max_tuples: expected an int >= 0, got %r" % (path, max_tuples))
-    samples = request.get("samples")
+    samples = request.get("samples", [])  # proto3 JSON leaves out an empty list
     if not isinstance(samples, list):
         raise BadRequest("%s: samples: expected a list" % path)
+    for i, library in enumerate(request.get("libraries", [])):
+        try:
+            torch.ops.load_library(library)
+        except (OSError, RuntimeError) as e:
+            raise BadRequest("%s: libraries[%d]: cannot load %r: %s" % (path, i, library, e)) from e
+    for i, module in enumerate(request.get("rule_modules", [])):
+        run_rule_module(module, "%s: rule_modules[%d]" % (path, i))
     out = []
     for s, sample in enumerate(samples):
         where = "%s: samples[%d]" % (path, s)

@@ -1,0 +1,159 @@
+// DTensor's claims as the validation sees them: the claims file matched to
+// its request, rules served by a sample's arguments, samples not asked
+// about, notes; and the exporting program run in parallel processes, its
+// failures reported with its stderr.
+#include "tools/dtensor/dtensor_claims.h"
+
+#include <sys/stat.h>
+
+#include <fstream>
+
+#include "absl/strings/str_cat.h"
+#include "gmock/gmock.h"
+#include "google/protobuf/text_format.h"
+#include "gtest/gtest.h"
+
+namespace shrt {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+using ::testing::IsEmpty;
+using ::testing::Pair;
+
+const c10::OperatorName kAbs("aten::abs", "");
+const c10::OperatorName kNeg("aten::neg", "");
+
+OpArgs Unary(int64_t n) {
+  const TensorMeta m{{n}, {1}, c10::ScalarType::Float};
+  return OpArgs({{"self", m}}, {m}, {m});
+}
+
+template <typename T>
+T Text(const std::string& text) {
+  T proto;
+  EXPECT_TRUE(google::protobuf::TextFormat::ParseFromString(text, &proto)) << text;
+  return proto;
+}
+
+// A request for aten::abs on samples "a" (8 elements) and "b" (3), and
+// aten::neg on "c".
+dtensor::ClaimsRequest Request() {
+  dtensor::ClaimsRequest request;
+  request.set_world_size(4);
+  for (const auto& [op, name, n] : {std::tuple{kAbs, "a", 8}, {kAbs, "b", 3}, {kNeg, "c", 5}}) {
+    absl::StatusOr<std::vector<dtensor::RequestSample>> s = RequestSamples(op, {{name, Unary(n)}});
+    EXPECT_TRUE(s.ok()) << s.status();
+    *request.add_samples() = (*s)[0];
+  }
+  return request;
+}
+
+dtensor::Claims Answer() {
+  return Text<dtensor::Claims>(R"pb(
+    strategy_source: "DTensor, torch 2.13.0" world_size: 4
+    samples { op: "aten::abs" name: "a" registration: "single_dim"
+              rules: "S(0) -> S(0)" rules: "P(max) -> P(max)" tuples: 6
+              not_judged { key: "P(sum)" value: "placement not modelled by ShRT: _NormPartial(2)" }
+              rejected { key: "no strategy" value: 2 } }
+    samples { op: "aten::abs" name: "b" registration: "single_dim"
+              unasked: "99 input tuples, more than the 10 asked per sample" }
+    samples { op: "aten::neg" name: "c" })pb");
+}
+
+TEST(DTensorClaimsTest, RulesAreServedByTheSampleArguments) {
+  absl::StatusOr<DTensorClaims> claims = DTensorClaims::FromProtos(Request(), Answer(), "c.json");
+  ASSERT_TRUE(claims.ok()) << claims.status();
+  EXPECT_EQ(claims->source(), "DTensor, torch 2.13.0");
+  absl::StatusOr<std::vector<Rule>> rules = claims->Rules(kAbs)(Unary(8));
+  ASSERT_TRUE(rules.ok()) << rules.status();
+  ASSERT_EQ(rules->size(), 2u);
+  EXPECT_EQ(RuleToString((*rules)[0]), "S(0) -> S(0)");
+  EXPECT_EQ(RuleToString((*rules)[1]), "P(max) -> P(max)");
+  // Arguments DTensor was not asked about: a broken claim source, named.
+  EXPECT_EQ(claims->Rules(kAbs)(Unary(9)).status().code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_THAT(claims->Rules(kAbs)(Unary(9)).status().message(),
+              HasSubstr("DTensor was not asked about these arguments"));
+}
+
+TEST(DTensorClaimsTest, RegistrationsUnaskedSamplesAndNotes) {
+  absl::StatusOr<DTensorClaims> claims = DTensorClaims::FromProtos(Request(), Answer(), "c.json");
+  ASSERT_TRUE(claims.ok()) << claims.status();
+  EXPECT_EQ(claims->Registration(kAbs), "single_dim");
+  EXPECT_EQ(claims->Registration(kNeg), "");  // asked: DTensor has no strategy
+  EXPECT_TRUE(claims->Asked(kNeg));
+  EXPECT_FALSE(claims->Asked(c10::OperatorName("aten::relu", "")));
+  EXPECT_THAT(claims->Unasked(kAbs),
+              ElementsAre(Pair("b", "DTensor, torch 2.13.0 was not asked about it: 99 input "
+                                    "tuples, more than the 10 asked per sample")));
+  EXPECT_THAT(claims->Unasked(kNeg), IsEmpty());
+  EXPECT_THAT(claims->Notes(kAbs),
+              ElementsAre("DTensor, torch 2.13.0: not judged for 1 input placements: placement "
+                          "not modelled by ShRT: _NormPartial(2) (e.g. sample a, inputs P(sum))",
+                          "DTensor, torch 2.13.0 raises on 2 of 6 input tuples asked; the most "
+                          "frequent: no strategy"));
+}
+
+TEST(DTensorClaimsTest, ClaimsThatDoNotAnswerTheRequestAreErrors) {
+  dtensor::Claims fewer = Answer();
+  fewer.mutable_samples()->RemoveLast();
+  EXPECT_THAT(DTensorClaims::FromProtos(Request(), fewer, "c.json").status().message(),
+              HasSubstr("c.json: answers 2 samples at world size 4, asked 3 at 4"));
+  dtensor::Claims other = Answer();
+  other.mutable_samples(1)->set_name("z");
+  EXPECT_THAT(DTensorClaims::FromProtos(Request(), other, "c.json").status().message(),
+              HasSubstr("c.json: samples[1]: answers aten::abs sample z, asked aten::abs sample b"));
+  dtensor::Claims bad = Answer();
+  bad.mutable_samples(0)->set_rules(1, "P(max) -> Q(1)");
+  absl::Status s = DTensorClaims::FromProtos(Request(), bad, "c.json").status();
+  EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(s.message(), HasSubstr("c.json: samples[0].rules[1]: "));
+}
+
+// Writes an executable Python program to the test's temporary folder.
+std::string Program(const std::string& name, const std::string& body) {
+  const std::string path = absl::StrCat(::testing::TempDir(), "/", name);
+  std::ofstream(path) << "#!/usr/bin/python3\nimport json, sys\n" << body;
+  chmod(path.c_str(), 0755);
+  return path;
+}
+
+TEST(DTensorClaimsTest, ExportRunsTheProgramOnSharesOfTheOverloads) {
+  // Answers each sample with one rule naming its process's share.
+  const std::string program = Program("answer.py", R"py(
+req = json.load(open(sys.argv[1]))
+ops = sorted({s["op"] for s in req["samples"]})
+json.dump({"strategy_source": "DTensor, torch 9.9", "world_size": req["world_size"],
+           "samples": [{"op": s["op"], "name": s["name"], "registration": "single_dim",
+                        "rules": ["S(0) -> S(0)" if len(ops) == 1 else "R -> R"]}
+                       for s in req["samples"]]}, open(sys.argv[2], "w"))
+)py");
+  absl::StatusOr<DTensorClaims> claims = DTensorClaims::Export(program, Request(), 2);
+  ASSERT_TRUE(claims.ok()) << claims.status();
+  EXPECT_EQ(claims->source(), "DTensor, torch 9.9");
+  // Two processes, one overload each: every sample answered.
+  for (const auto& [op, n] : {std::pair{kAbs, 8}, {kAbs, 3}, {kNeg, 5}}) {
+    absl::StatusOr<std::vector<Rule>> rules = claims->Rules(op)(Unary(n));
+    ASSERT_TRUE(rules.ok()) << rules.status();
+    EXPECT_EQ(RuleToString(rules->at(0)), "S(0) -> S(0)");
+  }
+}
+
+TEST(DTensorClaimsTest, ExportFailuresNameTheProgramAndItsStderr) {
+  const std::string failing = Program("fail.py", "sys.stderr.write('no torch here\\n')\nsys.exit(3)\n");
+  absl::Status s = DTensorClaims::Export(failing, Request(), 1).status();
+  EXPECT_EQ(s.code(), absl::StatusCode::kFailedPrecondition);
+  EXPECT_THAT(s.message(), HasSubstr("fail.py exited with status 3:\nno torch here"));
+
+  const std::string garbage = Program("garbage.py", "open(sys.argv[2], 'w').write('{\"samples\": 3}')\n");
+  s = DTensorClaims::Export(garbage, Request(), 1).status();
+  EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(s.message(), HasSubstr("garbage.py's claims: "));
+
+  s = DTensorClaims::Export("/nonexistent/export_claims", Request(), 1).status();
+  EXPECT_EQ(s.code(), absl::StatusCode::kInternal);
+  EXPECT_THAT(s.message(), HasSubstr("cannot run /nonexistent/export_claims"));
+}
+
+}  // namespace
+}  // namespace shrt
