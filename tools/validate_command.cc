@@ -85,9 +85,6 @@ int RunValidate(const ValidateCommand& cmd, const StrategyRegistry& registry, st
   if (!cmd.dtensor && !cmd.dtensor_rules.empty()) {
     return usage("--dtensor_rules: only with --dtensor");
   }
-  if (cmd.dtensor && mesh) {
-    return usage("--dtensor: N-D meshes are not supported yet; give --world_size");
-  }
   if (cmd.redraws < 1) return usage("--redraws: must be at least 1");
   if (cmd.call_time_limit <= absl::ZeroDuration()) {
     return usage("--call_time_limit: must be positive, e.g. 60s");
@@ -149,7 +146,7 @@ int RunValidate(const ValidateCommand& cmd, const StrategyRegistry& registry, st
       if (it != by_op.end()) asked.push_back(it->second);
     }
     absl::StatusOr<DTensorClaims> claims =
-        AskDTensor({cmd.dtensor_program, cmd.load, cmd.dtensor_rules}, asked, options, isolation);
+        AskDTensor({cmd.dtensor_program, cmd.load, cmd.dtensor_rules, mesh}, asked, options, isolation);
     if (!claims.ok()) return usage(absl::StrCat("--dtensor: ", claims.status().message()));
     dtensor = *std::move(claims);
   }
@@ -226,15 +223,22 @@ int RunValidate(const ValidateCommand& cmd, const StrategyRegistry& registry, st
     absl::StatusOr<OpReport> report;
     if (mesh) {
       // The registered single-dim rules expanded to the mesh as DTensor
-      // expands them, or the table's (its N-D rules as written).
+      // expands them, the table's (its N-D rules as written), or DTensor's
+      // own N-D rules as it accepts them at run time.
       RuleSource registered = [&](const OpArgs& args) -> absl::StatusOr<std::vector<Rule>> {
         if (!has_strategy) return std::vector<Rule>{};
         return registry.Query(op, args);
       };
-      report = ValidateOnMesh(*spec,
-                              table && has_strategy ? TableNdClaims(table->Lookup(op), *mesh)
-                                                    : ExpandedClaims(registered, *mesh),
-                              *mesh, options);
+      ValidateOptions o = options;
+      NdClaimSource claims = ExpandedClaims(registered, *mesh);
+      if (dtensor) {
+        o.skip = dtensor->Unasked(op);
+        claims = has_strategy ? dtensor->NdRules(op)
+                              : [](const OpArgs&) -> absl::StatusOr<NdClaims> { return NdClaims{}; };
+      } else if (table && has_strategy) {
+        claims = TableNdClaims(table->Lookup(op), *mesh);
+      }
+      report = ValidateOnMesh(*spec, claims, *mesh, o);
     } else if (table && has_strategy) {
       const TableEntry entry = table->Lookup(op);
       const TableStrategy& t = *entry.strategy;

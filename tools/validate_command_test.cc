@@ -145,6 +145,28 @@ TEST_F(ValidateCommandTest, UsageErrorsExitTwo) {
     EXPECT_EQ(Run(mesh), kExitUsage) << bad;
     EXPECT_THAT(err_.str(), HasSubstr("shrt validate: --mesh: ")) << bad;
   }
+
+  ValidateCommand both;
+  both.ops = {"aten::mm"};
+  both.dtensor = true;
+  both.strategies = "t.textproto";
+  EXPECT_EQ(Run(both), kExitUsage);
+  EXPECT_THAT(err_.str(), HasSubstr("give at most one of --strategies and --dtensor"));
+
+  ValidateCommand rules_alone;
+  rules_alone.ops = {"aten::mm"};
+  rules_alone.dtensor_rules = {"rules.py"};
+  EXPECT_EQ(Run(rules_alone), kExitUsage);
+  EXPECT_THAT(err_.str(), HasSubstr("--dtensor_rules: only with --dtensor"));
+
+  // The program that asks DTensor cannot run: a usage error naming it,
+  // before any validation.
+  ValidateCommand no_program;
+  no_program.ops = {"aten::mm"};
+  no_program.dtensor = true;
+  no_program.dtensor_program = "/nonexistent/export_claims";
+  EXPECT_EQ(Run(no_program), kExitUsage);
+  EXPECT_THAT(err_.str(), HasSubstr("--dtensor: cannot run /nonexistent/export_claims"));
 }
 
 // On a mesh, the report's rules are N-D rules and the schema is today's:

@@ -39,7 +39,10 @@ absl::StatusOr<DTensorClaims> AskDTensor(const DTensorAsk& ask,
       isolation);
   if (!outcomes.ok()) return outcomes.status();
   dtensor::ClaimsRequest request;
-  request.set_world_size(options.world_size);
+  request.set_world_size(ask.mesh ? ask.mesh->size() : options.world_size);
+  if (ask.mesh) {
+    for (int m : ask.mesh->dims()) request.add_mesh(m);
+  }
   request.set_max_tuples(kMaxTuplesAsked);
   for (const std::string& path : ask.libraries) {
     request.add_libraries(std::filesystem::absolute(path).string());

@@ -4,12 +4,14 @@
 #ifndef TOOLS_DTENSOR_ASK_DTENSOR_H_
 #define TOOLS_DTENSOR_ASK_DTENSOR_H_
 
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "absl/status/statusor.h"
 #include "shrt/ground_truth.h"
 #include "shrt/isolation.h"
+#include "shrt/mesh.h"
 #include "shrt/spec_loader.h"
 #include "tools/dtensor/dtensor_claims.h"
 
@@ -32,9 +34,13 @@ struct DTensorAsk {
   // (--dtensor_rules); both as absolute paths in the request.
   std::vector<std::string> libraries;
   std::vector<std::string> rule_modules;
+  // An N-D mesh to ask about instead of the 1-D mesh of the options'
+  // world size (N-D rules: DTensorClaims::NdRules).
+  std::optional<MeshShape> mesh;
 };
 
-// DTensor's claims at options.world_size for every sample of `specs`: each
+// DTensor's claims on ask.mesh, else at options.world_size, for every
+// sample of `specs`: each
 // spec's samples' OpArgs (SampleOpArgs, ground truth's seed in `options`)
 // found in crash-isolated workers (`isolation`: jobs, call time limit), so
 // that an operator that crashes leaves its overload unasked (its

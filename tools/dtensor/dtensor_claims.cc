@@ -16,6 +16,8 @@
 #include "google/protobuf/util/json_util.h"
 #include "google/protobuf/util/message_differencer.h"
 #include "shrt/overload_name.h"
+#include "shrt/nd_rule.h"
+#include "shrt/nd_verdicts.h"
 #include "shrt/placement.h"
 #include "shrt/text_proto.h"
 #include "tools/dtensor/request.h"
@@ -168,11 +170,16 @@ absl::StatusOr<DTensorClaims> DTensorClaims::Export(const std::string& program,
 absl::StatusOr<DTensorClaims> DTensorClaims::FromProtos(const dtensor::ClaimsRequest& request,
                                                         const dtensor::Claims& claims,
                                                         const std::string& where) {
+  const bool nd = request.mesh_size() > 0;
   if (claims.samples_size() != request.samples_size() ||
-      claims.world_size() != request.world_size()) {
+      claims.world_size() != request.world_size() ||
+      !std::equal(claims.mesh().begin(), claims.mesh().end(), request.mesh().begin(),
+                  request.mesh().end())) {
     return absl::InvalidArgumentError(absl::StrCat(
         where, ": answers ", claims.samples_size(), " samples at world size ",
-        claims.world_size(), ", asked ", request.samples_size(), " at ", request.world_size()));
+        claims.world_size(), " (mesh [", absl::StrJoin(claims.mesh(), ", "), "]), asked ",
+        request.samples_size(), " at ", request.world_size(), " (mesh [",
+        absl::StrJoin(request.mesh(), ", "), "])"));
   }
   DTensorClaims out;
   out.source_ = claims.strategy_source();
@@ -186,14 +193,22 @@ absl::StatusOr<DTensorClaims> DTensorClaims::FromProtos(const dtensor::ClaimsReq
           where, ": samples[", i, "]: answers ", answer.op(), " sample ", answer.name(),
           ", asked ", asked.op(), " sample ", asked.name()));
     }
-    Sample s{asked.args(), answer, {}};
+    Sample s{asked.args(), answer, {}, {}};
     for (int j = 0; j < answer.rules_size(); ++j) {
-      absl::StatusOr<Rule> rule = ParseRule(answer.rules(j));
-      if (!rule.ok()) {
-        return absl::InvalidArgumentError(absl::StrCat(where, ": samples[", i, "].rules[", j,
-                                                       "]: ", rule.status().message()));
+      absl::Status parsed;
+      if (nd) {
+        absl::StatusOr<NdRule> rule = ParseNdRule(answer.rules(j));
+        if (rule.ok()) s.nd_rules.push_back(*std::move(rule));
+        parsed = rule.status();
+      } else {
+        absl::StatusOr<Rule> rule = ParseRule(answer.rules(j));
+        if (rule.ok()) s.rules.push_back(*std::move(rule));
+        parsed = rule.status();
       }
-      s.rules.push_back(*std::move(rule));
+      if (!parsed.ok()) {
+        return absl::InvalidArgumentError(absl::StrCat(where, ": samples[", i, "].rules[", j,
+                                                       "]: ", parsed.message()));
+      }
     }
     (*samples)[asked.op()].push_back(std::move(s));
   }
@@ -222,21 +237,55 @@ std::map<std::string, std::string> DTensorClaims::Unasked(const c10::OperatorNam
   return out;
 }
 
+namespace {
+
+// The sample of `samples` asked about `args` of `op`. Errors: as
+// DTensorClaims::Rules.
+template <typename Sample>
+absl::StatusOr<const Sample*> FindSample(const std::map<std::string, std::vector<Sample>>& samples,
+                                         const c10::OperatorName& op, const OpArgs& args) {
+  absl::StatusOr<google::protobuf::Struct> asked = RequestArgs(op, args);
+  if (!asked.ok()) return asked.status();
+  auto it = samples.find(OverloadToString(op));
+  if (it != samples.end()) {
+    for (const Sample& s : it->second) {
+      if (MessageDifferencer::Equals(s.args, *asked)) return &s;
+    }
+  }
+  std::string json;
+  (void)google::protobuf::util::MessageToJsonString(*asked, &json);
+  return absl::FailedPreconditionError(absl::StrCat(
+      "DTensor was not asked about these arguments (their outputs differ from the first "
+      "accepted generator's): ", json));
+}
+
+}  // namespace
+
 RuleSource DTensorClaims::Rules(const c10::OperatorName& op) const {
   return [op, samples = samples_](const OpArgs& args) -> absl::StatusOr<std::vector<Rule>> {
-    absl::StatusOr<google::protobuf::Struct> asked = RequestArgs(op, args);
-    if (!asked.ok()) return asked.status();
-    auto it = samples->find(OverloadToString(op));
-    if (it != samples->end()) {
-      for (const Sample& s : it->second) {
-        if (MessageDifferencer::Equals(s.args, *asked)) return s.rules;
+    absl::StatusOr<const Sample*> s = FindSample(*samples, op, args);
+    if (!s.ok()) return s.status();
+    return (*s)->rules;
+  };
+}
+
+NdClaimSource DTensorClaims::NdRules(const c10::OperatorName& op) const {
+  return [op, samples = samples_](const OpArgs& args) -> absl::StatusOr<NdClaims> {
+    absl::StatusOr<const Sample*> s = FindSample(*samples, op, args);
+    if (!s.ok()) return s.status();
+    NdClaims out;
+    for (const NdRule& rule : (*s)->nd_rules) out.claims.push_back({rule, NdClaim::Kind::kKept, ""});
+    auto claimed = [&](const NdRule& rule) {
+      return std::any_of(out.claims.begin(), out.claims.end(),
+                         [&](const NdClaim& c) { return c.rule == rule; });
+    };
+    for (const NdRule& rule : (*s)->nd_rules) {
+      for (int m = 0; m < rule.ndim(); ++m) {
+        NdRule alone = EmbedRule(rule.mesh_dims[m], m, rule.ndim());
+        if (!claimed(alone)) out.claims.push_back({std::move(alone), NdClaim::Kind::kReference, ""});
       }
     }
-    std::string json;
-    (void)google::protobuf::util::MessageToJsonString(*asked, &json);
-    return absl::FailedPreconditionError(absl::StrCat(
-        "DTensor was not asked about these arguments (their outputs differ from the first "
-        "accepted generator's): ", json));
+    return out;
   };
 }
 

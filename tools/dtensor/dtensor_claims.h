@@ -42,8 +42,9 @@ class DTensorClaims {
 
   // The claims `claims` (read from `where`, for messages) answering
   // `request`. Errors: InvalidArgument "<where>: samples[i]...: ..." when
-  // they do not answer it (another sample count, overload or world size)
-  // or a rule does not parse (placement.h ParseRule).
+  // they do not answer it (another sample count, overload, world size or
+  // mesh) or a rule does not parse (placement.h ParseRule; nd_rule.h
+  // ParseNdRule on a mesh).
   static absl::StatusOr<DTensorClaims> FromProtos(const dtensor::ClaimsRequest& request,
                                                   const dtensor::Claims& claims,
                                                   const std::string& where);
@@ -72,6 +73,14 @@ class DTensorClaims {
   // whose outputs differ between generators), RequestArgs'.
   RuleSource Rules(const c10::OperatorName& op) const;
 
+  // On an N-D mesh (a request with a mesh), the N-D rules DTensor claims
+  // for a sample of `op`, for ValidateOnMesh: each kept, plus each of its
+  // single-dim rules alone on its mesh dim as a reference (nd_verdicts.h),
+  // to tell composition failures apart. DTensor's rules are what it
+  // accepts, not an expansion that filters: no rule is "filtered", so
+  // none is reported missing. Errors: as Rules.
+  NdClaimSource NdRules(const c10::OperatorName& op) const;
+
   // What a report of `op` should say besides verdicts: the input
   // placements whose DTensor rule ShRT cannot judge (with why), and the
   // input tuples DTensor raises on, counted over the samples.
@@ -81,7 +90,8 @@ class DTensorClaims {
   struct Sample {
     google::protobuf::Struct args;
     dtensor::SampleClaims claims;
-    std::vector<Rule> rules;
+    std::vector<Rule> rules;        // on the 1-D mesh
+    std::vector<NdRule> nd_rules;   // on an N-D mesh
   };
   std::string source_;
   int world_size_ = 0;

@@ -6,7 +6,8 @@ Usage: export_claims.py REQUEST.json CLAIMS.json
 
 REQUEST.json (written by the C++ side, one overload's samples or many;
 claims.proto ClaimsRequest is its schema):
-  {"world_size": 4, "max_tuples": 20000, "libraries": ["/abs/libops.so"],
+  {"world_size": 4, "mesh": [2, 2] (optional: an N-D mesh of world_size ranks),
+   "max_tuples": 20000, "libraries": ["/abs/libops.so"],
    "rule_modules": ["/abs/my_rules.py"],
    "samples": [{"op": "aten::add.Tensor", "name": "broadcast_row",
                 "args": {"self": {"tensor": {"shape": [7, 5], "stride": [5, 1],
@@ -20,10 +21,10 @@ claims.proto ClaimsRequest is its schema):
   elements, dtype a torch dtype name (torch.float32 -> "float32").
 
 CLAIMS.json:
-  {"strategy_source": "DTensor, torch 2.13.0", "world_size": 4,
+  {"strategy_source": "DTensor, torch 2.13.0", "world_size": 4, "mesh": [],
    "samples": [{"op": ..., "name": ..., "registration": "single_dim" |
                 "op_strategy" | "decomposition" | null,
-                "rules": ["S(0), R -> S(0)", ...],
+                "rules": ["S(0), R -> S(0)", ...] (N-D rules on a mesh),
                 "not_judged": {"<input placements>": "<reason>"},
                 "rejected": {"<DTensor's error>": <input tuples>},
                 "tuples": <input tuples asked>,
@@ -38,6 +39,7 @@ unknown dtype 'flaot32'").
 """
 import importlib.util
 import json
+import math
 import sys
 
 import torch
@@ -118,6 +120,12 @@ def export(request, path="request"):
     world_size = request.get("world_size") if isinstance(request, dict) else None
     if not isinstance(world_size, int) or world_size < 2:
         raise BadRequest("%s: world_size: expected an int >= 2, got %r" % (path, world_size))
+    mesh = request.get("mesh", [])  # proto3 JSON leaves out an empty list
+    if not isinstance(mesh, list) or not all(isinstance(m, int) and m >= 2 for m in mesh) \
+            or (mesh and math.prod(mesh) != world_size):
+        raise BadRequest("%s: mesh: expected sizes >= 2 whose product is world_size %d, got %r"
+                         % (path, world_size, mesh))
+    shape = tuple(mesh) if mesh else world_size
     max_tuples = request.get("max_tuples", 0)
     if not isinstance(max_tuples, int) or max_tuples < 0:
         raise BadRequest("%s: max_tuples: expected an int >= 0, got %r" % (path, max_tuples))
@@ -142,20 +150,20 @@ def export(request, path="request"):
                  "registration": dt.registration_kind(op)}
         if entry["registration"] is None:
             entry.update(rules=[], not_judged={}, rejected={}, tuples=0)
-        elif max_tuples and runtime_claims.tuple_count(op, args) > max_tuples:
+        elif max_tuples and runtime_claims.tuple_count(op, args, shape) > max_tuples:
             entry.update(rules=[], not_judged={}, rejected={}, tuples=0,
                          unasked="%d input tuples, more than the %d asked per sample"
-                         % (runtime_claims.tuple_count(op, args), max_tuples))
+                         % (runtime_claims.tuple_count(op, args, shape), max_tuples))
         else:
             try:
-                claims = runtime_claims.sample_claims(op, args, world_size)
+                claims = runtime_claims.sample_claims(op, args, shape)
             except KeyError as e:
                 raise BadRequest("%s.args: %s" % (where, e.args[0])) from e
             entry.update(rules=claims.rules, not_judged=claims.not_judged,
                          rejected=claims.rejected, tuples=claims.tuples)
         out.append(entry)
     return {"strategy_source": "DTensor, torch %s" % torch.__version__.split("+")[0],
-            "world_size": world_size, "samples": out}
+            "world_size": world_size, "mesh": mesh, "samples": out}
 
 
 def main(argv):

@@ -39,8 +39,18 @@ def placement_text(p):
     raise NotModelled(repr(p))
 
 
+def tensor_text(placements):
+    """One tensor's placements, one per mesh dim, as a rule writes them:
+    "S(0)" on a 1-D mesh, "[S(0), R]" on an N-D one (shrt/nd_rule.h).
+    Raises NotModelled as placement_text."""
+    if len(placements) == 1:
+        return placement_text(placements[0])
+    return "[%s]" % ", ".join(placement_text(p) for p in placements)
+
+
 def rule_text(inputs, outputs):
-    """"S(0), R -> S(0)": a 1-D rule's text from its input and output
-    placements (DTensor placements). Raises NotModelled as placement_text."""
-    return "%s -> %s" % (", ".join(placement_text(p) for p in inputs),
-                         ", ".join(placement_text(p) for p in outputs))
+    """"S(0), R -> S(0)" (1-D) or "[S(0), R], [R, R] -> [S(0), R]" (N-D): a
+    rule's text from each input's and output's placements (tuples of DTensor
+    placements, one per mesh dim). Raises NotModelled as placement_text."""
+    return "%s -> %s" % (", ".join(tensor_text(p) for p in inputs),
+                         ", ".join(tensor_text(p) for p in outputs))

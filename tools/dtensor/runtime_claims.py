@@ -29,7 +29,8 @@ rule inputs (shrt/variant_rules.h).
 
 What is not a claim ShRT can judge is counted, never dropped:
 - "not judged": a selection whose placements ShRT does not model
-  (placement_text.NotModelled), whose output is undefined (None), or for
+  (placement_text.NotModelled; on a mesh, an output Partial of two reduce
+  ops), whose output is undefined (None), or for
   which DTensor rewrites non-tensor arguments before the local call
   (use_val_from_redistribute_schema: view sizes, group_norm's N/C/HxW),
   since ShRT's ground truth calls the operator with the sample's own;
@@ -63,14 +64,32 @@ def candidate_placements(meta):
     return out
 
 
-def fake_mesh(world_size):
-    """A 1-D DeviceMesh of `world_size` ranks on a "fake" process group in
-    this process (rank 0), re-created when the size changes."""
+def tensor_candidates(meta, mesh_shape):
+    """The placement tuples (one placement per mesh dim) ShRT enumerates for
+    a tensor on a mesh of `mesh_shape`: candidate_placements on each mesh
+    dim, without Partials of two reduce ops (not a valid DTensor placement,
+    PyTorch #172610; DESIGN.md §9)."""
+    out = []
+    for t in itertools.product(candidate_placements(meta), repeat=len(mesh_shape)):
+        ops = {p.reduce_op for p in t if isinstance(p, dt.Partial)}
+        if len(ops) <= 1:
+            out.append(t)
+    return out
+
+
+def fake_mesh(mesh_shape):
+    """A DeviceMesh of `mesh_shape` (an int: a 1-D mesh of that many ranks)
+    on a "fake" process group in this process (rank 0), re-created when the
+    number of ranks changes."""
+    shape = (mesh_shape,) if isinstance(mesh_shape, int) else tuple(mesh_shape)
+    world_size = math.prod(shape)
     if dist.is_initialized() and dist.get_world_size() != world_size:
         dist.destroy_process_group()
     if not dist.is_initialized():
         dist.init_process_group("fake", store=dt.FakeStore(), rank=0, world_size=world_size)
-    return dt.DeviceMesh("cpu", list(range(world_size)))
+    if len(shape) == 1:
+        return dt.DeviceMesh("cpu", list(range(world_size)))
+    return dt.DeviceMesh("cpu", torch.arange(world_size).reshape(shape))
 
 
 @dataclasses.dataclass
@@ -90,8 +109,10 @@ class SampleClaims:
     tuples: int
 
 
-def sample_claims(op, args, world_size):
-    """DTensor's claims (SampleClaims) for OpOverload `op` called with
+def sample_claims(op, args, mesh_shape):
+    """DTensor's claims (SampleClaims) on a mesh of `mesh_shape` (an int W:
+    the 1-D mesh of W ranks, with 1-D rules; a tuple: an N-D mesh, with N-D
+    rules, "[S(0), R], [R, R] -> [S(0), R]") for OpOverload `op` called with
     `args`: {schema argument name: value}, tensors as dt.TensorMeta, tensor
     lists as lists of dt.TensorMeta (None for an absent optional element),
     other arguments as Python values; arguments left out take their
@@ -100,7 +121,8 @@ def sample_claims(op, args, world_size):
     for name in args:
         if name not in known:
             raise KeyError("%s has no argument %r" % (op, name))
-    mesh = fake_mesh(world_size)
+    shape = (mesh_shape,) if isinstance(mesh_shape, int) else tuple(mesh_shape)
+    mesh = fake_mesh(shape)
     propagator = dt.sharding_propagator()
     # The registration's RuntimeSchemaInfo, looked up as dispatch does.
     info = propagator.op_to_schema_info.get(op)
@@ -109,7 +131,7 @@ def sample_claims(op, args, world_size):
 
     slots = _tensor_slots(op, args)
     with dt.tensor_meta_memo(propagator):
-        return _ask(op, args, slots, mesh, propagator, info)
+        return _ask(op, args, slots, mesh, shape, propagator, info)
 
 
 def _tensor_slots(op, args):
@@ -125,22 +147,24 @@ def _tensor_slots(op, args):
     return slots
 
 
-def tuple_count(op, args):
+def tuple_count(op, args, mesh_shape):
     """The number of input tuples sample_claims asks DTensor about for the
-    same `op` and `args`: the product of each tensor's candidate
-    placements, out= tensors included."""
-    return math.prod(len(candidate_placements(m)) for _, _, m, _ in _tensor_slots(op, args))
+    same arguments: the product of each tensor's candidate placement tuples
+    (tensor_candidates), out= tensors included."""
+    shape = (mesh_shape,) if isinstance(mesh_shape, int) else tuple(mesh_shape)
+    return math.prod(len(tensor_candidates(m, shape)) for _, _, m, _ in _tensor_slots(op, args))
 
 
-def _ask(op, args, slots, mesh, propagator, info):
-    """sample_claims' loop over every input tuple."""
+def _ask(op, args, slots, mesh, shape, propagator, info):
+    """sample_claims' loop over every input tuple (each tensor's placements
+    a tuple, one per mesh dim)."""
     rules, not_judged, rejected = set(), {}, collections.Counter()
     tuples = 0
-    for placements in itertools.product(*(candidate_placements(m) for _, _, m, _ in slots)):
+    for placements in itertools.product(*(tensor_candidates(m, shape) for _, _, m, _ in slots)):
         tuples += 1
         specs = {}
         for (name, i, meta, _), p in zip(slots, placements):
-            specs[(name, i)] = dt.DTensorSpec(mesh, (p,), tensor_meta=meta)
+            specs[(name, i)] = dt.DTensorSpec(mesh, p, tensor_meta=meta)
         positional, keyword = [], {}
         for a in op._schema.arguments:
             if a.name not in args:
@@ -178,26 +202,36 @@ def _ask(op, args, slots, mesh, propagator, info):
         if any(s is None for s in out_specs):
             not_judged[key] = "an output's placement is undefined (None)"
             continue
-        outputs = [s.placements[0] for s in out_specs]
+        outputs = [tuple(s.placements) for s in out_specs]
         if outs and outs != outputs[:len(outs)]:
             continue  # out= placed otherwise: not a claim for this out= placement
         if rewritten:
             not_judged[key] = ("DTensor rewrites non-tensor arguments for the local call "
                                "(use_val_from_redistribute_schema)")
             continue
+        if any(_mixed_partial(t) for t in outputs):
+            not_judged[key] = ("an output Partial of two reduce ops on one tensor, which ShRT's "
+                               "N-D layout does not model (DESIGN.md §9)")
+            continue
         try:
             rule = placement_text.rule_text(inputs, outputs)
         except placement_text.NotModelled as e:
             not_judged[key] = "placement not modelled by ShRT: %s" % e
             continue
-        if all(isinstance(p, dt.Replicate) for p in inputs + outputs):
+        if all(isinstance(p, dt.Replicate) for t in inputs + outputs for p in t):
             continue  # the implicit all-Replicate rule
         rules.add(rule)
     return SampleClaims(sorted(rules), not_judged, dict(rejected), tuples)
 
 
+def _mixed_partial(placements):
+    """True if a tensor's placements (one per mesh dim) hold Partials of two
+    reduce ops, e.g. [P(sum), P(avg)]."""
+    return len({p.reduce_op for p in placements if isinstance(p, dt.Partial)}) > 1
+
+
 def _text_or_name(p):
     try:
-        return placement_text.placement_text(p)
+        return placement_text.tensor_text(p)
     except placement_text.NotModelled:
         return repr(p)

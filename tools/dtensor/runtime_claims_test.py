@@ -41,8 +41,12 @@ class PlacementTextTest(unittest.TestCase):
         self.assertEqual(placement_text.placement_text(dt.StridedShard(0, split_factor=2)), "_S(0, 2)")
         self.assertEqual(placement_text.placement_text(dt.Partial("avg")), "P(avg)")
         self.assertEqual(placement_text.placement_text(dt.Replicate()), "R")
-        self.assertEqual(placement_text.rule_text([dt.Shard(0), dt.Replicate()], [dt.Shard(0)]),
+        self.assertEqual(placement_text.rule_text([(dt.Shard(0),), (dt.Replicate(),)],
+                                                  [(dt.Shard(0),)]),
                          "S(0), R -> S(0)")
+        self.assertEqual(placement_text.rule_text([(dt.Shard(0), dt.Replicate())],
+                                                  [(dt.StridedShard(0, split_factor=2), dt.Shard(1))]),
+                         "[S(0), R] -> [_S(0, 2), S(1)]")
 
     def test_partials_with_their_own_reduction_are_not_modelled(self):
         for p in (dt.NormPartial(2), dt.MaskPartial()):
@@ -52,6 +56,24 @@ class PlacementTextTest(unittest.TestCase):
 
 
 class SampleClaimsTest(unittest.TestCase):
+    def test_mesh_candidates_have_one_partial_type(self):
+        m = meta(torch.empty(4, 4))
+        cands = runtime_claims.tensor_candidates(m, (2, 2))
+        self.assertEqual(len(cands), 8 * 8 - 5 * 4)  # 5 reduce ops, no two of them
+        self.assertIn((dt.Partial("sum"), dt.Partial("sum")), cands)
+        self.assertNotIn((dt.Partial("sum"), dt.Partial("max")), cands)
+
+    def test_mm_on_a_mesh_claims_nd_rules(self):
+        args = {"self": meta(torch.empty(8, 6)), "mat2": meta(torch.empty(6, 4))}
+        c = runtime_claims.sample_claims(aten.mm.default, args, (2, 2))
+        self.assertEqual(c.tuples, 44 * 44)
+        self.assertIn("[S(0), S(1)], [R, S(0)] -> [S(0), P(sum)]", c.rules)
+        self.assertIn("[S(0), R], [R, R] -> [S(0), R]", c.rules)
+        # DTensor accepts outputs of two Partial types, which ShRT does not
+        # model: not judged, and named.
+        self.assertFalse(any("P(sum), P(avg)" in r for r in c.rules))
+        self.assertIn("two reduce ops", c.not_judged["[P(sum), R], [R, P(avg)]"])
+
     def test_mm(self):
         c = runtime_claims.sample_claims(
             aten.mm.default, {"self": meta(torch.empty(8, 6)), "mat2": meta(torch.empty(6, 4))}, W)
