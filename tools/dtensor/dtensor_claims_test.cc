@@ -12,6 +12,7 @@
 #include "gmock/gmock.h"
 #include "google/protobuf/text_format.h"
 #include "gtest/gtest.h"
+#include "shrt/nd_rule.h"
 
 namespace shrt {
 namespace {
@@ -98,7 +99,7 @@ TEST(DTensorClaimsTest, ClaimsThatDoNotAnswerTheRequestAreErrors) {
   dtensor::Claims fewer = Answer();
   fewer.mutable_samples()->RemoveLast();
   EXPECT_THAT(DTensorClaims::FromProtos(Request(), fewer, "c.json").status().message(),
-              HasSubstr("c.json: answers 2 samples at world size 4, asked 3 at 4"));
+              HasSubstr("c.json: answers 2 samples at world size 4 (mesh []), asked 3 at 4 (mesh [])"));
   dtensor::Claims other = Answer();
   other.mutable_samples(1)->set_name("z");
   EXPECT_THAT(DTensorClaims::FromProtos(Request(), other, "c.json").status().message(),
@@ -108,6 +109,34 @@ TEST(DTensorClaimsTest, ClaimsThatDoNotAnswerTheRequestAreErrors) {
   absl::Status s = DTensorClaims::FromProtos(Request(), bad, "c.json").status();
   EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
   EXPECT_THAT(s.message(), HasSubstr("c.json: samples[0].rules[1]: "));
+}
+
+TEST(DTensorClaimsTest, OnAMeshNdRulesComeWithTheirSingleDimReferences) {
+  dtensor::ClaimsRequest request = Request();
+  request.add_mesh(2);
+  request.add_mesh(2);
+  dtensor::Claims answer = Answer();
+  answer.add_mesh(2);
+  answer.add_mesh(2);
+  answer.mutable_samples(0)->clear_rules();
+  answer.mutable_samples(0)->add_rules("[S(0), P(max)] -> [S(0), P(max)]");
+  absl::StatusOr<DTensorClaims> claims = DTensorClaims::FromProtos(request, answer, "c.json");
+  ASSERT_TRUE(claims.ok()) << claims.status();
+  absl::StatusOr<NdClaims> nd = claims->NdRules(kAbs)(Unary(8));
+  ASSERT_TRUE(nd.ok()) << nd.status();
+  std::vector<std::pair<std::string, NdClaim::Kind>> got;
+  for (const NdClaim& c : nd->claims) got.push_back({NdRuleToString(c.rule), c.kind});
+  EXPECT_THAT(got, ElementsAre(Pair("[S(0), P(max)] -> [S(0), P(max)]", NdClaim::Kind::kKept),
+                               Pair("[S(0), R] -> [S(0), R]", NdClaim::Kind::kReference),
+                               Pair("[R, P(max)] -> [R, P(max)]", NdClaim::Kind::kReference)));
+
+  // A 1-D rule where N-D ones are due, and claims for another mesh.
+  answer.mutable_samples(0)->set_rules(0, "S(0) -> S(0)");
+  EXPECT_THAT(DTensorClaims::FromProtos(request, answer, "c.json").status().message(),
+              HasSubstr("c.json: samples[0].rules[0]: "));
+  answer.set_mesh(1, 3);
+  EXPECT_THAT(DTensorClaims::FromProtos(request, answer, "c.json").status().message(),
+              HasSubstr("(mesh [2, 3]), asked 3 at 4 (mesh [2, 2])"));
 }
 
 // Writes an executable Python program to the test's temporary folder.

@@ -27,7 +27,7 @@ CLAIMS.json:
                 "rules": ["S(0), R -> S(0)", ...] (N-D rules on a mesh),
                 "not_judged": {"<input placements>": "<reason>"},
                 "rejected": {"<DTensor's error>": <input tuples>},
-                "tuples": <input tuples asked>,
+                "tuples": <input tuples asked>, "seconds": <time asking>,
                 "unasked": "<why not asked>" (only when not asked)}]}
   (claims.proto Claims; runtime_claims.py defines each field). An overload
   DTensor has no strategy for has registration null and no rules; a sample
@@ -41,6 +41,7 @@ import importlib.util
 import json
 import math
 import sys
+import time
 
 import torch
 
@@ -155,12 +156,14 @@ def export(request, path="request"):
                          unasked="%d input tuples, more than the %d asked per sample"
                          % (runtime_claims.tuple_count(op, args, shape), max_tuples))
         else:
+            start = time.monotonic()
             try:
                 claims = runtime_claims.sample_claims(op, args, shape)
             except KeyError as e:
                 raise BadRequest("%s.args: %s" % (where, e.args[0])) from e
             entry.update(rules=claims.rules, not_judged=claims.not_judged,
-                         rejected=claims.rejected, tuples=claims.tuples)
+                         rejected=claims.rejected, tuples=claims.tuples,
+                         seconds=round(time.monotonic() - start, 3))
         out.append(entry)
     return {"strategy_source": "DTensor, torch %s" % torch.__version__.split("+")[0],
             "world_size": world_size, "mesh": mesh, "samples": out}
