@@ -154,7 +154,7 @@ int RunValidate(const ValidateCommand& cmd, const StrategyRegistry& registry, st
   // --strategies (listed, or inherited from its functional overload:
   // TableEntry), else registered.
   auto has_claims = [&](const c10::OperatorName& op) {
-    if (dtensor) return !dtensor->Registration(op).empty();
+    if (dtensor) return dtensor->HasRules(op);
     return table ? table->Lookup(op).strategy != nullptr : registry.Contains(op);
   };
   if (table && cmd.all) {
@@ -178,13 +178,14 @@ int RunValidate(const ValidateCommand& cmd, const StrategyRegistry& registry, st
   }
   // With --dtensor --all: the overloads DTensor was asked about and has no
   // strategy for. One it was not asked about is validated, to report why.
-  std::vector<std::string> without_strategy;
+  std::vector<std::string> without_strategy, decomposed;
   if (cmd.all) {
     for (const auto& [op, spec] : by_op) {
       if (has_claims(spec->op()) || (dtensor && !dtensor->Asked(spec->op()))) {
         targets.push_back(spec);
       } else if (dtensor) {
-        without_strategy.push_back(op);
+        (dtensor->Registration(spec->op()) == "decomposition" ? decomposed : without_strategy)
+            .push_back(op);
       }
     }
   }
@@ -271,9 +272,12 @@ int RunValidate(const ValidateCommand& cmd, const StrategyRegistry& registry, st
     if (!has_strategy) {
       report->error =
           dtensor ? absl::StrCat(dtensor->source(),
-                                 dtensor->Asked(op) ? " has no strategy for it"
-                                                    : " was not asked about it: no sample binds "
-                                                      "and runs on the full inputs",
+                                 !dtensor->Asked(op) ? " was not asked about it: no sample binds "
+                                                       "and runs on the full inputs"
+                                 : dtensor->Registration(op) == "decomposition"
+                                     ? " registers no rule for it (it shards it through its "
+                                       "decomposition)"
+                                     : " has no strategy for it",
                                  "; every valid rule is missing")
           : table ? absl::StrCat("not in ", cmd.strategies, "; every valid rule is missing")
                   : "no strategy is registered; every valid rule is missing";
@@ -317,6 +321,7 @@ int RunValidate(const ValidateCommand& cmd, const StrategyRegistry& registry, st
     ValidationReport proto = ReportProto(reports, ranks, seconds);
     if (dtensor) proto.set_strategy_source(dtensor->source());
     for (const std::string& op : without_strategy) proto.add_without_strategy(op);
+    for (const std::string& op : decomposed) proto.add_decomposed(op);
     json = ReportJson(proto);
   }
   if (cmd.format == "json") {
@@ -327,6 +332,12 @@ int RunValidate(const ValidateCommand& cmd, const StrategyRegistry& registry, st
     if (!without_strategy.empty()) {
       out << dtensor->source() << " has no strategy for " << without_strategy.size()
           << " overloads with a spec: " << absl::StrJoin(without_strategy, ", ") << "\n";
+    }
+    if (!decomposed.empty()) {
+      out << dtensor->source() << " shards " << decomposed.size()
+          << " overloads with a spec through their decomposition, with no rule of their own "
+             "(not judged): "
+          << absl::StrJoin(decomposed, ", ") << "\n";
     }
   }
   if (!cmd.html.empty()) {

@@ -221,6 +221,11 @@ std::string DTensorClaims::Registration(const c10::OperatorName& op) const {
   return it == samples_->end() || it->second.empty() ? "" : it->second.front().claims.registration();
 }
 
+bool DTensorClaims::HasRules(const c10::OperatorName& op) const {
+  const std::string kind = Registration(op);
+  return kind == "single_dim" || kind == "op_strategy";
+}
+
 bool DTensorClaims::Asked(const c10::OperatorName& op) const {
   return samples_->count(OverloadToString(op)) > 0;
 }

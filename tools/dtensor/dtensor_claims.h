@@ -56,6 +56,10 @@ class DTensorClaims {
   // How DTensor registers `op` (claims.proto SampleClaims.registration),
   // or "" when it has no strategy for it or no sample of it was asked.
   std::string Registration(const c10::OperatorName& op) const;
+  // True if DTensor registers a rule of its own for `op` ("single_dim" or
+  // "op_strategy"): what --dtensor judges. An overload it shards through
+  // its decomposition has none, and is not asked about.
+  bool HasRules(const c10::OperatorName& op) const;
   // True if some sample of `op` was asked about (AskDTensor leaves out an
   // overload whose samples do not bind, or whose operator crashes or
   // rejects every sample).

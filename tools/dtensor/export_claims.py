@@ -30,8 +30,9 @@ CLAIMS.json:
                 "tuples": <input tuples asked>, "seconds": <time asking>,
                 "unasked": "<why not asked>" (only when not asked)}]}
   (claims.proto Claims; runtime_claims.py defines each field). An overload
-  DTensor has no strategy for has registration null and no rules; a sample
-  with more input tuples than max_tuples (0: no limit) is not asked about.
+  DTensor has no strategy for has registration null and no rules; one it
+  shards through its decomposition (no registered rule) and a sample with
+  more input tuples than max_tuples (0: no limit) are not asked about.
 
 Exit status: 0 when written; 2 for a bad request, with a message naming the
 file and the field (e.g. "req.json: samples[3].args.self.tensor.dtype:
@@ -151,6 +152,13 @@ def export(request, path="request"):
                  "registration": dt.registration_kind(op)}
         if entry["registration"] is None:
             entry.update(rules=[], not_judged={}, rejected={}, tuples=0)
+        elif entry["registration"] == "decomposition":
+            # No rule of its own: DTensor traces the decomposition for every
+            # input tuple (DecompShardingStrategy.propagate_strategy), about a
+            # second each, too slow to ask every tuple of every sample.
+            entry.update(rules=[], not_judged={}, rejected={}, tuples=0,
+                         unasked="DTensor shards it through its decomposition, not a "
+                                 "registered rule")
         elif max_tuples and runtime_claims.tuple_count(op, args, shape) > max_tuples:
             entry.update(rules=[], not_judged={}, rejected={}, tuples=0,
                          unasked="%d input tuples, more than the %d asked per sample"
