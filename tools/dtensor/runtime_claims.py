@@ -109,14 +109,16 @@ class SampleClaims:
     tuples: int
 
 
-def sample_claims(op, args, mesh_shape):
+def sample_claims(op, args, mesh_shape, memoize=True):
     """DTensor's claims (SampleClaims) on a mesh of `mesh_shape` (an int W:
     the 1-D mesh of W ranks, with 1-D rules; a tuple: an N-D mesh, with N-D
     rules, "[S(0), R], [R, R] -> [S(0), R]") for OpOverload `op` called with
     `args`: {schema argument name: value}, tensors as dt.TensorMeta, tensor
     lists as lists of dt.TensorMeta (None for an absent optional element),
     other arguments as Python values; arguments left out take their
-    defaults. Raises KeyError naming an argument the schema lacks."""
+    defaults. `memoize`: reuse the output metadata across placements
+    (dtensor_private.tensor_meta_memo; False only to measure its gain).
+    Raises KeyError naming an argument the schema lacks."""
     known = {a.name for a in op._schema.arguments}
     for name in args:
         if name not in known:
@@ -130,6 +132,8 @@ def sample_claims(op, args, mesh_shape):
         info = propagator.op_to_schema_info_for_single_dim_strategy.get(op)
 
     slots = _tensor_slots(op, args)
+    if not memoize:
+        return _ask(op, args, slots, mesh, shape, propagator, info)
     with dt.tensor_meta_memo(propagator):
         return _ask(op, args, slots, mesh, shape, propagator, info)
 
@@ -159,6 +163,9 @@ def _ask(op, args, slots, mesh, shape, propagator, info):
     """sample_claims' loop over every input tuple (each tensor's placements
     a tuple, one per mesh dim)."""
     rules, not_judged, rejected = set(), {}, collections.Counter()
+    # The arguments an overload that returns nothing writes, by name.
+    written = set() if op._schema.returns else {
+        a.name for a in op._schema.arguments if a.alias_info is not None and a.alias_info.is_write}
     tuples = 0
     for placements in itertools.product(*(tensor_candidates(m, shape) for _, _, m, _ in slots)):
         tuples += 1
@@ -196,13 +203,21 @@ def _ask(op, args, slots, mesh, shape, propagator, info):
             if wanted != [s.placements for s in schema.args_spec]:
                 continue
             rewritten = True
-        out_specs = sharding.output_spec
-        out_specs = out_specs if isinstance(out_specs, (tuple, list)) else (out_specs,)
         key = ", ".join(_text_or_name(p) for p in inputs)
-        if any(s is None for s in out_specs):
-            not_judged[key] = "an output's placement is undefined (None)"
-            continue
-        outputs = [tuple(s.placements) for s in out_specs]
+        if written:
+            # An overload that returns nothing writes its results into
+            # arguments, which keep their placements (an in-place self
+            # cannot be redistributed): DTensor's output is None, the
+            # written tensors are the outputs (shrt/op_lookup.h
+            # WrittenArgumentsAsOutputs).
+            outputs = [p for (name, _, _, _), p in zip(slots, placements) if name in written]
+        else:
+            out_specs = sharding.output_spec
+            out_specs = out_specs if isinstance(out_specs, (tuple, list)) else (out_specs,)
+            if any(s is None for s in out_specs):
+                not_judged[key] = "an output's placement is undefined (None)"
+                continue
+            outputs = [tuple(s.placements) for s in out_specs]
         if outs and outs != outputs[:len(outs)]:
             continue  # out= placed otherwise: not a claim for this out= placement
         if rewritten:

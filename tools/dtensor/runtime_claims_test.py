@@ -56,6 +56,14 @@ class PlacementTextTest(unittest.TestCase):
 
 
 class SampleClaimsTest(unittest.TestCase):
+    def test_written_arguments_are_the_outputs_of_an_overload_returning_nothing(self):
+        # _foreach_abs_ returns nothing: DTensor's output spec is None, and
+        # the self list, written in place, keeps its placements.
+        c = runtime_claims.sample_claims(
+            aten._foreach_abs_.default, {"self": [meta(torch.empty(4, 3)), meta(torch.empty(5))]}, W)
+        self.assertIn("S(0), R -> S(0), R", c.rules)
+        self.assertEqual(c.not_judged, {})
+
     def test_mesh_candidates_have_one_partial_type(self):
         m = meta(torch.empty(4, 4))
         cands = runtime_claims.tensor_candidates(m, (2, 2))
