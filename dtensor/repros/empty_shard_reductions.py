@@ -1,0 +1,68 @@
+"""DTensor bug: reductions and pools accept a Shard placement whose chunk is
+empty on some rank, and then the local kernel raises on that rank:
+  * torch.max(x) (full reduction) and torch.amax(x, dim=[0, 2]) on x [6, 1, 4]
+    Shard(0): 6 rows over 4 ranks are 2, 2, 2, 0; max/amax of an empty
+    tensor over the empty dim raise on rank 3 (the full tensor is not empty).
+  * F.max_pool2d / F.avg_pool2d on an unbatched (C, H, W) = [5, 5, 3] input
+    Shard(0): 5 channels over 4 ranks are 2, 2, 1, 0; the pooling kernel
+    rejects rank 3's 0-channel (0, 5, 3) input.
+
+DTensor's rules (torch 2.13, torch/distributed/tensor/_ops/_math_ops.py):
+  aten.max.default S(0) -> P(max), aten.amax.default S(0) -> P(max):
+      LINEAR_REDUCTION_OP_MAP / linear_reduction_strategy;
+  aten.max_pool2d_with_indices.default, aten.avg_pool2d.default
+      S(0) -> S(0): pooling_strategy (Shard(0) for unbatched inputs too,
+      where dim 0 is the channel dim).
+Found by ShRT: bazel run //tools:shrt -- validate --dtensor --op=aten::max
+--world_size=4 (sample size1_3d, [6, 1, 4]; also --op=aten::amax, dim=[0, 2];
+--op=aten::max_pool2d_with_indices and aten::avg_pool2d, sample unbatched).
+
+Runs on 4 simulated ranks in one process (LocalTensorMode); prints the
+errors and exits 1 while the bug exists, 0 once it is fixed.
+"""
+import sys
+
+import torch
+import torch.distributed as dist
+import torch.nn.functional as F
+import torch.testing._internal.distributed.fake_pg  # noqa: F401 (registers the "fake" backend)
+from torch.distributed._local_tensor import LocalTensor, LocalTensorMode
+from torch.distributed.device_mesh import init_device_mesh
+from torch.distributed.tensor import DTensor, Shard
+from torch.distributed.tensor.debug import CommDebugMode
+
+W = 4
+x = torch.arange(24, dtype=torch.float32).reshape(6, 1, 4)
+img = torch.arange(75, dtype=torch.float32).reshape(5, 5, 3)  # unbatched (C, H, W)
+cases = [  # (name, full input, function)
+    ("torch.max(x)", x, lambda t: torch.max(t)),
+    ("torch.amax(x, dim=[0, 2])", x, lambda t: torch.amax(t, dim=[0, 2])),
+    ("F.max_pool2d(img, (2, 3), padding=1)", img, lambda t: F.max_pool2d(t, (2, 3), padding=1)),
+    ("F.avg_pool2d(img, (2, 3), padding=1)", img, lambda t: F.avg_pool2d(t, (2, 3), padding=1)),
+]
+wants = [fn(t) for _, t, fn in cases]
+
+dist.init_process_group("fake", store=dist.HashStore(), rank=0, world_size=W)
+bad = False
+with LocalTensorMode(frozenset(range(W))):
+    mesh = init_device_mesh("cpu", (W,))
+    for (name, t, fn), want in zip(cases, wants):
+        chunks = list(torch.chunk(t, W, dim=0)) + [t[:0]] * W
+        dt = DTensor.from_local(LocalTensor({r: chunks[r] for r in range(W)}), mesh, [Shard(0)], shape=t.shape, stride=t.stride())
+        print(f"{name}, input Shard(0), rank-local dim-0 sizes {[chunks[r].shape[0] for r in range(W)]}:")
+        try:
+            with CommDebugMode() as comm:  # counts the collectives of any redistribution
+                out = fn(dt)
+            got = out.full_tensor()._local_tensors[0]
+        except Exception as e:  # raised on the rank whose shard is empty
+            print(f"  DTensor raised: {type(e).__name__}: {str(e).splitlines()[0]}")
+            print(f"  collectives before the error: {comm.get_total_counts()} (no redistribution: DTensor kept Shard(0) and ran the op on each rank's chunk)")
+            bad = True
+            continue
+        ok = torch.allclose(got, want)
+        print(f"  output placements {out.placements}; {'matches' if ok else 'WRONG'}: expected {want.flatten()[:4].tolist()}, got {got.flatten()[:4].tolist()}")
+        bad |= not ok
+if bad:
+    print("BUG: DTensor keeps a Shard placement whose empty chunk the local kernel rejects")
+    sys.exit(1)
+print("fixed: the results agree")
