@@ -145,8 +145,8 @@ int RunValidate(const ValidateCommand& cmd, const StrategyRegistry& registry, st
       auto it = by_op.find(OverloadToString(name));
       if (it != by_op.end()) asked.push_back(it->second);
     }
-    absl::StatusOr<DTensorClaims> claims =
-        AskDTensor({cmd.dtensor_program, cmd.load, cmd.dtensor_rules, mesh}, asked, options, isolation);
+    const DTensorAsk ask{cmd.dtensor_program, cmd.load, cmd.dtensor_rules, mesh};
+    absl::StatusOr<DTensorClaims> claims = AskDTensor(ask, asked, options, isolation);
     if (!claims.ok()) return usage(absl::StrCat("--dtensor: ", claims.status().message()));
     dtensor = *std::move(claims);
   }
