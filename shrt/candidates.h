@@ -18,7 +18,9 @@ namespace shrt {
 // parts (summing to W * x) would overflow them.
 std::vector<Placement> CandidatePlacements(int64_t ndim, c10::ScalarType dtype);
 
-// True if `p` is among CandidatePlacements(ndim, dtype).
+// True if `p` is among CandidatePlacements(ndim, dtype), or is a placement
+// ShRT builds only when a rule names it (Placement::is_named_only) and can
+// build for the dtype: _NormP(p) on a real floating tensor.
 bool PlacementApplies(const Placement& p, int64_t ndim, c10::ScalarType dtype);
 
 }  // namespace shrt

@@ -11,6 +11,7 @@
 #include "ATen/ops/maximum.h"
 #include "ATen/ops/minimum.h"
 #include "ATen/ops/mul.h"
+#include "ATen/ops/pow.h"
 #include "ATen/ops/zeros.h"
 #include "c10/util/BFloat16.h"
 #include "c10/util/Half.h"
@@ -129,6 +130,20 @@ void ProductParts(const std::vector<double>& target, int w, c10::ScalarType dtyp
   }
 }
 
+// _NormP(p) parts: x_r = v * u_r ** (1 / p) with u_r > 0 drawn per element
+// and normalised to sum 1, so sum_r x_r ** p = v ** p (see header).
+void NormParts(const std::vector<double>& target, int w, double p, c10::ScalarType dtype,
+               Rng& rng, Parts& parts) {
+  std::vector<double> u(w);
+  for (size_t e = 0; e < target.size(); ++e) {
+    double total = 0;
+    for (double& x : u) total += (x = rng.Uniform(0.05, 1));
+    for (int r = 0; r < w; ++r) {
+      parts.at(r, e) = RoundTo(dtype, target[e] * std::pow(u[r] / total, 1 / p));
+    }
+  }
+}
+
 }  // namespace
 
 at::Tensor ShardPiece(const at::Tensor& t, const Placement& p, int world_size, int rank) {
@@ -189,6 +204,9 @@ std::vector<at::Tensor> Distribute(const at::Tensor& full, const Placement& p, i
     case ReduceOp::kProduct:
       ProductParts(target, world_size, dtype, rng, parts);
       break;
+    case ReduceOp::kNorm:
+      NormParts(target, world_size, p.norm_type(), dtype, rng, parts);
+      break;
   }
   if (max_abs_part != nullptr) {
     for (double x : parts.values()) {
@@ -199,7 +217,9 @@ std::vector<at::Tensor> Distribute(const at::Tensor& full, const Placement& p, i
   // extremes were built within range and are clamped, never wrapped. The
   // parts are built as rows of one (W, ...) tensor, then each is copied to
   // a buffer of its own (a row would carry a storage offset).
-  const bool wrap = integral && p.reduce_op() != ReduceOp::kMax && p.reduce_op() != ReduceOp::kMin;
+  const bool wrap = integral && (p.reduce_op() == ReduceOp::kSum ||
+                                 p.reduce_op() == ReduceOp::kAvg ||
+                                 p.reduce_op() == ReduceOp::kProduct);
   std::vector<int64_t> shape = {world_size};
   shape.insert(shape.end(), full.sizes().begin(), full.sizes().end());
   const at::Tensor all = wrap ? ValuesToTensor(parts.values(), shape, at::kLong).to(dtype)
@@ -229,18 +249,24 @@ at::Tensor WithLayout(const at::Tensor& t, Layout layout) {
   }
 }
 
-at::Tensor ReducePartial(const std::vector<at::Tensor>& locals, ReduceOp op) {
+at::Tensor ReducePartial(const std::vector<at::Tensor>& locals, const Placement& p) {
+  const ReduceOp op = p.reduce_op();
   const c10::ScalarType dtype = locals.front().scalar_type();
   const bool integral = c10::isIntegralType(dtype, /*includeBool=*/true);
   const bool in_double = !integral || op == ReduceOp::kAvg;
   const c10::ScalarType wide = c10::isComplexType(dtype) ? at::kComplexDouble : at::kDouble;
-  auto prep = [&](const at::Tensor& t) { return in_double ? t.to(wide) : t; };
+  auto prep = [&](const at::Tensor& t) {
+    const at::Tensor x = in_double ? t.to(wide) : t;
+    // _NormPartial._pre_reduce_transform: x ** p, summed below.
+    return op == ReduceOp::kNorm ? at::pow(x, p.norm_type()) : x;
+  };
   at::Tensor acc = prep(locals.front()).clone();
   for (size_t r = 1; r < locals.size(); ++r) {
     const at::Tensor x = prep(locals[r]);
     switch (op) {
       case ReduceOp::kSum:
       case ReduceOp::kAvg:
+      case ReduceOp::kNorm:
         acc = at::add(acc, x);
         break;
       case ReduceOp::kMax:
@@ -255,6 +281,8 @@ at::Tensor ReducePartial(const std::vector<at::Tensor>& locals, ReduceOp op) {
     }
   }
   if (op == ReduceOp::kAvg) acc = at::div(acc, static_cast<double>(locals.size()));
+  // _NormPartial._post_reduce_transform: the sum ** (1 / p).
+  if (op == ReduceOp::kNorm) acc = at::pow(acc, 1 / p.norm_type());
   return acc;
 }
 

@@ -42,6 +42,12 @@ namespace shrt {
 //   P(product) parts whose product is `full`: factors of mixed sign and
 //          magnitude 0.5 .. 2 (+-1 for integers) on all ranks but one, chosen
 //          per element, which holds full / (product of the others).
+//   _NormP(p) (real floating only, candidates.h PlacementApplies) parts
+//          full * u_r ** (1 / p), u_r in [0.05, 1] drawn per element and
+//          normalised to sum 1: sum_r part_r ** p = full ** p. They reduce
+//          back to `full` where full >= 0 (a norm's value), and for odd
+//          integer p everywhere; a negative value under an even or
+//          fractional p has no _NormP representation in DTensor either.
 // `seed` selects the draw; callers redraw with other seeds. If
 // `max_abs_part` is given, it is raised to the largest finite |value| of the
 // Partial parts built (the scale output_check.h's rounding slack needs);
@@ -60,11 +66,14 @@ at::Tensor ShardPiece(const at::Tensor& t, const Placement& p, int world_size, i
 // their contiguous layout for TRANSPOSED.
 at::Tensor WithLayout(const at::Tensor& t, Layout layout);
 
-// The elementwise reduction of same-shape `locals` for Partial op `op`, in
-// float64 for floating dtypes (so the reduction adds no rounding of its
-// own) and in the dtype itself for integers (wrapping, matching how
+// The elementwise reduction of same-shape `locals` for Partial placement
+// `p`, in float64 for floating dtypes (so the reduction adds no rounding
+// of its own) and in the dtype itself for integers (wrapping, matching how
 // integer parts were built); P(avg) of integers is computed in float64.
-at::Tensor ReducePartial(const std::vector<at::Tensor>& locals, ReduceOp op);
+// _NormP(p) is (sum_r local_r ** p) ** (1 / p), as DTensor's
+// _NormPartial._reduce_value computes it (torch/distributed/tensor/_ops/
+// _math_ops.py): x ** p, an all-reduce sum, then ** (1 / p).
+at::Tensor ReducePartial(const std::vector<at::Tensor>& locals, const Placement& p);
 
 }  // namespace shrt
 

@@ -1,5 +1,6 @@
 #include "shrt/distribute.h"
 
+#include <cmath>
 #include <set>
 
 #include "ATen/ATen.h"
@@ -68,7 +69,7 @@ TEST(DistributeTest, ComplexPartsAreComplexAndSumBack) {
       EXPECT_FALSE(at::allclose(at::real(part), at::real(x)));
       EXPECT_FALSE(at::allclose(at::imag(part), at::imag(x)));
     }
-    const at::Tensor reduced = ReducePartial(parts, op);
+    const at::Tensor reduced = ReducePartial(parts, Placement::Partial(op));
     EXPECT_EQ(reduced.scalar_type(), at::kComplexDouble);
     EXPECT_TRUE(at::allclose(reduced, x.to(at::kComplexDouble), 1e-5, 1e-4));
   }
@@ -82,7 +83,7 @@ TEST_P(PartialTest, PartsReduceBackAndAreNotUniform) {
   std::vector<at::Tensor> a = Distribute(x, Placement::Partial(op), w, 1);
   std::vector<at::Tensor> b = Distribute(x, Placement::Partial(op), w, 2);
   ASSERT_EQ(static_cast<int>(a.size()), w);
-  const at::Tensor reduced = ReducePartial(a, op);
+  const at::Tensor reduced = ReducePartial(a, Placement::Partial(op));
   if (at::isFloatingType(dtype)) {
     EXPECT_TRUE(at::allclose(reduced.to(at::kDouble), x.to(at::kDouble), 1e-5, 1e-4))
         << ReduceOpName(op);
@@ -109,11 +110,48 @@ INSTANTIATE_TEST_SUITE_P(
                        ::testing::Values(at::kFloat, at::kDouble, at::kLong, at::kInt),
                        ::testing::Values(2, 3, 4, 8)));
 
+// _NormP(p), DTensor's _NormPartial (torch/distributed/tensor/_ops/
+// _math_ops.py): the value is (sum_r x_r ** p) ** (1 / p).
+TEST(NormPartialTest, PartsReduceBackAsDTensorReducesThem) {
+  const at::Tensor x = at::abs(Arange({4, 5}, at::kDouble));  // a norm's values: >= 0
+  for (double p : {1.0, 2.0, 3.0, 0.5, -1.0}) {
+    for (int w : {2, 3, 4}) {
+      const Placement norm = Placement::NormPartial(p);
+      std::vector<at::Tensor> parts = Distribute(x, norm, w, 5);
+      ASSERT_EQ(static_cast<int>(parts.size()), w);
+      // DTensor's reduction, written out: x ** p, all-reduce sum, ** (1/p).
+      at::Tensor sum = at::zeros_like(x);
+      for (const at::Tensor& part : parts) {
+        EXPECT_EQ(part.sizes(), x.sizes());
+        EXPECT_TRUE(at::all(part >= 0).item<bool>()) << p;
+        EXPECT_FALSE(at::allclose(part, x)) << p;
+        sum = sum + at::pow(part, p);
+      }
+      EXPECT_TRUE(at::allclose(at::pow(sum, 1 / p), x, 1e-9, 1e-9)) << p << " W=" << w;
+      EXPECT_TRUE(at::allclose(ReducePartial(parts, norm), x, 1e-9, 1e-9)) << p << " W=" << w;
+      // Not DTensor's even split x / W ** (1/p): the parts vary per element.
+      EXPECT_FALSE(at::allclose(parts[0], x / std::pow(w, 1 / p))) << p;
+    }
+  }
+}
+
+TEST(NormPartialTest, IsNotAPlainSumAndKeepsNoSignUnderAnEvenP) {
+  const at::Tensor a = at::full({3}, 3.0, at::kDouble), b = at::full({3}, 4.0, at::kDouble);
+  // 2-norm of (3, 4) is 5; a P(sum) of the same parts would be 7.
+  EXPECT_TRUE(at::allclose(ReducePartial({a, b}, Placement::NormPartial(2)),
+                           at::full({3}, 5.0, at::kDouble)));
+  EXPECT_TRUE(at::allclose(ReducePartial({-a, b}, Placement::NormPartial(2)),
+                           at::full({3}, 5.0, at::kDouble)));
+  EXPECT_TRUE(PlacementApplies(Placement::NormPartial(2), 2, at::kFloat));
+  EXPECT_FALSE(PlacementApplies(Placement::NormPartial(2), 2, at::kLong));
+  EXPECT_FALSE(PlacementApplies(Placement::NormPartial(2), 2, at::kComplexFloat));
+}
+
 TEST(PartialTest, SmallIntegersWrapBackExactly) {
   const at::Tensor x = Arange({6}, at::kChar) * 20;  // values near int8's range
   for (ReduceOp op : {ReduceOp::kSum, ReduceOp::kMax, ReduceOp::kMin, ReduceOp::kProduct}) {
     std::vector<at::Tensor> parts = Distribute(x, Placement::Partial(op), 4, 3);
-    EXPECT_TRUE(at::equal(ReducePartial(parts, op), x)) << ReduceOpName(op);
+    EXPECT_TRUE(at::equal(ReducePartial(parts, Placement::Partial(op)), x)) << ReduceOpName(op);
   }
 }
 

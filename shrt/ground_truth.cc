@@ -36,7 +36,12 @@ class TruthBuilder {
   TruthBuilder(const LoadedSpec& spec, int s, const BoundSample& sample,
                const TruthOptions& options)
       : spec_(spec), sample_(sample), options_(options), w_(options.world_size),
-        cases_(spec, s, sample, options) {}
+        cases_(spec, s, sample, options) {
+    if (auto it = options.named_placements.find(sample.name());
+        it != options.named_placements.end()) {
+      named_ = &it->second;
+    }
+  }
 
   absl::StatusOr<SampleTruth> Run() {
     if (absl::Status st = cases_.Init(); !st.ok()) return st;
@@ -45,6 +50,8 @@ class TruthBuilder {
       const InputSpec& in = sample_.inputs()[i];
       in_cands.push_back(InputCandidates(static_cast<int64_t>(in.shape.size()), in.dtype,
                                          cases_.index_inputs()[i]));
+      AddNamed(named_ ? &named_->inputs : nullptr, i, static_cast<int64_t>(in.shape.size()),
+               in.dtype, in_cands.back());
     }
     for (size_t g = 0; g < cases_.generators(); ++g) {
       absl::StatusOr<FullCase> made = cases_.Make(g);
@@ -73,6 +80,8 @@ class TruthBuilder {
         std::vector<size_t> counts;
         for (const at::Tensor& t : full.outputs) {
           out_cands.push_back(CandidatePlacements(t.dim(), t.scalar_type()));
+          AddNamed(named_ ? &named_->outputs : nullptr, out_cands.size() - 1, t.dim(),
+                   t.scalar_type(), out_cands.back());
           counts.push_back(out_cands.back().size());
           cases_.PickPrecision(t.scalar_type());
         }
@@ -113,6 +122,19 @@ class TruthBuilder {
   }
 
  private:
+  // Appends to `cands` the named-only placements `named[i]` that can be
+  // built for the tensor and are not there yet (TruthOptions).
+  static void AddNamed(const std::vector<std::vector<Placement>>* named, size_t i, int64_t ndim,
+                       c10::ScalarType dtype, std::vector<Placement>& cands) {
+    if (named == nullptr || i >= named->size()) return;
+    for (const Placement& p : (*named)[i]) {
+      if (p.is_named_only() && PlacementApplies(p, ndim, dtype) &&
+          std::find(cands.begin(), cands.end(), p) == cands.end()) {
+        cands.push_back(p);
+      }
+    }
+  }
+
   void Describe(SampleTruth& truth, const Tensors& outputs) const {
     truth.name_ = sample_.name();
     truth.description_ = sample_.Describe();
@@ -284,6 +306,7 @@ class TruthBuilder {
   const TruthOptions& options_;
   const int w_;
   CaseMaker cases_;
+  const NamedPlacements* named_ = nullptr;
   std::optional<SampleTruth> truth_;
 };
 

@@ -13,6 +13,7 @@
 #define SHRT_GROUND_TRUTH_H_
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -40,6 +41,17 @@ class CallRecorder {
   virtual void Record(const c10::OperatorHandle& op, std::vector<c10::IValue> stack) = 0;
 };
 
+// Placements ShRT builds only when a rule names them (Placement::
+// is_named_only: DTensor's _NormP(p)), for one bound sample: for input i
+// and output k, the placements to try besides the enumerated ones
+// (candidates.h). A rule source that names them (tools/dtensor/
+// dtensor_claims.h DTensorClaims::NamedOnlyPlacements) passes them in, so that its rules are
+// judged like any other.
+struct NamedPlacements {
+  std::vector<std::vector<Placement>> inputs;
+  std::vector<std::vector<Placement>> outputs;
+};
+
 struct TruthOptions {
   // World size W of the simulated 1-D mesh (2 .. 64).
   int world_size = 4;
@@ -52,6 +64,12 @@ struct TruthOptions {
   bool reference_paths = false;
   // If set, sees every per-rank call (not thread-safe: one at a time).
   CallRecorder* recorder = nullptr;
+  // By bound-sample name ("<name>[dim=0]" for a sweep): named-only
+  // placements added to that sample's candidates. One that cannot be built
+  // for its tensor (candidates.h PlacementApplies), or is not named-only,
+  // is not added: a rule using it is then kNotApplicable or refuted, as
+  // SampleTruth::Test says.
+  std::map<std::string, NamedPlacements> named_placements;
 };
 
 // What ground truth says of one rule on one sample, strongest first.

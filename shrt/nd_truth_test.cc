@@ -63,7 +63,7 @@ TEST(NdLayoutTest, NestedPartialsReduceToTheFullTensor) {
   double scale = 0;
   const std::vector<at::Tensor> parts = DistributeNd(x, Nd("[P(sum), P(sum)]"), mesh, 7, &scale);
   ASSERT_EQ(parts.size(), 6u);
-  EXPECT_TRUE(at::allclose(ReducePartial(parts, ReduceOp::kSum), x));
+  EXPECT_TRUE(at::allclose(ReducePartial(parts, Placement::Partial(ReduceOp::kSum)), x));
   EXPECT_GT(scale, 0);
   // Replicate on dim 0: ranks (0, j) and (1, j) hold the same part.
   const std::vector<at::Tensor> r_p = DistributeNd(x, Nd("[R, P(sum)]"), mesh, 7);
@@ -72,7 +72,7 @@ TEST(NdLayoutTest, NestedPartialsReduceToTheFullTensor) {
   // [S(0), P(max)]: each dim-0 chunk's parts reduce to that chunk.
   const std::vector<at::Tensor> s_p = DistributeNd(x, Nd("[S(0), P(max)]"), mesh, 7);
   EXPECT_TRUE(
-      at::equal(ReducePartial({s_p[3], s_p[4], s_p[5]}, ReduceOp::kMax), x.narrow(0, 3, 2)));
+      at::equal(ReducePartial({s_p[3], s_p[4], s_p[5]}, Placement::Partial(ReduceOp::kMax)), x.narrow(0, 3, 2)));
 }
 
 TEST(NdLayoutTest, OutputCheckNamesTheRankOfAWrongLocal) {

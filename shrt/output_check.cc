@@ -54,6 +54,7 @@ Comparison FusedPartial(const at::Tensor& full, const std::vector<at::Tensor>& l
         case ReduceOp::kMax: acc = (std::isnan(acc) || std::isnan(x)) ? NAN : std::max(acc, x); break;
         case ReduceOp::kMin: acc = (std::isnan(acc) || std::isnan(x)) ? NAN : std::min(acc, x); break;
         case ReduceOp::kProduct: acc *= x; break;
+        case ReduceOp::kNorm: break;  // never fused (CheckOutput)
       }
       abs_sum += std::abs(x);
     }
@@ -125,7 +126,10 @@ OutputCheck CheckOutput(const at::Tensor& full, const std::vector<at::Tensor>& l
     }
   }
   const at::ScalarType t = full.scalar_type();
-  bool fused = !reference && (t == at::kFloat || t == at::kDouble);
+  // The fused loops know the five enumerated reductions; _NormP takes the
+  // ATen path (ReducePartial).
+  bool fused = !reference && (t == at::kFloat || t == at::kDouble) &&
+               p.reduce_op() != ReduceOp::kNorm;
   for (const at::Tensor& l : locals) fused = fused && l.is_contiguous();
   if (fused) {
     Comparison c;
@@ -135,7 +139,7 @@ OutputCheck CheckOutput(const at::Tensor& full, const std::vector<at::Tensor>& l
     if (!c.equal) return Fail(-1, c);
     return {};
   }
-  at::Tensor reduced = ReducePartial(locals, p.reduce_op());
+  at::Tensor reduced = ReducePartial(locals, p);
   if (at::isFloatingType(t) || at::isComplexType(t)) {
     reduced = at::where(at::isfinite(full), reduced, full);
   }
@@ -154,6 +158,7 @@ OutputCheck CheckOutput(const at::Tensor& full, const std::vector<at::Tensor>& l
         break;
       }
       case ReduceOp::kProduct:
+      case ReduceOp::kNorm:
         slack = at::mul(at::abs(reduced), 4 * w * eps);
         break;
       default:
@@ -244,7 +249,7 @@ OutputCheck CheckAgainstReference(const at::Tensor& full, const std::vector<at::
   }
   std::vector<at::Tensor> locals64;
   for (const at::Tensor& l : locals) locals64.push_back(Float64(l));
-  const at::Tensor reduced = ReducePartial(locals64, p.reduce_op()).contiguous();
+  const at::Tensor reduced = ReducePartial(locals64, p).contiguous();
   // The scale at which the reduction over ranks itself rounds, per element:
   // the sum of |parts| for sums, W * |value| for products, none for max and
   // min (exact).
@@ -256,7 +261,8 @@ OutputCheck CheckAgainstReference(const at::Tensor& full, const std::vector<at::
       if (p.reduce_op() == ReduceOp::kAvg) scale = at::div(scale, static_cast<double>(w));
       scale = at::add(scale, w * context.input_scale);
       break;
-    case ReduceOp::kProduct: scale = at::mul(at::abs(ref), static_cast<double>(w)); break;
+    case ReduceOp::kProduct:
+    case ReduceOp::kNorm: scale = at::mul(at::abs(ref), static_cast<double>(w)); break;
     default: break;
   }
   scale = scale.contiguous();

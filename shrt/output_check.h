@@ -61,6 +61,9 @@ struct CheckContext {
 //          4 * eps * (sum_r |local_r| + W * input_scale) for sums,
 //          4 * W * eps * |full| for products (Higham, "Accuracy and
 //          Stability of Numerical Algorithms", 2nd ed., §4.2 and §3.1).
+//   _NormP(p) as P(op), reduced as DTensor's _NormPartial (distribute.h
+//          ReducePartial), with a product's slack 4 * W * eps * |full|: a
+//          sum of W non-negative terms rounds relative to its value.
 // R and S compare every element, NaN equal to NaN in the same place.
 OutputCheck CheckOutput(const at::Tensor& full, const std::vector<at::Tensor>& locals,
                         const Placement& p, const CheckContext& context);
@@ -96,10 +99,10 @@ inline constexpr double kMaxRelativeRounding = 1e-4;
 //               ranks works on parts that large;
 //   m[i]      = the scale at which the reduction over ranks rounds:
 //               sum_r |local_r[i]| + W * input_scale for P(sum) (its mean
-//               for P(avg)), W * |ref[i]| for P(product);
+//               for P(avg)), W * |ref[i]| for P(product) and _NormP(p);
 //   allowance = min(kRoundingFactor * eps * m[i] + own,
 //                   kMaxRelativeRounding * (|ref[i]| + m[i]))  for P(sum),
-//                                                   P(avg), P(product);
+//                                         P(avg), P(product), _NormP(p);
 //               min(kRoundingFactor * eps * max|ref| + own,
 //                   kMaxRelativeRounding * max|ref|)            for R, S and
 //               P(max), P(min): these reduce exactly and one rank holds

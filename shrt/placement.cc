@@ -1,5 +1,6 @@
 #include "shrt/placement.h"
 
+#include <cmath>
 #include <tuple>
 
 #include "absl/status/status.h"
@@ -19,7 +20,7 @@ struct ReduceOpEntry {
 };
 constexpr ReduceOpEntry kReduceOpNames[] = {
     {ReduceOp::kSum, "sum"}, {ReduceOp::kAvg, "avg"},         {ReduceOp::kMax, "max"},
-    {ReduceOp::kMin, "min"}, {ReduceOp::kProduct, "product"},
+    {ReduceOp::kMin, "min"}, {ReduceOp::kProduct, "product"}, {ReduceOp::kNorm, "norm"},
 };
 
 // Accepted spellings of the kinds: short and DTensor's class names.
@@ -33,11 +34,26 @@ constexpr KindEntry kKindNames[] = {
     {"P", Placement::Kind::kPartial},    {"Partial", Placement::Kind::kPartial},
     {"_S", Placement::Kind::kStridedShard}, {"_StridedShard", Placement::Kind::kStridedShard},
 };
+// DTensor's _NormPartial: a Partial with ReduceOp::kNorm.
+constexpr absl::string_view kNormNames[] = {"_NormP", "_NormPartial"};
 
 absl::Status BadToken(absl::string_view token, absl::string_view why) {
   return absl::InvalidArgumentError(
       absl::StrCat("bad placement '", token, "': ", why,
-                   " (expected R, S(<dim>) or P(sum|avg|max|min|product))"));
+                   " (expected R, S(<dim>), P(sum|avg|max|min|product) or _NormP(<p>))"));
+}
+
+// "<p>" or "norm_type=<p>": a finite, non-zero p (DTensor's _NormPartial
+// docstring: "p not in {inf, -inf, 0}", which are P(max), P(min), P(sum)).
+absl::StatusOr<Placement> ParseNorm(absl::string_view token, absl::string_view arg) {
+  absl::ConsumePrefix(&arg, "norm_type=");
+  double p = 0;
+  if (!absl::SimpleAtod(arg, &p)) return BadToken(token, "_NormP needs a number p, _NormP(2)");
+  if (!std::isfinite(p) || p == 0) {
+    return BadToken(token, "_NormP's p must be finite and non-zero (inf, -inf and 0 norms "
+                           "are P(max), P(min) and P(sum))");
+  }
+  return Placement::NormPartial(p);
 }
 
 // "<dim>, <split factor>" or "dim=<dim>, sf=<split factor>" (DTensor's
@@ -68,8 +84,8 @@ absl::string_view ReduceOpName(ReduceOp op) {
 }
 
 bool operator<(const Placement& a, const Placement& b) {
-  return std::tie(a.kind_, a.dim_, a.op_, a.split_factor_) <
-         std::tie(b.kind_, b.dim_, b.op_, b.split_factor_);
+  return std::tie(a.kind_, a.dim_, a.op_, a.split_factor_, a.norm_type_) <
+         std::tie(b.kind_, b.dim_, b.op_, b.split_factor_, b.norm_type_);
 }
 
 std::string Placement::ToString() const {
@@ -79,6 +95,7 @@ std::string Placement::ToString() const {
     case Kind::kShard:
       return absl::StrCat("S(", dim_, ")");
     case Kind::kPartial:
+      if (op_ == ReduceOp::kNorm) return absl::StrCat("_NormP(", norm_type_, ")");
       return absl::StrCat("P(", ReduceOpName(op_), ")");
     case Kind::kStridedShard:
       return absl::StrCat("_S(", dim_, ", ", split_factor_, ")");
@@ -99,6 +116,9 @@ absl::StatusOr<Placement> ParsePlacement(absl::string_view text) {
     has_parens = true;
   }
   head = absl::StripAsciiWhitespace(head);
+  for (absl::string_view norm : kNormNames) {
+    if (head == norm) return ParseNorm(token, arg);
+  }
   const KindEntry* kind = nullptr;
   for (const auto& e : kKindNames) {
     if (e.prefix == head) kind = &e;
@@ -118,7 +138,7 @@ absl::StatusOr<Placement> ParsePlacement(absl::string_view text) {
     case Placement::Kind::kPartial: {
       if (!has_parens) return BadToken(token, "Partial needs a reduce op");
       for (const auto& e : kReduceOpNames) {
-        if (e.name == arg) return Placement::Partial(e.op);
+        if (e.name == arg && e.op != ReduceOp::kNorm) return Placement::Partial(e.op);
       }
       return BadToken(token, absl::StrCat("unknown reduce op '", arg, "'"));
     }
@@ -223,9 +243,11 @@ bool IsDegenerate(const Rule& rule) {
     if (!p.is_replicate()) return false;
   }
   for (const Placement& p : rule.outputs) {
+    // _NormP(p) of W equal values is W ** (1 / p) times the value.
     const bool idempotent =
         p.is_replicate() ||
-        (p.is_partial() && p.reduce_op() != ReduceOp::kSum && p.reduce_op() != ReduceOp::kProduct);
+        (p.is_partial() && p.reduce_op() != ReduceOp::kSum &&
+         p.reduce_op() != ReduceOp::kProduct && p.reduce_op() != ReduceOp::kNorm);
     if (!idempotent) return false;
   }
   return true;

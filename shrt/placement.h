@@ -9,6 +9,13 @@
 //   P(sum) P(avg) P(max) P(min) P(product)
 //                Partial: every rank holds a tensor of the full shape; the
 //                logical value is the elementwise reduction over ranks.
+//   _NormP(p)    DTensor's _NormPartial(p), the p-norms' partial (p finite,
+//                non-zero; torch/distributed/tensor/_ops/_math_ops.py
+//                _NormPartial, whose __str__ is "_NormP(p)"): the logical
+//                value is (sum_r x_r ** p) ** (1 / p), the rank values
+//                raised to p, summed, and raised to 1 / p. Never
+//                enumerated: ShRT builds it only for a rule that names it
+//                (ground_truth.h TruthOptions::named_placements).
 //   _S(d, sf)    _StridedShard(d, split_factor=sf), N-D meshes only
 //                (DESIGN.md §9, nd_layout.h): dim d cut into W * sf
 //                torch.chunk pieces, rank r holding pieces r, r + W, ...,
@@ -38,14 +45,16 @@
 namespace shrt {
 
 // The reduction that combines the per-rank values of a Partial placement.
-enum class ReduceOp { kSum, kAvg, kMax, kMin, kProduct };
+// kNorm is _NormP(p)'s, whose p the placement holds (Placement::norm_type).
+enum class ReduceOp { kSum, kAvg, kMax, kMin, kProduct, kNorm };
 
-// All reduce ops, in canonical order (the order enumeration uses).
+// The reduce ops enumeration tries, in canonical order: all but kNorm,
+// whose p no enumeration can guess.
 inline constexpr ReduceOp kAllReduceOps[] = {ReduceOp::kSum, ReduceOp::kAvg,
                                              ReduceOp::kMax, ReduceOp::kMin,
                                              ReduceOp::kProduct};
 
-// "sum", "avg", "max", "min", "product".
+// "sum", "avg", "max", "min", "product", "norm".
 absl::string_view ReduceOpName(ReduceOp op);
 
 // One tensor's placement on one mesh dimension. A value type; cheap to copy.
@@ -61,7 +70,12 @@ class Placement {
 
   static Placement Replicate() { return Placement(Kind::kReplicate, 0, {}); }
   static Placement Shard(int64_t dim) { return Placement(Kind::kShard, dim, {}); }
+  // Requires op != kNorm (NormPartial makes those).
   static Placement Partial(ReduceOp op) { return Placement(Kind::kPartial, 0, op); }
+  // _NormP(p). Requires a finite, non-zero p (ParsePlacement checks text).
+  static Placement NormPartial(double p) {
+    return Placement(Kind::kPartial, 0, ReduceOp::kNorm, 0, p);
+  }
   // Requires split_factor >= 1 (ParsePlacement checks text).
   static Placement StridedShard(int64_t dim, int64_t split_factor) {
     return Placement(Kind::kStridedShard, dim, {}, split_factor);
@@ -78,36 +92,42 @@ class Placement {
   ReduceOp reduce_op() const { return op_; }
   // The split factor; meaningful only for _StridedShard.
   int64_t split_factor() const { return split_factor_; }
+  // The p of _NormP(p); 0 for every other placement.
+  double norm_type() const { return norm_type_; }
+  // True for placements ShRT builds only when a rule names them (_NormP).
+  bool is_named_only() const { return kind_ == Kind::kPartial && op_ == ReduceOp::kNorm; }
 
-  // Canonical text: "R", "S(0)", "P(sum)", "_S(0, 2)".
+  // Canonical text: "R", "S(0)", "P(sum)", "_S(0, 2)", "_NormP(2)".
   std::string ToString() const;
 
   friend bool operator==(const Placement& a, const Placement& b) {
     return a.kind_ == b.kind_ && a.dim_ == b.dim_ && a.op_ == b.op_ &&
-           a.split_factor_ == b.split_factor_;
+           a.split_factor_ == b.split_factor_ && a.norm_type_ == b.norm_type_;
   }
   friend bool operator!=(const Placement& a, const Placement& b) { return !(a == b); }
-  // Orders R < S(0) < S(1) < ... < P(sum) < ... < P(product) < _S(0, 2)...
+  // Orders R < S(0) < S(1) < ... < P(sum) < ... < P(product) < _NormP(1)
+  // < _NormP(2) < ... < _S(0, 2)...
   friend bool operator<(const Placement& a, const Placement& b);
   template <typename H>
   friend H AbslHashValue(H h, const Placement& p) {
-    return H::combine(std::move(h), p.kind_, p.dim_, p.op_, p.split_factor_);
+    return H::combine(std::move(h), p.kind_, p.dim_, p.op_, p.split_factor_, p.norm_type_);
   }
 
  private:
-  Placement(Kind kind, int64_t dim, ReduceOp op, int64_t split_factor = 0)
-      : kind_(kind), dim_(dim), op_(op), split_factor_(split_factor) {}
+  Placement(Kind kind, int64_t dim, ReduceOp op, int64_t split_factor = 0, double norm_type = 0)
+      : kind_(kind), dim_(dim), op_(op), split_factor_(split_factor), norm_type_(norm_type) {}
   Kind kind_;
   int64_t dim_;
   ReduceOp op_;
   int64_t split_factor_;
+  double norm_type_;
 };
 
 // Parses one placement: "R", "S(<int>)" (negative allowed: a placeholder),
-// "P(sum|avg|max|min|product)", "_S(<dim>, <split factor>)". Surrounding
-// whitespace is ignored; the long names "Replicate()", "Shard(d)",
-// "Partial(op)" and DTensor's repr "_StridedShard(dim=d, sf=s)" (or
-// "_StridedShard(d, s)") are accepted as well.
+// "P(sum|avg|max|min|product)", "_S(<dim>, <split factor>)", "_NormP(<p>)".
+// Surrounding whitespace is ignored; the long names "Replicate()",
+// "Shard(d)", "Partial(op)", DTensor's repr "_StridedShard(dim=d, sf=s)"
+// (or "_StridedShard(d, s)") and "_NormPartial(p)" are accepted as well.
 // Errors: InvalidArgument naming the offending token.
 absl::StatusOr<Placement> ParsePlacement(absl::string_view text);
 

@@ -17,11 +17,13 @@ TEST(PlacementTest, PrintsCanonicalText) {
   EXPECT_EQ(Placement::Partial(ReduceOp::kMax).ToString(), "P(max)");
   EXPECT_EQ(Placement::Partial(ReduceOp::kMin).ToString(), "P(min)");
   EXPECT_EQ(Placement::Partial(ReduceOp::kProduct).ToString(), "P(product)");
+  EXPECT_EQ(Placement::NormPartial(2).ToString(), "_NormP(2)");
+  EXPECT_EQ(Placement::NormPartial(0.5).ToString(), "_NormP(0.5)");
 }
 
 TEST(PlacementTest, ParsesEveryCanonicalFormBack) {
   for (const char* text : {"R", "S(0)", "S(3)", "S(-2)", "P(sum)", "P(avg)", "P(max)", "P(min)",
-                           "P(product)"}) {
+                           "P(product)", "_NormP(2)", "_NormP(-1)", "_NormP(1.5)"}) {
     absl::StatusOr<Placement> p = ParsePlacement(text);
     ASSERT_TRUE(p.ok()) << text << ": " << p.status();
     EXPECT_EQ(p->ToString(), text);
@@ -32,6 +34,24 @@ TEST(PlacementTest, AcceptsDTensorNamesAndWhitespace) {
   EXPECT_EQ(*ParsePlacement(" Replicate() "), Placement::Replicate());
   EXPECT_EQ(*ParsePlacement("Shard(1)"), Placement::Shard(1));
   EXPECT_EQ(*ParsePlacement("Partial( max )"), Placement::Partial(ReduceOp::kMax));
+  // DTensor's repr of _NormPartial (torch/distributed/tensor/_ops/_math_ops.py).
+  EXPECT_EQ(*ParsePlacement("_NormPartial(3)"), Placement::NormPartial(3));
+  EXPECT_EQ(*ParsePlacement("_NormP(norm_type=2.0)"), Placement::NormPartial(2));
+}
+
+TEST(PlacementTest, NormPartialIsAPartialNamedOnlyByRules) {
+  const Placement p = Placement::NormPartial(2);
+  EXPECT_TRUE(p.is_partial());
+  EXPECT_TRUE(p.is_named_only());
+  EXPECT_EQ(p.reduce_op(), ReduceOp::kNorm);
+  EXPECT_EQ(p.norm_type(), 2);
+  EXPECT_NE(p, Placement::NormPartial(3));
+  EXPECT_NE(p, Placement::Partial(ReduceOp::kSum));
+  EXPECT_FALSE(Placement::Partial(ReduceOp::kSum).is_named_only());
+  for (ReduceOp op : kAllReduceOps) EXPECT_NE(op, ReduceOp::kNorm);
+  // R -> _NormP(p) is not degenerate: W equal values reduce to W ** (1/p)
+  // times the value.
+  EXPECT_FALSE(IsDegenerate(*ParseRule("R -> _NormP(2)")));
 }
 
 TEST(PlacementTest, BadTextNamesTheOffendingToken) {
@@ -41,7 +61,9 @@ TEST(PlacementTest, BadTextNamesTheOffendingToken) {
   };
   for (const Case& c : {Case{"Q", "'Q'"}, Case{"S(x)", "'S(x)'"}, Case{"S", "integer dim"},
                         Case{"P(mean)", "unknown reduce op 'mean'"}, Case{"S(1", "missing ')'"},
-                        Case{"R(1)", "takes no argument"}, Case{"", "empty"}}) {
+                        Case{"R(1)", "takes no argument"}, Case{"", "empty"},
+                        Case{"_NormP(x)", "needs a number p"}, Case{"_NormP(0)", "non-zero"},
+                        Case{"_NormP(inf)", "finite"}, Case{"P(norm)", "unknown reduce op"}}) {
     absl::StatusOr<Placement> p = ParsePlacement(c.text);
     ASSERT_FALSE(p.ok()) << c.text;
     EXPECT_EQ(p.status().code(), absl::StatusCode::kInvalidArgument);
@@ -111,6 +133,8 @@ TEST(PlacementTest, OrdersReplicateThenShardsThenPartials) {
   EXPECT_LT(Placement::Shard(0), Placement::Shard(1));
   EXPECT_LT(Placement::Shard(5), Placement::Partial(ReduceOp::kSum));
   EXPECT_LT(Placement::Partial(ReduceOp::kSum), Placement::Partial(ReduceOp::kProduct));
+  EXPECT_LT(Placement::Partial(ReduceOp::kProduct), Placement::NormPartial(1));
+  EXPECT_LT(Placement::NormPartial(1), Placement::NormPartial(2));
 }
 
 }  // namespace

@@ -101,6 +101,21 @@ Finding SampleTruth::Test(const Rule& rule, std::string* evidence) const {
   const int64_t t = in_.Find(rule.inputs);
   const int64_t o = out_tuples_.Find(rule.outputs);
   if (t < 0 || o < 0) {
+    // A named-only placement the caller did not name for this sample was
+    // never built: no case says anything of the rule.
+    for (size_t s = 0; s < 2; ++s) {
+      const std::vector<Placement>& side = s == 0 ? rule.inputs : rule.outputs;
+      for (size_t i = 0; i < side.size(); ++i) {
+        const auto& c = s == 0 ? in_.candidates()[i] : out_[i];
+        if (side[i].is_named_only() && std::find(c.begin(), c.end(), side[i]) == c.end()) {
+          why = absl::StrCat("not applicable to sample ", name_, ": ", side[i].ToString(),
+                             " is built only where named (ground_truth.h "
+                             "TruthOptions::named_placements), and it was not named for ",
+                             s == 0 ? "input " : "output ", i);
+          return Finding::kNotApplicable;
+        }
+      }
+    }
     // Buildable, but not enumerated: a Partial index input (cases.h
     // InputCandidates). A part of an index is not an index, so the rule
     // is wrong, not untested.

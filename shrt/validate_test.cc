@@ -94,6 +94,39 @@ TEST(ValidateTest, WrongPartialRuleIsIncorrectWithEvidence) {
   EXPECT_THAT(e, HasSubstr("max |difference|"));
 }
 
+// DTensor's _NormPartial(p) (torch/distributed/tensor/_ops/_math_ops.py):
+// built only for the samples a rule source names it for.
+TEST(ValidateTest, NormPartialRulesAreJudgedWhereNamed) {
+  absl::StatusOr<LoadedSpec> spec = LoadedSpec::FromText(R"pb(
+    op: "aten::linalg_vector_norm"
+    sample {
+      name: "m"
+      arg { name: "self" tensor { shape: [7, 5] } }
+      arg { name: "ord" float_value: 2 }
+    }
+  )pb", "test.textproto", TestRecipes());
+  ASSERT_TRUE(spec.ok()) << spec.status();
+  const std::vector<std::string> claimed = {"S(0) -> _NormP(2)", "S(1) -> _NormP(2)",
+                                            "S(0) -> _NormP(3)", "S(0) -> P(sum)"};
+  ValidateOptions options;
+  options.world_size = 3;
+  options.named_placements["m"].outputs = {{Placement::NormPartial(2), Placement::NormPartial(3)}};
+  absl::StatusOr<OpReport> r = ValidateOp(*spec, ClaimRules(claimed), options);
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_THAT(Rules(*r, Verdict::kCorrect),
+              UnorderedElementsAreArray({"S(0) -> _NormP(2)", "S(1) -> _NormP(2)"}));
+  EXPECT_THAT(Rules(*r, Verdict::kIncorrect),
+              UnorderedElementsAreArray({"S(0) -> _NormP(3)", "S(0) -> P(sum)"}));
+  EXPECT_THAT(Evidence(*r, "S(0) -> _NormP(3)"), HasSubstr("the reduction over ranks"));
+
+  // Not named for the sample: not built, so not judged, and said so.
+  options.named_placements.clear();
+  r = ValidateOp(*spec, ClaimRules({"S(0) -> _NormP(2)"}), options);
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_TRUE(Rules(*r, Verdict::kIncorrect).empty());
+  EXPECT_THAT(Evidence(*r, "S(0) -> _NormP(2)"), HasSubstr("named_placements"));
+}
+
 TEST(ValidateTest, MultiOutputRulesHaveOnePlacementPerOutput) {
   OpReport r = Validate(R"pb(
     op: "aten::max.dim"

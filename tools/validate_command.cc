@@ -261,7 +261,10 @@ int RunValidate(const ValidateCommand& cmd, const StrategyRegistry& registry, st
         return dtensor ? dtensor_rules(args) : registry.Query(op, args);
       };
       ValidateOptions o = options;
-      if (dtensor) o.skip = dtensor->Unasked(op);
+      if (dtensor) {
+        o.skip = dtensor->Unasked(op);
+        o.named_placements = dtensor->NamedOnlyPlacements(op);
+      }
       report = ValidateOp(*spec, source, o);
     }
     if (!report.ok()) return report;

@@ -242,6 +242,27 @@ std::map<std::string, std::string> DTensorClaims::Unasked(const c10::OperatorNam
   return out;
 }
 
+std::map<std::string, NamedPlacements> DTensorClaims::NamedOnlyPlacements(
+    const c10::OperatorName& op) const {
+  std::map<std::string, NamedPlacements> out;
+  auto it = samples_->find(OverloadToString(op));
+  if (it == samples_->end()) return out;
+  // Adds `p` to slot i of `slots` if it is named-only and not there yet.
+  auto add = [](std::vector<std::vector<Placement>>& slots, size_t i, const Placement& p) {
+    if (!p.is_named_only()) return;
+    if (slots.size() <= i) slots.resize(i + 1);
+    if (std::find(slots[i].begin(), slots[i].end(), p) == slots[i].end()) slots[i].push_back(p);
+  };
+  for (const Sample& s : it->second) {
+    for (const Rule& rule : s.rules) {
+      NamedPlacements& named = out[s.claims.name()];
+      for (size_t i = 0; i < rule.inputs.size(); ++i) add(named.inputs, i, rule.inputs[i]);
+      for (size_t k = 0; k < rule.outputs.size(); ++k) add(named.outputs, k, rule.outputs[k]);
+    }
+  }
+  return out;
+}
+
 namespace {
 
 // The sample of `samples` asked about `args` of `op`. Errors: as

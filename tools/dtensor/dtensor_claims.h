@@ -71,6 +71,12 @@ class DTensorClaims {
   // valid rule on it "missing".
   std::map<std::string, std::string> Unasked(const c10::OperatorName& op) const;
 
+  // The named-only placements (placement.h Placement::is_named_only:
+  // _NormP(p)) DTensor's 1-D rules for `op` use, by bound-sample name and
+  // tensor: for TruthOptions::named_placements, so that ground truth
+  // builds them and those rules are judged.
+  std::map<std::string, NamedPlacements> NamedOnlyPlacements(const c10::OperatorName& op) const;
+
   // The rules DTensor claims for a sample of `op`, found by its request
   // arguments, for ValidateOp. Errors: FailedPrecondition naming the
   // sample when DTensor was not asked about those arguments (a sample

@@ -16,9 +16,10 @@ claims.proto ClaimsRequest is its schema):
                          "alpha": 2}}]}
   args: by schema argument name; a tensor as {"tensor": meta}, a tensor
   list as {"tensors": [meta or null, ...]}, a dtype as {"dtype": name},
-  anything else as its JSON value (numbers, bools, strings, int lists,
-  null); arguments left out take their defaults. meta: shape and stride in
-  elements, dtype a torch dtype name (torch.float32 -> "float32").
+  an inf or nan float as {"float": "inf" | "-inf" | "nan"}, anything else
+  as its JSON value (numbers, bools, strings, int lists, null); arguments
+  left out take their defaults. meta: shape and stride in elements, dtype
+  a torch dtype name (torch.float32 -> "float32").
 
 CLAIMS.json:
   {"strategy_source": "DTensor, torch 2.13.0", "world_size": 4, "mesh": [],
@@ -91,12 +92,18 @@ def argument(value, where):
         if set(value) == {"tensors"} and isinstance(value["tensors"], list):
             return [None if m is None else tensor_meta(m, "%s.tensors[%d]" % (where, i))
                     for i, m in enumerate(value["tensors"])]
+        if set(value) == {"float"}:
+            if value["float"] not in ("inf", "-inf", "nan"):
+                raise BadRequest("%s.float: expected \"inf\", \"-inf\" or \"nan\", got %r"
+                                 % (where, value["float"]))
+            return float(value["float"])
         if set(value) == {"dtype"}:
             dtype = getattr(torch, str(value["dtype"]), None)
             if not isinstance(dtype, torch.dtype):
                 raise BadRequest("%s.dtype: unknown dtype %r" % (where, value["dtype"]))
             return dtype
-        raise BadRequest("%s: expected {\"tensor\"}, {\"tensors\"} or {\"dtype\"}, got keys %s"
+        raise BadRequest("%s: expected {\"tensor\"}, {\"tensors\"}, {\"dtype\"} or "
+                         "{\"float\"}, got keys %s"
                          % (where, sorted(value)))
     return value
 

@@ -5,12 +5,15 @@
   _StridedShard(d, split_factor=k) _S(d, k)
   Partial(op), op in sum, avg, max, min, product
                                    P(op)
+  _NormPartial(p)                  _NormP(p), on a 1-D mesh (shrt/placement.h;
+                                   ground truth builds it where a rule names
+                                   it, shrt/ground_truth.h named_placements)
 
-_NormPartial (the p-norms' partial, _ops/_math_ops.py) and _MaskPartial
-(embedding's and gather's, placement_types.py) reduce differently from the
-Partial of the same reduce_op: ShRT does not model them yet, so they have no
-text here, and a rule that uses one is "not judged" with the placement named
-(issue 26), never judged as if it were P(sum).
+_MaskPartial (embedding's and gather's, placement_types.py) reduces through
+a mask its input placement computed: ShRT does not model it, so it has no
+text here, and a rule that uses one is "not judged" with the placement named,
+never judged as if it were P(sum). So is _NormPartial on an N-D mesh, where
+ShRT's N-D ground truth does not build it.
 """
 import dtensor_private as dt
 
@@ -21,12 +24,23 @@ class NotModelled(ValueError):
     """A DTensor placement ShRT cannot judge yet; str() names it."""
 
 
-def placement_text(p):
-    """ShRT's text of DTensor placement `p`. Raises NotModelled for a
-    placement ShRT does not model (_NormPartial, _MaskPartial, a Partial of
-    another reduce op, an unknown type)."""
+def norm_text(norm_type):
+    """_NormP(p)'s text, as shrt/placement.cc prints it (absl::StrCat of a
+    double, six significant digits): "_NormP(2)", "_NormP(0.5)"."""
+    return "_NormP(%.6g)" % float(norm_type)
+
+
+def placement_text(p, nd=False):
+    """ShRT's text of DTensor placement `p` (one mesh dim of an N-D mesh if
+    `nd`). Raises NotModelled for a placement ShRT does not model
+    (_MaskPartial, _NormPartial on an N-D mesh, a Partial of another reduce
+    op, an unknown type)."""
     # Subclasses first: _NormPartial and _MaskPartial are Partials.
-    if isinstance(p, (dt.NormPartial, dt.MaskPartial)):
+    if isinstance(p, dt.NormPartial):
+        if nd:
+            raise NotModelled("%r on an N-D mesh" % (p,))
+        return norm_text(p.norm_type)
+    if isinstance(p, dt.MaskPartial):
         raise NotModelled(repr(p))
     if isinstance(p, dt.StridedShard):
         return "_S(%d, %d)" % (p.dim, p.split_factor)
@@ -45,7 +59,7 @@ def tensor_text(placements):
     Raises NotModelled as placement_text."""
     if len(placements) == 1:
         return placement_text(placements[0])
-    return "[%s]" % ", ".join(placement_text(p) for p in placements)
+    return "[%s]" % ", ".join(placement_text(p, nd=True) for p in placements)
 
 
 def rule_text(inputs, outputs):

@@ -1,5 +1,7 @@
 #include "tools/dtensor/request.h"
 
+#include <cmath>
+
 #include <variant>
 
 #include "ATen/core/dispatch/Dispatcher.h"
@@ -82,7 +84,15 @@ struct ToValue {
   }
   absl::StatusOr<Value> operator()(double d) const {
     Value v;
-    v.set_number_value(d);
+    if (std::isfinite(d)) {
+      v.set_number_value(d);
+    } else {
+      // JSON has no inf or nan, and protobuf's printer writes them as the
+      // strings "Infinity" and "NaN", which an operator would take for a
+      // string argument: a tagged float, read back with Python's float().
+      (*v.mutable_struct_value()->mutable_fields())["float"].set_string_value(
+          std::isnan(d) ? "nan" : d > 0 ? "inf" : "-inf");
+    }
     return v;
   }
   absl::StatusOr<Value> operator()(const std::string& s) const {

@@ -22,7 +22,8 @@ absl::StatusOr<std::string> TorchDtypeName(c10::ScalarType dtype);
 // `args` of a call of overload `op` as request arguments (claims.proto):
 // every schema argument of args.args(); and the out= arguments of an out=
 // variant, which OpArgs keeps as outputs(), as the tensors the call wrote
-// (a Tensor(a!)[] out= argument takes every remaining output). Two
+// (a Tensor(a!)[] out= argument takes every remaining output); an inf or
+// nan float as {"float": "inf"} (JSON has no such number). Two
 // samples ask DTensor the same question exactly when these are equal.
 // Errors: NotFound when `op` has no schema in the dispatcher;
 // InvalidArgument for a dtype TorchDtypeName does not know, or fewer

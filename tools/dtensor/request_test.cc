@@ -2,6 +2,8 @@
 // argument kind, out= arguments from the outputs, and the errors.
 #include "tools/dtensor/request.h"
 
+#include <cmath>
+
 #include "ATen/core/operator_name.h"
 #include "gmock/gmock.h"
 #include "google/protobuf/util/json_util.h"
@@ -83,6 +85,20 @@ TEST(RequestArgsTest, NoneScalarsAndTensorLists) {
                   OpArgs({{"self", f}, {"dim", std::monostate{}}}, {f}, {Meta({}, {}, c10::ScalarType::Float)}));
   ASSERT_TRUE(sum.ok()) << sum.status();
   EXPECT_TRUE(sum->fields().at("dim").has_null_value());
+}
+
+// JSON has no inf or nan: protobuf would print the string "Infinity",
+// which the operator takes for a str argument.
+TEST(RequestArgsTest, NonFiniteFloatsAreTagged) {
+  const TensorMeta f = Meta({7, 5}, {5, 1}, c10::ScalarType::Float);
+  for (auto [ord, text] : {std::pair{INFINITY, "inf"}, std::pair{-INFINITY, "-inf"},
+                           std::pair{NAN, "nan"}}) {
+    absl::StatusOr<google::protobuf::Struct> got =
+        RequestArgs(c10::OperatorName("aten::linalg_vector_norm", ""),
+                    OpArgs({{"self", f}, {"ord", double{ord}}}, {f}, {Meta({}, {}, c10::ScalarType::Float)}));
+    ASSERT_TRUE(got.ok()) << got.status();
+    EXPECT_EQ(got->fields().at("ord").struct_value().fields().at("float").string_value(), text);
+  }
 }
 
 TEST(RequestArgsTest, OutArgumentsAreTheOutputs) {

@@ -48,10 +48,15 @@ class PlacementTextTest(unittest.TestCase):
                                                   [(dt.StridedShard(0, split_factor=2), dt.Shard(1))]),
                          "[S(0), R] -> [_S(0, 2), S(1)]")
 
-    def test_partials_with_their_own_reduction_are_not_modelled(self):
-        for p in (dt.NormPartial(2), dt.MaskPartial()):
+    def test_norm_partial_is_modelled_on_a_1d_mesh(self):
+        self.assertEqual(placement_text.placement_text(dt.NormPartial(2)), "_NormP(2)")
+        self.assertEqual(placement_text.placement_text(dt.NormPartial(0.5)), "_NormP(0.5)")
+        self.assertEqual(placement_text.placement_text(dt.NormPartial(2.0)), "_NormP(2)")
+
+    def test_mask_partial_and_nd_norm_partial_are_not_modelled(self):
+        for p, nd in ((dt.MaskPartial(), False), (dt.NormPartial(2), True)):
             with self.assertRaises(placement_text.NotModelled) as e:
-                placement_text.placement_text(p)
+                placement_text.placement_text(p, nd=nd)
             self.assertIn(type(p).__name__, str(e.exception))
 
 
@@ -105,12 +110,19 @@ class SampleClaimsTest(unittest.TestCase):
             self.assertEqual(inputs.split(", ")[0], outputs, inputs)
         self.assertTrue(any("in-place operations" in m for m in c.rejected), c.rejected)
 
-    def test_a_placement_shrt_does_not_model_is_not_judged_and_named(self):
+    def test_norm_rules_claim_norm_partials(self):
         c = runtime_claims.sample_claims(
             aten.linalg_vector_norm.default, {"self": meta(torch.empty(8, 4)), "ord": 2}, W)
-        self.assertIn("S(0)", c.not_judged)
-        self.assertIn("_NormPartial(2)", c.not_judged["S(0)"])
-        self.assertNotIn("S(0) -> R", c.rules)
+        self.assertIn("S(0) -> _NormP(2)", c.rules)
+        self.assertEqual(c.not_judged, {})
+
+    def test_a_placement_shrt_does_not_model_is_not_judged_and_named(self):
+        # On a mesh, _NormPartial is not built by ShRT's N-D ground truth.
+        c = runtime_claims.sample_claims(
+            aten.linalg_vector_norm.default, {"self": meta(torch.empty(8, 4)), "ord": 2}, (2, 2))
+        self.assertIn("[S(0), R]", c.not_judged)
+        self.assertIn("_NormPartial(2) on an N-D mesh", c.not_judged["[S(0), R]"])
+        self.assertNotIn("[S(0), R] -> [R, R]", c.rules)
 
     def test_rewritten_arguments_are_not_judged(self):
         c = runtime_claims.sample_claims(
@@ -239,6 +251,19 @@ class ExportTest(unittest.TestCase):
         self.assertEqual(mm["registration"], "single_dim")
         self.assertIn("S(1), S(0) -> P(sum)", mm["rules"])
         self.assertIn("S(0), S(0) -> S(0)", cat["rules"])
+
+    def test_a_tagged_inf_is_a_float(self):
+        # shrt/request.cc writes inf as {"float": "inf"}: JSON has no inf.
+        request = {"world_size": W, "samples": [
+            {"op": "aten::linalg_vector_norm", "name": "inf", "args": {
+                "self": {"tensor": {"shape": [8, 4], "stride": [4, 1], "dtype": "float32"}},
+                "ord": {"float": "inf"}}}]}
+        (norm,) = export_claims.export(request)["samples"]
+        self.assertEqual(norm["rejected"], {})
+        self.assertIn("S(0) -> P(max)", norm["rules"])
+        request["samples"][0]["args"]["ord"] = {"float": "Infinity"}
+        with self.assertRaisesRegex(export_claims.BadRequest, r"args\.ord\.float: expected"):
+            export_claims.export(request, "r.json")
 
     def test_bad_requests_name_the_field(self):
         bad = json.loads(json.dumps(self.REQUEST))
