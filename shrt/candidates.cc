@@ -27,6 +27,9 @@ std::vector<Placement> CandidatePlacements(int64_t ndim, c10::ScalarType dtype) 
 
 bool PlacementApplies(const Placement& p, int64_t ndim, c10::ScalarType dtype) {
   // _NormP(p) raises parts to a real power: real floating tensors only.
+  // _MaskP masks an index input and the outputs it gathers: anything but
+  // Bool, which has no Partial (DESIGN.md §3).
+  if (p.is_mask_partial()) return dtype != c10::ScalarType::Bool;
   if (p.is_named_only()) return c10::isFloatingType(dtype);
   const std::vector<Placement> c = CandidatePlacements(ndim, dtype);
   return std::find(c.begin(), c.end(), p) != c.end();

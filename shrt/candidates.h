@@ -20,7 +20,8 @@ std::vector<Placement> CandidatePlacements(int64_t ndim, c10::ScalarType dtype);
 
 // True if `p` is among CandidatePlacements(ndim, dtype), or is a placement
 // ShRT builds only when a rule names it (Placement::is_named_only) and can
-// build for the dtype: _NormP(p) on a real floating tensor.
+// build for the dtype: _NormP(p) on a real floating tensor, _MaskP on any
+// but Bool.
 bool PlacementApplies(const Placement& p, int64_t ndim, c10::ScalarType dtype);
 
 }  // namespace shrt

@@ -11,7 +11,12 @@
 #include "ATen/ops/maximum.h"
 #include "ATen/ops/minimum.h"
 #include "ATen/ops/mul.h"
+#include "ATen/ops/ge.h"
+#include "ATen/ops/logical_or.h"
+#include "ATen/ops/lt.h"
 #include "ATen/ops/pow.h"
+#include "ATen/ops/sub.h"
+#include "ATen/ops/where.h"
 #include "ATen/ops/zeros.h"
 #include "c10/util/BFloat16.h"
 #include "c10/util/Half.h"
@@ -146,6 +151,20 @@ void NormParts(const std::vector<double>& target, int w, double p, c10::ScalarTy
 
 }  // namespace
 
+at::Tensor MaskOf(const at::Tensor& index, const Placement& p, int world_size, int rank) {
+  const ChunkRange c = ChunkOf(p.mask_size(), world_size, rank);
+  return at::logical_or(at::lt(index, c.begin), at::ge(index, c.end));
+}
+
+at::Tensor ApplyMask(const at::Tensor& local, const at::Tensor& mask) {
+  // MaskBuffer.apply_mask: tensor[mask] = 0 (gather), or tensor[mask, :] = 0
+  // for an output with more dims than the mask (embedding): the mask
+  // covers the leading dims, and a set element zeroes the row it indexes.
+  at::Tensor m = mask;
+  while (m.dim() < local.dim()) m = m.unsqueeze(-1);
+  return at::where(m, at::zeros({}, local.options()), local);
+}
+
 at::Tensor ShardPiece(const at::Tensor& t, const Placement& p, int world_size, int rank) {
   if (p.is_shard()) {
     const ChunkRange c = ChunkOf(t.size(p.dim()), world_size, rank);
@@ -175,6 +194,16 @@ std::vector<at::Tensor> Distribute(const at::Tensor& full, const Placement& p, i
       return locals;
     case Placement::Kind::kPartial:
       break;
+  }
+  if (p.is_mask_partial()) {
+    // _MaskPartial._partition_value: index - begin, 0 where masked.
+    for (int r = 0; r < world_size; ++r) {
+      const ChunkRange c = ChunkOf(p.mask_size(), world_size, r);
+      const at::Tensor shifted = at::sub(full, c.begin);
+      locals.push_back(ApplyMask(shifted, MaskOf(full, p, world_size, r))
+                           .clone(at::MemoryFormat::Contiguous));
+    }
+    return locals;
   }
   if (c10::isComplexType(full.scalar_type())) {
     // Complex parts: the real and imaginary parts split independently
@@ -250,6 +279,7 @@ at::Tensor WithLayout(const at::Tensor& t, Layout layout) {
 }
 
 at::Tensor ReducePartial(const std::vector<at::Tensor>& locals, const Placement& p) {
+  // A _MaskP's locals are reduced after masking (header): by its op here.
   const ReduceOp op = p.reduce_op();
   const c10::ScalarType dtype = locals.front().scalar_type();
   const bool integral = c10::isIntegralType(dtype, /*includeBool=*/true);

@@ -48,6 +48,9 @@ namespace shrt {
 //          back to `full` where full >= 0 (a norm's value), and for odd
 //          integer p everywhere; a negative value under an even or
 //          fractional p has no _NormP representation in DTensor either.
+//   _MaskP(op, n) (an index input) rank r holds full - begin_r, 0 where
+//          MaskOf(full, p, W, r) is set: DTensor's _MaskPartial.
+//          _partition_value, the same on every redraw.
 // `seed` selects the draw; callers redraw with other seeds. If
 // `max_abs_part` is given, it is raised to the largest finite |value| of the
 // Partial parts built (the scale output_check.h's rounding slack needs);
@@ -60,6 +63,18 @@ std::vector<at::Tensor> Distribute(const at::Tensor& full, const Placement& p, i
 // of the pieces of mesh.h StridedChunkOf for _S(d, sf). Not copied.
 at::Tensor ShardPiece(const at::Tensor& t, const Placement& p, int world_size, int rank);
 
+// Rank `rank`'s mask of index tensor `index` under _MaskP(op, n) `p`
+// (placement.h): a Bool tensor of index's shape, set where the index lies
+// outside [begin, end), the rank's torch.chunk range of n (mesh.h ChunkOf;
+// DTensor's Shard.local_shard_size_and_offset, placement_types.py).
+at::Tensor MaskOf(const at::Tensor& index, const Placement& p, int world_size, int rank);
+
+// `local` with what `mask` sets zeroed, as DTensor's MaskBuffer.apply_mask
+// (torch/distributed/tensor/_ops/_mask_buffer.py): elementwise when both
+// have the same dims (gather), whole trailing rows when `local` has more
+// (embedding's [*index.shape, D] output). A new tensor.
+at::Tensor ApplyMask(const at::Tensor& local, const at::Tensor& mask);
+
 // `t` with the memory layout `layout` (spec.proto Layout): the same values
 // in a fresh buffer, contiguous, with the last two dims transposed in
 // memory, or strided by 2 along the last dim. 0-d and 1-d tensors keep
@@ -70,7 +85,9 @@ at::Tensor WithLayout(const at::Tensor& t, Layout layout);
 // `p`, in float64 for floating dtypes (so the reduction adds no rounding
 // of its own) and in the dtype itself for integers (wrapping, matching how
 // integer parts were built); P(avg) of integers is computed in float64.
-// _NormP(p) is (sum_r local_r ** p) ** (1 / p), as DTensor's
+// A _MaskP(op, n) is reduced by op: the caller masks the locals first
+// (ApplyMask), as ground truth does. _NormP(p) is
+// (sum_r local_r ** p) ** (1 / p), as DTensor's
 // _NormPartial._reduce_value computes it (torch/distributed/tensor/_ops/
 // _math_ops.py): x ** p, an all-reduce sum, then ** (1 / p).
 at::Tensor ReducePartial(const std::vector<at::Tensor>& locals, const Placement& p);

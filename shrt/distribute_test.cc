@@ -147,6 +147,36 @@ TEST(NormPartialTest, IsNotAPlainSumAndKeepsNoSignUnderAnEvenP) {
   EXPECT_FALSE(PlacementApplies(Placement::NormPartial(2), 2, at::kComplexFloat));
 }
 
+// _MaskP(sum, n), DTensor's _MaskPartial (placement_types.py):
+// _partition_value on an index input, MaskBuffer.apply_mask on an output.
+TEST(MaskPartialTest, IndicesAreShiftedIntoEachRanksRangeOrZeroed) {
+  const at::Tensor index = at::tensor({0, 3, 4, 7, 9, 2}, at::kLong);
+  const Placement p = Placement::MaskPartial(ReduceOp::kSum, 10);  // W=3: [0,4) [4,8) [8,10)
+  const std::vector<at::Tensor> locals = Distribute(index, p, 3, 0);
+  ASSERT_EQ(locals.size(), 3u);
+  EXPECT_TRUE(at::equal(locals[0], at::tensor({0, 3, 0, 0, 0, 2}, at::kLong)));
+  EXPECT_TRUE(at::equal(locals[1], at::tensor({0, 0, 0, 3, 0, 0}, at::kLong)));
+  EXPECT_TRUE(at::equal(locals[2], at::tensor({0, 0, 0, 0, 1, 0}, at::kLong)));
+  EXPECT_TRUE(at::equal(MaskOf(index, p, 3, 1),
+                        at::tensor({1, 1, 0, 0, 1, 1}, at::kLong).to(at::kBool)));
+  // Every index is in exactly one rank's range.
+  at::Tensor kept = at::zeros({6}, at::kLong);
+  for (int r = 0; r < 3; ++r) kept = kept + at::logical_not(MaskOf(index, p, 3, r)).to(at::kLong);
+  EXPECT_TRUE(at::equal(kept, at::ones({6}, at::kLong)));
+  EXPECT_TRUE(PlacementApplies(p, 1, at::kLong));
+  EXPECT_FALSE(PlacementApplies(p, 1, at::kBool));
+}
+
+TEST(MaskPartialTest, ApplyMaskZeroesElementsOrWholeRows) {
+  const at::Tensor mask = at::tensor({1, 0}, at::kLong).to(at::kBool);
+  EXPECT_TRUE(at::equal(ApplyMask(at::tensor({5.0, 6.0}), mask), at::tensor({0.0, 6.0})));
+  const at::Tensor rows = at::ones({2, 3});
+  const at::Tensor masked = ApplyMask(rows, mask);
+  EXPECT_TRUE(at::equal(masked[0], at::zeros({3})));
+  EXPECT_TRUE(at::equal(masked[1], at::ones({3})));
+  EXPECT_TRUE(at::equal(rows, at::ones({2, 3})));  // a new tensor
+}
+
 TEST(PartialTest, SmallIntegersWrapBackExactly) {
   const at::Tensor x = Arange({6}, at::kChar) * 20;  // values near int8's range
   for (ReduceOp op : {ReduceOp::kSum, ReduceOp::kMax, ReduceOp::kMin, ReduceOp::kProduct}) {

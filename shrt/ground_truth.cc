@@ -222,13 +222,46 @@ class TruthBuilder {
         double magnitude = -1;
         for (size_t c = 0; c < truth.out_[k].size(); ++c) {
           if (truth.failure(t, k, c) >= 0) continue;
-          const OutputCheck check =
-              cases_.Check(full, run.negated, *inputs, *want, outs[k], k, truth.out_[k][c],
-                           input_scale, full_input_scale, magnitude);
+          const Placement& p = truth.out_[k][c];
+          if (p.is_mask_partial()) {
+            CheckMasked(t, k, c, full, run.negated, *inputs, *want, outs[k], placements, where,
+                        input_scale, full_input_scale);
+            continue;
+          }
+          const OutputCheck check = cases_.Check(full, run.negated, *inputs, *want, outs[k], k, p,
+                                                 input_scale, full_input_scale, magnitude);
           if (!check.ok) truth.Fail(t, k, c, Refuted(where, k, check));
         }
       }
     }
+  }
+
+  // Output k's check under candidate c, a _MaskP(op, n) (placement.h): the
+  // mask comes from the input the rule places the same way (DTensor shares
+  // one MaskBuffer between them); each rank's output is masked with its
+  // mask (distribute.h ApplyMask), then checked as P(op).
+  void CheckMasked(int64_t t, size_t k, size_t c, FullCase& full, const std::vector<bool>& negated,
+                   const Tensors& inputs, const Tensors& want, const Tensors& outs,
+                   const std::vector<Placement>& placements, const SampleTruth::Evidence& where,
+                   double input_scale, double full_input_scale) {
+    SampleTruth& truth = *truth_;
+    const Placement& p = truth.out_[k][c];
+    const auto source = std::find(placements.begin(), placements.end(), p);
+    if (source == placements.end()) {
+      SampleTruth::Evidence e = where;
+      e.output = static_cast<int>(k);
+      e.detail = absl::StrCat("no input is ", p.ToString(), ", whose mask the output's needs");
+      truth.Fail(t, k, c, std::move(e));
+      return;
+    }
+    const at::Tensor& index = inputs[source - placements.begin()];
+    Tensors masked(w_);
+    for (int r = 0; r < w_; ++r) masked[r] = ApplyMask(outs[r], MaskOf(index, p, w_, r));
+    double magnitude = -1;  // of the masked locals
+    const OutputCheck check =
+        cases_.Check(full, negated, inputs, want, masked, k, Placement::Partial(p.reduce_op()),
+                     input_scale, full_input_scale, magnitude);
+    if (!check.ok) truth.Fail(t, k, c, Refuted(where, k, check));
   }
 
   static SampleTruth::Evidence Refuted(const SampleTruth::Evidence& where, size_t k,

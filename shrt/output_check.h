@@ -64,6 +64,9 @@ struct CheckContext {
 //   _NormP(p) as P(op), reduced as DTensor's _NormPartial (distribute.h
 //          ReducePartial), with a product's slack 4 * W * eps * |full|: a
 //          sum of W non-negative terms rounds relative to its value.
+//   _MaskP(op, n) fails: its reduction needs the mask of the input it pairs
+//          with, so ground truth masks the locals (distribute.h ApplyMask)
+//          and checks them as P(op).
 // R and S compare every element, NaN equal to NaN in the same place.
 OutputCheck CheckOutput(const at::Tensor& full, const std::vector<at::Tensor>& locals,
                         const Placement& p, const CheckContext& context);

@@ -36,11 +36,29 @@ constexpr KindEntry kKindNames[] = {
 };
 // DTensor's _NormPartial: a Partial with ReduceOp::kNorm.
 constexpr absl::string_view kNormNames[] = {"_NormP", "_NormPartial"};
+// DTensor's _MaskPartial: a Partial with a mask size.
+constexpr absl::string_view kMaskNames[] = {"_MaskP", "_MaskPartial"};
 
 absl::Status BadToken(absl::string_view token, absl::string_view why) {
   return absl::InvalidArgumentError(
       absl::StrCat("bad placement '", token, "': ", why,
-                   " (expected R, S(<dim>), P(sum|avg|max|min|product) or _NormP(<p>))"));
+                   " (expected R, S(<dim>), P(sum|avg|max|min|product), _NormP(<p>) or "
+      "_MaskP(<reduce op>, <n>))"));
+}
+
+// "<reduce op>, <n>": n >= 1, the size of the range the mask's chunks split.
+absl::StatusOr<Placement> ParseMask(absl::string_view token, absl::string_view arg) {
+  std::vector<absl::string_view> parts = absl::StrSplit(arg, ',');
+  int64_t n = 0;
+  if (parts.size() != 2 || !absl::SimpleAtoi(absl::StripAsciiWhitespace(parts[1]), &n)) {
+    return BadToken(token, "_MaskP needs a reduce op and a size, _MaskP(sum, 10)");
+  }
+  if (n < 1) return BadToken(token, "_MaskP's size must be at least 1");
+  const absl::string_view op = absl::StripAsciiWhitespace(parts[0]);
+  for (const auto& e : kReduceOpNames) {
+    if (e.name == op && e.op != ReduceOp::kNorm) return Placement::MaskPartial(e.op, n);
+  }
+  return BadToken(token, absl::StrCat("unknown reduce op '", op, "'"));
 }
 
 // "<p>" or "norm_type=<p>": a finite, non-zero p (DTensor's _NormPartial
@@ -96,6 +114,7 @@ std::string Placement::ToString() const {
       return absl::StrCat("S(", dim_, ")");
     case Kind::kPartial:
       if (op_ == ReduceOp::kNorm) return absl::StrCat("_NormP(", norm_type_, ")");
+      if (dim_ > 0) return absl::StrCat("_MaskP(", ReduceOpName(op_), ", ", dim_, ")");
       return absl::StrCat("P(", ReduceOpName(op_), ")");
     case Kind::kStridedShard:
       return absl::StrCat("_S(", dim_, ", ", split_factor_, ")");
@@ -118,6 +137,9 @@ absl::StatusOr<Placement> ParsePlacement(absl::string_view text) {
   head = absl::StripAsciiWhitespace(head);
   for (absl::string_view norm : kNormNames) {
     if (head == norm) return ParseNorm(token, arg);
+  }
+  for (absl::string_view mask : kMaskNames) {
+    if (head == mask) return ParseMask(token, arg);
   }
   const KindEntry* kind = nullptr;
   for (const auto& e : kKindNames) {
@@ -243,11 +265,12 @@ bool IsDegenerate(const Rule& rule) {
     if (!p.is_replicate()) return false;
   }
   for (const Placement& p : rule.outputs) {
-    // _NormP(p) of W equal values is W ** (1 / p) times the value.
+    // _NormP(p) of W equal values is W ** (1 / p) times the value; a
+    // _MaskP output zeroes what each rank's mask sets.
     const bool idempotent =
         p.is_replicate() ||
-        (p.is_partial() && p.reduce_op() != ReduceOp::kSum &&
-         p.reduce_op() != ReduceOp::kProduct && p.reduce_op() != ReduceOp::kNorm);
+        (p.is_partial() && !p.is_named_only() && p.reduce_op() != ReduceOp::kSum &&
+         p.reduce_op() != ReduceOp::kProduct);
     if (!idempotent) return false;
   }
   return true;

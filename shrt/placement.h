@@ -16,6 +16,19 @@
 //                raised to p, summed, and raised to 1 / p. Never
 //                enumerated: ShRT builds it only for a rule that names it
 //                (ground_truth.h TruthOptions::named_placements).
+//   _MaskP(op, n) DTensor's _MaskPartial(reduce_op=op, offset_shape,
+//                offset_dim) with n = offset_shape[offset_dim], the
+//                embedding's and gather's (torch/distributed/tensor/
+//                placement_types.py _MaskPartial; _ops/_embedding_ops.py,
+//                _ops/_tensor_ops.py gather_strategy). On an index input:
+//                rank r holds index - begin_r, 0 where the index lies
+//                outside [begin_r, end_r), rank r's torch.chunk range of
+//                n (mesh.h ChunkOf; DTensor's _partition_value, the
+//                local step of redistributing R to it). On an output:
+//                each rank's result zeroed where that input's mask is set
+//                (DTensor's MaskBuffer.apply_mask), then reduced by op. The
+//                output takes its mask from the input of the same
+//                placement in the rule. Named-only, like _NormP(p).
 //   _S(d, sf)    _StridedShard(d, split_factor=sf), N-D meshes only
 //                (DESIGN.md §9, nd_layout.h): dim d cut into W * sf
 //                torch.chunk pieces, rank r holding pieces r, r + W, ...,
@@ -76,6 +89,11 @@ class Placement {
   static Placement NormPartial(double p) {
     return Placement(Kind::kPartial, 0, ReduceOp::kNorm, 0, p);
   }
+  // _MaskP(op, n). Requires n >= 1 and op != kNorm (ParsePlacement checks
+  // text).
+  static Placement MaskPartial(ReduceOp op, int64_t n) {
+    return Placement(Kind::kPartial, n, op);
+  }
   // Requires split_factor >= 1 (ParsePlacement checks text).
   static Placement StridedShard(int64_t dim, int64_t split_factor) {
     return Placement(Kind::kStridedShard, dim, {}, split_factor);
@@ -88,16 +106,24 @@ class Placement {
   bool is_strided_shard() const { return kind_ == Kind::kStridedShard; }
   // The sharded dim; meaningful only for Shard and _StridedShard.
   int64_t dim() const { return dim_; }
+  // _MaskP(op, n)'s n, the size of the range its chunks split; 0 for
+  // every other placement.
+  int64_t mask_size() const { return kind_ == Kind::kPartial ? dim_ : 0; }
+  bool is_mask_partial() const { return mask_size() > 0; }
   // The reduction; meaningful only for Partial.
   ReduceOp reduce_op() const { return op_; }
   // The split factor; meaningful only for _StridedShard.
   int64_t split_factor() const { return split_factor_; }
   // The p of _NormP(p); 0 for every other placement.
   double norm_type() const { return norm_type_; }
-  // True for placements ShRT builds only when a rule names them (_NormP).
-  bool is_named_only() const { return kind_ == Kind::kPartial && op_ == ReduceOp::kNorm; }
+  // True for placements ShRT builds only when a rule names them (_NormP,
+  // _MaskP).
+  bool is_named_only() const {
+    return kind_ == Kind::kPartial && (op_ == ReduceOp::kNorm || dim_ > 0);
+  }
 
-  // Canonical text: "R", "S(0)", "P(sum)", "_S(0, 2)", "_NormP(2)".
+  // Canonical text: "R", "S(0)", "P(sum)", "_S(0, 2)", "_NormP(2)",
+  // "_MaskP(sum, 10)".
   std::string ToString() const;
 
   friend bool operator==(const Placement& a, const Placement& b) {
@@ -106,7 +132,7 @@ class Placement {
   }
   friend bool operator!=(const Placement& a, const Placement& b) { return !(a == b); }
   // Orders R < S(0) < S(1) < ... < P(sum) < ... < P(product) < _NormP(1)
-  // < _NormP(2) < ... < _S(0, 2)...
+  // < _NormP(2) < ... < _MaskP(sum, 1) < ... < _S(0, 2)...
   friend bool operator<(const Placement& a, const Placement& b);
   template <typename H>
   friend H AbslHashValue(H h, const Placement& p) {
@@ -124,7 +150,8 @@ class Placement {
 };
 
 // Parses one placement: "R", "S(<int>)" (negative allowed: a placeholder),
-// "P(sum|avg|max|min|product)", "_S(<dim>, <split factor>)", "_NormP(<p>)".
+// "P(sum|avg|max|min|product)", "_S(<dim>, <split factor>)", "_NormP(<p>)",
+// "_MaskP(<reduce op>, <n>)".
 // Surrounding whitespace is ignored; the long names "Replicate()",
 // "Shard(d)", "Partial(op)", DTensor's repr "_StridedShard(dim=d, sf=s)"
 // (or "_StridedShard(d, s)") and "_NormPartial(p)" are accepted as well.

@@ -23,7 +23,8 @@ TEST(PlacementTest, PrintsCanonicalText) {
 
 TEST(PlacementTest, ParsesEveryCanonicalFormBack) {
   for (const char* text : {"R", "S(0)", "S(3)", "S(-2)", "P(sum)", "P(avg)", "P(max)", "P(min)",
-                           "P(product)", "_NormP(2)", "_NormP(-1)", "_NormP(1.5)"}) {
+                           "P(product)", "_NormP(2)", "_NormP(-1)", "_NormP(1.5)",
+                           "_MaskP(sum, 10)", "_MaskP(max, 1)"}) {
     absl::StatusOr<Placement> p = ParsePlacement(text);
     ASSERT_TRUE(p.ok()) << text << ": " << p.status();
     EXPECT_EQ(p->ToString(), text);
@@ -54,6 +55,28 @@ TEST(PlacementTest, NormPartialIsAPartialNamedOnlyByRules) {
   EXPECT_FALSE(IsDegenerate(*ParseRule("R -> _NormP(2)")));
 }
 
+TEST(PlacementTest, MaskPartialIsAPartialOfASizeNamedOnlyByRules) {
+  const Placement p = Placement::MaskPartial(ReduceOp::kSum, 10);
+  EXPECT_TRUE(p.is_partial());
+  EXPECT_TRUE(p.is_named_only());
+  EXPECT_TRUE(p.is_mask_partial());
+  EXPECT_EQ(p.reduce_op(), ReduceOp::kSum);
+  EXPECT_EQ(p.mask_size(), 10);
+  EXPECT_EQ(p.ToString(), "_MaskP(sum, 10)");
+  EXPECT_NE(p, Placement::MaskPartial(ReduceOp::kSum, 9));
+  EXPECT_NE(p, Placement::Partial(ReduceOp::kSum));
+  EXPECT_FALSE(Placement::Partial(ReduceOp::kSum).is_mask_partial());
+  EXPECT_EQ(Placement::Partial(ReduceOp::kSum).mask_size(), 0);
+  EXPECT_EQ(Placement::Shard(3).mask_size(), 0);
+  EXPECT_EQ(*ParsePlacement("_MaskPartial(sum, 4)"), Placement::MaskPartial(ReduceOp::kSum, 4));
+  EXPECT_LT(Placement::NormPartial(2), p);
+  EXPECT_FALSE(IsDegenerate(*ParseRule("R -> _MaskP(max, 3)")));
+  // A rule carries it on an index input and on the output.
+  absl::StatusOr<Rule> r = ParseRule("S(0), _MaskP(sum, 10) -> _MaskP(sum, 10)");
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_EQ(RuleToString(*r), "S(0), _MaskP(sum, 10) -> _MaskP(sum, 10)");
+}
+
 TEST(PlacementTest, BadTextNamesTheOffendingToken) {
   struct Case {
     const char* text;
@@ -63,7 +86,10 @@ TEST(PlacementTest, BadTextNamesTheOffendingToken) {
                         Case{"P(mean)", "unknown reduce op 'mean'"}, Case{"S(1", "missing ')'"},
                         Case{"R(1)", "takes no argument"}, Case{"", "empty"},
                         Case{"_NormP(x)", "needs a number p"}, Case{"_NormP(0)", "non-zero"},
-                        Case{"_NormP(inf)", "finite"}, Case{"P(norm)", "unknown reduce op"}}) {
+                        Case{"_NormP(inf)", "finite"}, Case{"P(norm)", "unknown reduce op"},
+                        Case{"_MaskP(sum)", "a reduce op and a size"},
+                        Case{"_MaskP(sum, 0)", "at least 1"},
+                        Case{"_MaskP(norm, 3)", "unknown reduce op 'norm'"}}) {
     absl::StatusOr<Placement> p = ParsePlacement(c.text);
     ASSERT_FALSE(p.ok()) << c.text;
     EXPECT_EQ(p.status().code(), absl::StatusCode::kInvalidArgument);

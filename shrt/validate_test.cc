@@ -127,6 +127,73 @@ TEST(ValidateTest, NormPartialRulesAreJudgedWhereNamed) {
   EXPECT_THAT(Evidence(*r, "S(0) -> _NormP(2)"), HasSubstr("named_placements"));
 }
 
+// DTensor's _MaskPartial (placement_types.py), embedding's row-wise rule
+// (_ops/_embedding_ops.py embedding_strategy): weight S(0), indices masked
+// to each rank's rows, the output masked and summed.
+TEST(ValidateTest, MaskPartialRulesAreJudgedWhereNamed) {
+  absl::StatusOr<LoadedSpec> spec = LoadedSpec::FromText(R"pb(
+    op: "aten::embedding"
+    sample {
+      name: "m"
+      arg { name: "weight" tensor { shape: [10, 3] } }
+      arg { name: "indices" tensor { shape: [2, 4] dtype: INT64 recipe: "embedding_indices" } }
+    }
+  )pb", "test.textproto", TestRecipes());
+  ASSERT_TRUE(spec.ok()) << spec.status();
+  const Placement mask10 = Placement::MaskPartial(ReduceOp::kSum, 10);
+  const Placement mask9 = Placement::MaskPartial(ReduceOp::kSum, 9);
+  const std::vector<std::string> claimed = {
+      "S(0), _MaskP(sum, 10) -> _MaskP(sum, 10)",  // DTensor's, correct
+      "S(0), _MaskP(sum, 9) -> _MaskP(sum, 9)",    // the wrong range
+      "S(0), _MaskP(sum, 10) -> P(sum)",           // unmasked output
+      "R, _MaskP(sum, 10) -> _MaskP(sum, 10)",     // unsharded weight
+      "R, R -> _MaskP(sum, 10)"};                  // no mask to take
+  for (int w : {3, 4}) {
+    ValidateOptions options;
+    options.world_size = w;
+    options.named_placements["m"].inputs = {{}, {mask10, mask9}};
+    options.named_placements["m"].outputs = {{mask10, mask9}};
+    absl::StatusOr<OpReport> r = ValidateOp(*spec, ClaimRules(claimed), options);
+    ASSERT_TRUE(r.ok()) << r.status();
+    EXPECT_THAT(Rules(*r, Verdict::kCorrect),
+                UnorderedElementsAreArray({"S(0), _MaskP(sum, 10) -> _MaskP(sum, 10)"}))
+        << "W=" << w;
+    EXPECT_THAT(Rules(*r, Verdict::kIncorrect),
+                UnorderedElementsAreArray({"S(0), _MaskP(sum, 9) -> _MaskP(sum, 9)",
+                                           "S(0), _MaskP(sum, 10) -> P(sum)",
+                                           "R, _MaskP(sum, 10) -> _MaskP(sum, 10)",
+                                           "R, R -> _MaskP(sum, 10)"}))
+        << "W=" << w;
+    EXPECT_THAT(Evidence(*r, "R, R -> _MaskP(sum, 10)"), HasSubstr("no input is _MaskP"));
+  }
+}
+
+// gather's row-wise rule (_ops/_tensor_ops.py gather_strategy: index of
+// size 1 on dim): the mask has the output's dims, so it zeroes elements.
+TEST(ValidateTest, GatherMaskPartialRuleHolds) {
+  absl::StatusOr<LoadedSpec> spec = LoadedSpec::FromText(R"pb(
+    op: "aten::gather"
+    sample {
+      name: "g"
+      arg { name: "self" tensor { shape: [6, 7] } }
+      arg { name: "dim" int_value: 1 }
+      arg { name: "index" tensor { shape: [6, 1] dtype: INT64 recipe: "gather_index" } }
+    }
+  )pb", "test.textproto", TestRecipes());
+  ASSERT_TRUE(spec.ok()) << spec.status();
+  const Placement mask7 = Placement::MaskPartial(ReduceOp::kSum, 7);
+  ValidateOptions options;
+  options.world_size = 3;
+  options.named_placements["g"].inputs = {{}, {mask7}};
+  options.named_placements["g"].outputs = {{mask7}};
+  absl::StatusOr<OpReport> r = ValidateOp(
+      *spec, ClaimRules({"S(1), _MaskP(sum, 7) -> _MaskP(sum, 7)", "S(1), R -> P(sum)"}), options);
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_THAT(Rules(*r, Verdict::kCorrect),
+              UnorderedElementsAreArray({"S(1), _MaskP(sum, 7) -> _MaskP(sum, 7)"}));
+  EXPECT_THAT(Rules(*r, Verdict::kIncorrect), UnorderedElementsAreArray({"S(1), R -> P(sum)"}));
+}
+
 TEST(ValidateTest, MultiOutputRulesHaveOnePlacementPerOutput) {
   OpReport r = Validate(R"pb(
     op: "aten::max.dim"

@@ -5,15 +5,16 @@
   _StridedShard(d, split_factor=k) _S(d, k)
   Partial(op), op in sum, avg, max, min, product
                                    P(op)
-  _NormPartial(p)                  _NormP(p), on a 1-D mesh (shrt/placement.h;
-                                   ground truth builds it where a rule names
-                                   it, shrt/ground_truth.h named_placements)
+  _NormPartial(p)                  _NormP(p), on a 1-D mesh
+  _MaskPartial(op, offset_shape, offset_dim)
+                                   _MaskP(op, offset_shape[offset_dim]), on
+                                   a 1-D mesh
+(shrt/placement.h; ground truth builds both where a rule names them,
+shrt/ground_truth.h named_placements).
 
-_MaskPartial (embedding's and gather's, placement_types.py) reduces through
-a mask its input placement computed: ShRT does not model it, so it has no
-text here, and a rule that uses one is "not judged" with the placement named,
-never judged as if it were P(sum). So is _NormPartial on an N-D mesh, where
-ShRT's N-D ground truth does not build it.
+On an N-D mesh ShRT's ground truth builds neither: a rule using one there
+is "not judged" with the placement named, never judged as if it were
+P(sum).
 """
 import dtensor_private as dt
 
@@ -33,15 +34,17 @@ def norm_text(norm_type):
 def placement_text(p, nd=False):
     """ShRT's text of DTensor placement `p` (one mesh dim of an N-D mesh if
     `nd`). Raises NotModelled for a placement ShRT does not model
-    (_MaskPartial, _NormPartial on an N-D mesh, a Partial of another reduce
-    op, an unknown type)."""
+    (_NormPartial and _MaskPartial on an N-D mesh, a Partial of another
+    reduce op, an unknown type)."""
     # Subclasses first: _NormPartial and _MaskPartial are Partials.
+    if isinstance(p, (dt.NormPartial, dt.MaskPartial)) and nd:
+        raise NotModelled("%r on an N-D mesh" % (p,))
     if isinstance(p, dt.NormPartial):
-        if nd:
-            raise NotModelled("%r on an N-D mesh" % (p,))
         return norm_text(p.norm_type)
     if isinstance(p, dt.MaskPartial):
-        raise NotModelled(repr(p))
+        if p.reduce_op not in REDUCE_OPS or p.offset_shape is None:
+            raise NotModelled(repr(p))
+        return "_MaskP(%s, %d)" % (p.reduce_op, p.offset_shape[p.offset_dim])
     if isinstance(p, dt.StridedShard):
         return "_S(%d, %d)" % (p.dim, p.split_factor)
     if isinstance(p, dt.Shard):

@@ -19,7 +19,10 @@ local call is DTensor's own, not a re-implementation:
   (mixed Partials, in-place self, out= placement, is_tensor_shardable and
   the registration's uneven and unbacked flags), or the register_op_strategy
   function, or the decomposition path; and the min-cost selection;
-- the input tuple is claimed when the selection needs no redistribution.
+- the input tuple is claimed when the selection needs no redistribution,
+  or only the local one that takes indices from Replicate to _MaskPartial
+  (embedding's and gather's row-wise rules), claimed with the _MaskPartial
+  input it runs with.
 
 Every input tuple ShRT enumerates is asked (shrt/candidates.h: R, S(d) for
 every dim, every Partial; Bool tensors no Partial; integer dtypes narrower
@@ -197,12 +200,16 @@ def _ask(op, args, slots, mesh, shape, propagator, info):
         # use_val_from_redistribute_schema) non-tensor arguments are rewritten.
         rewritten = False
         if sharding.needs_redistribute:
-            if not sharding.use_val_from_redistribute_schema:
+            masked = _partitioned(schema, sharding)
+            if masked is not None:
+                inputs = [p for (_, _, _, is_out), p in zip(slots, masked) if not is_out]
+            elif not sharding.use_val_from_redistribute_schema:
                 continue
-            wanted = [s.placements for s in sharding.redistribute_schema.args_spec]
-            if wanted != [s.placements for s in schema.args_spec]:
-                continue
-            rewritten = True
+            else:
+                wanted = [s.placements for s in sharding.redistribute_schema.args_spec]
+                if wanted != [s.placements for s in schema.args_spec]:
+                    continue
+                rewritten = True
         key = ", ".join(_text_or_name(p) for p in inputs)
         if written:
             # An overload that returns nothing writes its results into
@@ -237,6 +244,31 @@ def _ask(op, args, slots, mesh, shape, propagator, info):
             continue  # the implicit all-Replicate rule
         rules.add(rule)
     return SampleClaims(sorted(rules), not_judged, dict(rejected), tuples)
+
+
+def _partitioned(schema, sharding):
+    """The input placements DTensor runs the local call with when the only
+    redistribution it asks for takes an index tensor from Replicate to
+    _MaskPartial (embedding's and gather's row-wise rules): that step is
+    local, each rank masking and shifting its copy of the indices
+    (placement_types.py _MaskPartial._partition_value), so the rule DTensor
+    applies is the one with the _MaskPartial input (ShRT's _MaskP builds it
+    from the indices the same way). None for any other redistribution."""
+    if sharding.use_val_from_redistribute_schema or sharding.redistribute_schema is None:
+        return None
+    given = [tuple(s.placements) for s in schema.args_spec]
+    wanted = [tuple(s.placements) for s in sharding.redistribute_schema.args_spec]
+    if len(given) != len(wanted):
+        return None
+    masked = False
+    for g, w in zip(given, wanted):
+        if g == w:
+            continue
+        if not (all(isinstance(p, dt.Replicate) for p in g)
+                and all(isinstance(p, dt.MaskPartial) for p in w)):
+            return None
+        masked = True
+    return wanted if masked else None
 
 
 def _mixed_partial(placements):

@@ -53,8 +53,15 @@ class PlacementTextTest(unittest.TestCase):
         self.assertEqual(placement_text.placement_text(dt.NormPartial(0.5)), "_NormP(0.5)")
         self.assertEqual(placement_text.placement_text(dt.NormPartial(2.0)), "_NormP(2)")
 
-    def test_mask_partial_and_nd_norm_partial_are_not_modelled(self):
-        for p, nd in ((dt.MaskPartial(), False), (dt.NormPartial(2), True)):
+    def test_mask_partial_is_modelled_on_a_1d_mesh(self):
+        p = dt.MaskPartial(offset_shape=torch.Size([10, 3]), offset_dim=0)
+        self.assertEqual(placement_text.placement_text(p), "_MaskP(sum, 10)")
+        p = dt.MaskPartial(offset_shape=torch.Size([6, 4]), offset_dim=1)
+        self.assertEqual(placement_text.placement_text(p), "_MaskP(sum, 4)")
+
+    def test_partials_on_an_nd_mesh_are_not_modelled(self):
+        for p, nd in ((dt.MaskPartial(offset_shape=torch.Size([4])), True),
+                      (dt.NormPartial(2), True)):
             with self.assertRaises(placement_text.NotModelled) as e:
                 placement_text.placement_text(p, nd=nd)
             self.assertIn(type(p).__name__, str(e.exception))
@@ -109,6 +116,21 @@ class SampleClaimsTest(unittest.TestCase):
         for inputs, outputs in rule_map(c).items():
             self.assertEqual(inputs.split(", ")[0], outputs, inputs)
         self.assertTrue(any("in-place operations" in m for m in c.rejected), c.rejected)
+
+    def test_row_wise_embedding_claims_mask_partials(self):
+        # DTensor takes the indices from R to _MaskPartial locally: the rule
+        # it runs is the _MaskPartial one.
+        c = runtime_claims.sample_claims(
+            aten.embedding.default, {"weight": meta(torch.empty(10, 3)),
+                                     "indices": meta(torch.empty(5, dtype=torch.int64))}, W)
+        self.assertIn("S(0), _MaskP(sum, 10) -> _MaskP(sum, 10)", c.rules)
+        self.assertNotIn("S(0), R -> _MaskP(sum, 10)", c.rules)
+
+    def test_gather_with_a_size_1_index_claims_mask_partials(self):
+        c = runtime_claims.sample_claims(
+            aten.gather.default, {"self": meta(torch.empty(6, 4)), "dim": 1,
+                                  "index": meta(torch.empty(6, 1, dtype=torch.int64))}, W)
+        self.assertIn("S(1), _MaskP(sum, 4) -> _MaskP(sum, 4)", c.rules)
 
     def test_norm_rules_claim_norm_partials(self):
         c = runtime_claims.sample_claims(
