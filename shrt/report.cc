@@ -84,6 +84,9 @@ std::string ReproCommand(const Repro& repro) {
                                          : absl::StrCat("--spec=", repro.spec),
                       repro.strategies.empty() ? "" : absl::StrCat(" --strategies=", repro.strategies),
                       repro.dtensor ? " --dtensor" : "",
+                      repro.dtensor_rules.empty()
+                          ? ""
+                          : absl::StrCat(" --dtensor_rules=", absl::StrJoin(repro.dtensor_rules, ",")),
                       repro.mesh.empty() ? absl::StrCat(" --world_size=", repro.world_size)
                                          : absl::StrCat(" --mesh=", repro.mesh),
                       repro.load.empty() ? "" : absl::StrCat(" --load=", absl::StrJoin(repro.load, ",")));

@@ -47,6 +47,9 @@ struct Repro {
   std::string strategies;
   // --dtensor: DTensor's rules (tools/dtensor/).
   bool dtensor = false;
+  // --dtensor_rules=FILE.py[,...]: the strategy registrations the run
+  // loaded into DTensor first (with dtensor only).
+  std::vector<std::string> dtensor_rules;
   int world_size = 4;
   // --mesh=2x2 instead of --world_size when set (an N-D mesh).
   std::string mesh;

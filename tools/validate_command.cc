@@ -212,6 +212,7 @@ int RunValidate(const ValidateCommand& cmd, const StrategyRegistry& registry, st
     repro.spec = spec->path();
     if (table) repro.strategies = cmd.strategies;
     repro.dtensor = cmd.dtensor;
+    repro.dtensor_rules = cmd.dtensor_rules;
     repro.world_size = cmd.world_size;
     repro.mesh = r.mesh;
     repro.load = cmd.load;

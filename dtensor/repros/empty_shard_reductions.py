@@ -6,6 +6,12 @@ empty on some rank, and then the local kernel raises on that rank:
   * F.max_pool2d / F.avg_pool2d on an unbatched (C, H, W) = [5, 5, 3] input
     Shard(0): 5 channels over 4 ranks are 2, 2, 1, 0; the pooling kernel
     rejects rank 3's 0-channel (0, 5, 3) input.
+  * torch.linalg.vector_norm(m, inf, dim=-1) and torch._foreach_norm([m],
+    inf) on m [7, 5] Shard(1): 5 columns over 4 ranks are 2, 2, 1, 0; the
+    inf norm of rank 3's empty chunk raises.
+  * F.embedding(indices, weight) on a weight [5, 7] Shard(0) (row-wise, the
+    indices Replicate): 5 rows over 4 ranks are 2, 2, 1, 0; rank 3 looks up
+    its masked indices in a 0-row table and raises.
 
 DTensor's rules (torch 2.13, torch/distributed/tensor/_ops/_math_ops.py):
   aten.max.default S(0) -> P(max), aten.amax.default S(0) -> P(max):
@@ -15,7 +21,9 @@ DTensor's rules (torch 2.13, torch/distributed/tensor/_ops/_math_ops.py):
       where dim 0 is the channel dim).
 Found by ShRT: bazel run //tools:shrt -- validate --dtensor --op=aten::max
 --world_size=4 (sample size1_3d, [6, 1, 4]; also --op=aten::amax, dim=[0, 2];
---op=aten::max_pool2d_with_indices and aten::avg_pool2d, sample unbatched).
+--op=aten::max_pool2d_with_indices and aten::avg_pool2d, sample unbatched;
+--op=aten::linalg_vector_norm, sample uneven_2d; --op=aten::embedding,
+sample scalar_index_float64).
 
 Runs on 4 simulated ranks in one process (LocalTensorMode); prints the
 errors and exits 1 while the bug exists, 0 once it is fixed.
@@ -28,35 +36,55 @@ import torch.nn.functional as F
 import torch.testing._internal.distributed.fake_pg  # noqa: F401 (registers the "fake" backend)
 from torch.distributed._local_tensor import LocalTensor, LocalTensorMode
 from torch.distributed.device_mesh import init_device_mesh
-from torch.distributed.tensor import DTensor, Shard
+from torch.distributed.tensor import DTensor, Replicate, Shard
 from torch.distributed.tensor.debug import CommDebugMode
 
 W = 4
 x = torch.arange(24, dtype=torch.float32).reshape(6, 1, 4)
 img = torch.arange(75, dtype=torch.float32).reshape(5, 5, 3)  # unbatched (C, H, W)
-cases = [  # (name, full input, function)
-    ("torch.max(x)", x, lambda t: torch.max(t)),
-    ("torch.amax(x, dim=[0, 2])", x, lambda t: torch.amax(t, dim=[0, 2])),
-    ("F.max_pool2d(img, (2, 3), padding=1)", img, lambda t: F.max_pool2d(t, (2, 3), padding=1)),
-    ("F.avg_pool2d(img, (2, 3), padding=1)", img, lambda t: F.avg_pool2d(t, (2, 3), padding=1)),
+m = torch.arange(35, dtype=torch.float32).reshape(7, 5)
+weight = torch.arange(35, dtype=torch.float32).reshape(5, 7)
+indices = torch.tensor([4, 0, 2])
+
+
+def replicated(t):
+    """`t` as a Replicate DTensor (inside LocalTensorMode, on `mesh`)."""
+    return DTensor.from_local(LocalTensor({r: t for r in range(W)}), mesh, [Replicate()])
+
+
+def full(t):
+    """A DTensor's or a plain tensor's full value."""
+    return t.full_tensor()._local_tensors[0] if isinstance(t, DTensor) else t
+
+
+cases = [  # (name, full input, the dim it is sharded on, function)
+    ("torch.max(x)", x, 0, lambda t: torch.max(t)),
+    ("torch.amax(x, dim=[0, 2])", x, 0, lambda t: torch.amax(t, dim=[0, 2])),
+    ("F.max_pool2d(img, (2, 3), padding=1)", img, 0, lambda t: F.max_pool2d(t, (2, 3), padding=1)),
+    ("F.avg_pool2d(img, (2, 3), padding=1)", img, 0, lambda t: F.avg_pool2d(t, (2, 3), padding=1)),
+    ("torch.linalg.vector_norm(m, inf, dim=-1)", m, 1,
+     lambda t: torch.linalg.vector_norm(t, float("inf"), dim=-1)),
+    ("torch._foreach_norm([m], inf)", m, 1, lambda t: torch._foreach_norm([t], float("inf"))[0]),
+    ("F.embedding(indices, weight)", weight, 0,
+     lambda t: F.embedding(replicated(indices) if isinstance(t, DTensor) else indices, t)),
 ]
-wants = [fn(t) for _, t, fn in cases]
+wants = [fn(t) for _, t, _, fn in cases]
 
 dist.init_process_group("fake", store=dist.HashStore(), rank=0, world_size=W)
 bad = False
 with LocalTensorMode(frozenset(range(W))):
     mesh = init_device_mesh("cpu", (W,))
-    for (name, t, fn), want in zip(cases, wants):
-        chunks = list(torch.chunk(t, W, dim=0)) + [t[:0]] * W
-        dt = DTensor.from_local(LocalTensor({r: chunks[r] for r in range(W)}), mesh, [Shard(0)], shape=t.shape, stride=t.stride())
-        print(f"{name}, input Shard(0), rank-local dim-0 sizes {[chunks[r].shape[0] for r in range(W)]}:")
+    for (name, t, d, fn), want in zip(cases, wants):
+        chunks = list(torch.chunk(t, W, dim=d)) + [t.narrow(d, 0, 0)] * W
+        dt = DTensor.from_local(LocalTensor({r: chunks[r] for r in range(W)}), mesh, [Shard(d)], shape=t.shape, stride=t.stride())
+        print(f"{name}, input Shard({d}), rank-local dim-{d} sizes {[chunks[r].shape[d] for r in range(W)]}:")
         try:
             with CommDebugMode() as comm:  # counts the collectives of any redistribution
                 out = fn(dt)
-            got = out.full_tensor()._local_tensors[0]
+            got = full(out)
         except Exception as e:  # raised on the rank whose shard is empty
             print(f"  DTensor raised: {type(e).__name__}: {str(e).splitlines()[0]}")
-            print(f"  collectives before the error: {comm.get_total_counts()} (no redistribution: DTensor kept Shard(0) and ran the op on each rank's chunk)")
+            print(f"  collectives before the error: {comm.get_total_counts()} (no redistribution: DTensor kept Shard({d}) and ran the op on each rank's chunk)")
             bad = True
             continue
         ok = torch.allclose(got, want)

@@ -24,7 +24,9 @@ assert list(incorrect) == ["S(0) -> S(0)"], incorrect
 assert "max |difference|" in incorrect["S(0) -> S(0)"], incorrect
 assert cumsum0["correct"] == ["S(1) -> S(1)"], cumsum0["correct"]
 assert twice["incorrect"] == [] and twice["correct"] == ["S(0) -> S(0)"], twice
-assert "--dtensor" in cumsum0["repro"], cumsum0["repro"]
+assert "--dtensor " in cumsum0["repro"], cumsum0["repro"]
+# The repro loads the same rules: without them, DTensor has none for the op.
+assert "--dtensor_rules=" in cumsum0["repro"] and "planted_rules.py" in cumsum0["repro"], cumsum0["repro"]
 print("incorrect:", incorrect)
 PY
 

@@ -6,15 +6,16 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "google/protobuf/util/json_util.h"
 #include "google/protobuf/util/message_differencer.h"
+#include "shrt/atomic_file.h"
 #include "shrt/overload_name.h"
 #include "shrt/nd_rule.h"
 #include "shrt/nd_verdicts.h"
@@ -29,17 +30,34 @@ namespace {
 
 using google::protobuf::util::MessageDifferencer;
 
-absl::Status WriteText(const std::string& path, const std::string& text) {
-  std::ofstream out(path);
-  out << text;
-  out.close();
-  if (!out) return absl::InternalError(absl::StrCat(path, ": cannot be written"));
-  return absl::OkStatus();
+// About how many input tuples export_claims.py asks for `sample`: per
+// tensor, R, S(d) for each dim and five Partials (shrt/candidates.h, Bool
+// and narrow integers aside), to the power of the mesh's dims; capped at
+// `max_tuples`, past which a sample is not asked. For balancing shares.
+double TupleEstimate(const dtensor::RequestSample& sample, int mesh_dims, int max_tuples) {
+  double tuples = 1;
+  auto tensor = [&](const google::protobuf::Value& meta) {
+    const auto& fields = meta.struct_value().fields();
+    const auto shape = fields.find("shape");
+    const int ndim = shape == fields.end() ? 0 : shape->second.list_value().values_size();
+    tuples *= std::pow(ndim + 6, mesh_dims);
+  };
+  for (const auto& [name, value] : sample.args().fields()) {
+    const auto& fields = value.struct_value().fields();
+    if (auto t = fields.find("tensor"); t != fields.end()) tensor(t->second);
+    if (auto ts = fields.find("tensors"); ts != fields.end()) {
+      for (const google::protobuf::Value& m : ts->second.list_value().values()) {
+        if (m.has_struct_value()) tensor(m);
+      }
+    }
+  }
+  return max_tuples > 0 ? std::min<double>(tuples, max_tuples) : tuples;
 }
 
 // `request` in `jobs` shares (fewer when there are fewer overloads): its
 // overloads split, each overload's samples whole and in order, balanced by
-// sample count; its other fields in every share.
+// input tuples (TupleEstimate), the asking's cost; its other fields in
+// every share.
 std::vector<dtensor::ClaimsRequest> Shares(const dtensor::ClaimsRequest& request, int jobs) {
   std::vector<std::vector<const dtensor::RequestSample*>> by_op;
   std::map<std::string, size_t> index;
@@ -54,12 +72,14 @@ std::vector<dtensor::ClaimsRequest> Shares(const dtensor::ClaimsRequest& request
     share = request;  // every field but the samples
     share.clear_samples();
   }
+  const int mesh_dims = std::max(1, request.mesh_size());
+  std::vector<double> load(shares.size(), 0);
   for (const auto& op : by_op) {
-    dtensor::ClaimsRequest* least = &shares[0];
-    for (dtensor::ClaimsRequest& share : shares) {
-      if (share.samples_size() < least->samples_size()) least = &share;
+    const size_t least = std::min_element(load.begin(), load.end()) - load.begin();
+    for (const dtensor::RequestSample* s : op) {
+      *shares[least].add_samples() = *s;
+      load[least] += TupleEstimate(*s, mesh_dims, request.max_tuples());
     }
-    for (const dtensor::RequestSample* s : op) *least->add_samples() = *s;
   }
   return shares;
 }
@@ -116,7 +136,10 @@ absl::StatusOr<DTensorClaims> DTensorClaims::Export(const std::string& program,
     if (!google::protobuf::util::MessageToJsonString(shares[i], &json, print).ok()) {
       return absl::InternalError("the DTensor request cannot be printed as JSON");
     }
-    if (absl::Status s = WriteText(stem + ".request.json", json); !s.ok()) return s;
+    if (absl::Status s = WriteFileAtomically(stem + ".request.json", FileSnapshot{}, json);
+        !s.ok()) {
+      return s;
+    }
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
     posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, (stem + ".stderr").c_str(),

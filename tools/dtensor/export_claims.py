@@ -157,6 +157,7 @@ def export(request, path="request"):
         args = {k: argument(v, "%s.args.%s" % (where, k)) for k, v in sample["args"].items()}
         entry = {"op": sample.get("op"), "name": sample.get("name", ""),
                  "registration": dt.registration_kind(op)}
+        tuples = runtime_claims.tuple_count(op, args, shape)
         if entry["registration"] is None:
             entry.update(rules=[], not_judged={}, rejected={}, tuples=0)
         elif entry["registration"] == "decomposition":
@@ -166,10 +167,10 @@ def export(request, path="request"):
             entry.update(rules=[], not_judged={}, rejected={}, tuples=0,
                          unasked="DTensor shards it through its decomposition, not a "
                                  "registered rule")
-        elif max_tuples and runtime_claims.tuple_count(op, args, shape) > max_tuples:
+        elif max_tuples and tuples > max_tuples:
             entry.update(rules=[], not_judged={}, rejected={}, tuples=0,
                          unasked="%d input tuples, more than the %d asked per sample"
-                         % (runtime_claims.tuple_count(op, args, shape), max_tuples))
+                         % (tuples, max_tuples))
         else:
             start = time.monotonic()
             try:
