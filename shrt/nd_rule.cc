@@ -110,6 +110,12 @@ absl::Status CheckNdPlacements(const std::vector<Placement>& placements) {
       return absl::InvalidArgumentError(absl::StrCat(
           NdPlacementToString(placements), " holds a Shard placeholder; N-D rules are concrete"));
     }
+    if (p.is_named_only()) {
+      // N-D ground truth (nd_truth.h) builds only enumerated placements.
+      return absl::InvalidArgumentError(absl::StrCat(
+          NdPlacementToString(placements), " holds ", p.ToString(),
+          ", which ShRT builds on a 1-D mesh only"));
+    }
     if (!p.is_partial()) continue;
     if (op.has_value() && *op != p.reduce_op()) {
       return absl::InvalidArgumentError(absl::StrCat(

@@ -74,8 +74,11 @@ NdRule EmbedRule(const Rule& rule, int m, int ndim);
 
 // OK if one tensor's placements are a DTensor placement: Partial on several
 // mesh dims only with one reduce op, and no Shard placeholder (negative
-// dim). Errors: InvalidArgument "[P(sum), P(max)] mixes Partial reduce ops,
-// which DTensor cannot express (PyTorch #172610)".
+// dim); and ones ShRT builds on a mesh: no _NormP or _MaskP
+// (Placement::is_named_only), which N-D ground truth does not build yet.
+// Errors: InvalidArgument "[P(sum), P(max)] mixes Partial reduce ops,
+// which DTensor cannot express (PyTorch #172610)", "[_NormP(2), R] holds
+// _NormP(2), which ShRT builds on a 1-D mesh only".
 absl::Status CheckNdPlacements(const std::vector<Placement>& placements);
 
 // CheckNdPlacements of every tensor of `rule`, and that its mesh dims agree

@@ -73,6 +73,15 @@ TEST(NdRuleTest, MixedPartialsAreAContractError) {
   EXPECT_THAT(CheckNdRule(*rule).message(), HasSubstr("input 0: [P(sum), P(max)]"));
 }
 
+TEST(NdRuleTest, NamedOnlyPlacementsAreOneDimensionalForNow) {
+  for (const Placement& p :
+       {Placement::NormPartial(2), Placement::MaskPartial(ReduceOp::kSum, 10)}) {
+    const absl::Status st = CheckNdPlacements({p, Placement::Replicate()});
+    EXPECT_EQ(st.code(), absl::StatusCode::kInvalidArgument) << p.ToString();
+    EXPECT_THAT(st.message(), HasSubstr("builds on a 1-D mesh only")) << p.ToString();
+  }
+}
+
 TEST(NdRuleTest, EmbedPlacesOneRuleOnOneMeshDim) {
   const NdRule e = EmbedRule(*ParseRule("S(1), S(0) -> P(sum)"), 1, 2);
   EXPECT_EQ(NdRuleToString(e), "[R, S(1)], [R, S(0)] -> [R, P(sum)]");

@@ -7,6 +7,7 @@
 #include "absl/strings/ascii.h"
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
@@ -61,6 +62,17 @@ absl::StatusOr<Placement> ParseMask(absl::string_view token, absl::string_view a
   return BadToken(token, absl::StrCat("unknown reduce op '", op, "'"));
 }
 
+// The shortest "%g" text of `x` that parses back to `x` exactly: "2",
+// "0.5", "1.2345678" (so that _NormP(p) text round-trips).
+std::string ShortestText(double x) {
+  for (int digits = 1; digits < 17; ++digits) {
+    std::string text = absl::StrFormat("%.*g", digits, x);
+    double back = 0;
+    if (absl::SimpleAtod(text, &back) && back == x) return text;
+  }
+  return absl::StrFormat("%.17g", x);
+}
+
 // "<p>" or "norm_type=<p>": a finite, non-zero p (DTensor's _NormPartial
 // docstring: "p not in {inf, -inf, 0}", which are P(max), P(min), P(sum)).
 absl::StatusOr<Placement> ParseNorm(absl::string_view token, absl::string_view arg) {
@@ -113,7 +125,7 @@ std::string Placement::ToString() const {
     case Kind::kShard:
       return absl::StrCat("S(", dim_, ")");
     case Kind::kPartial:
-      if (op_ == ReduceOp::kNorm) return absl::StrCat("_NormP(", norm_type_, ")");
+      if (op_ == ReduceOp::kNorm) return absl::StrCat("_NormP(", ShortestText(norm_type_), ")");
       if (dim_ > 0) return absl::StrCat("_MaskP(", ReduceOpName(op_), ", ", dim_, ")");
       return absl::StrCat("P(", ReduceOpName(op_), ")");
     case Kind::kStridedShard:

@@ -47,6 +47,7 @@
 #ifndef SHRT_PLACEMENT_H_
 #define SHRT_PLACEMENT_H_
 
+#include <bit>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -127,8 +128,13 @@ class Placement {
   std::string ToString() const;
 
   friend bool operator==(const Placement& a, const Placement& b) {
+    // p's bits, not a floating compare: p is finite and non-zero, so equal
+    // bits are equal values, and an inline floating compare would need
+    // __sanitizer_cov_trace_cmpd, which libFuzzer does not define, in
+    // every gcc-built fuzz target (shrt/fuzz/fuzz.bzl).
     return a.kind_ == b.kind_ && a.dim_ == b.dim_ && a.op_ == b.op_ &&
-           a.split_factor_ == b.split_factor_ && a.norm_type_ == b.norm_type_;
+           a.split_factor_ == b.split_factor_ &&
+           std::bit_cast<uint64_t>(a.norm_type_) == std::bit_cast<uint64_t>(b.norm_type_);
   }
   friend bool operator!=(const Placement& a, const Placement& b) { return !(a == b); }
   // Orders R < S(0) < S(1) < ... < P(sum) < ... < P(product) < _NormP(1)

@@ -19,6 +19,9 @@ TEST(PlacementTest, PrintsCanonicalText) {
   EXPECT_EQ(Placement::Partial(ReduceOp::kProduct).ToString(), "P(product)");
   EXPECT_EQ(Placement::NormPartial(2).ToString(), "_NormP(2)");
   EXPECT_EQ(Placement::NormPartial(0.5).ToString(), "_NormP(0.5)");
+  // Exact: the text parses back to the same p.
+  EXPECT_EQ(Placement::NormPartial(1.2345678).ToString(), "_NormP(1.2345678)");
+  EXPECT_EQ(Placement::NormPartial(0.1).ToString(), "_NormP(0.1)");
 }
 
 TEST(PlacementTest, ParsesEveryCanonicalFormBack) {

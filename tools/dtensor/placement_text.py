@@ -26,9 +26,10 @@ class NotModelled(ValueError):
 
 
 def norm_text(norm_type):
-    """_NormP(p)'s text, as shrt/placement.cc prints it (absl::StrCat of a
-    double, six significant digits): "_NormP(2)", "_NormP(0.5)"."""
-    return "_NormP(%.6g)" % float(norm_type)
+    """_NormP(p)'s text with p exact (Python's shortest round-trip repr, as
+    shrt/placement.cc prints it): "_NormP(2)", "_NormP(0.5)"."""
+    text = repr(float(norm_type))
+    return "_NormP(%s)" % (text[:-2] if text.endswith(".0") else text)
 
 
 def placement_text(p, nd=False):

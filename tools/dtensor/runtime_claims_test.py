@@ -52,6 +52,7 @@ class PlacementTextTest(unittest.TestCase):
         self.assertEqual(placement_text.placement_text(dt.NormPartial(2)), "_NormP(2)")
         self.assertEqual(placement_text.placement_text(dt.NormPartial(0.5)), "_NormP(0.5)")
         self.assertEqual(placement_text.placement_text(dt.NormPartial(2.0)), "_NormP(2)")
+        self.assertEqual(placement_text.placement_text(dt.NormPartial(1.2345678)), "_NormP(1.2345678)")
 
     def test_mask_partial_is_modelled_on_a_1d_mesh(self):
         p = dt.MaskPartial(offset_shape=torch.Size([10, 3]), offset_dim=0)
