@@ -1,5 +1,7 @@
 #include "shrt/validate.h"
 
+#include <map>
+
 #include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -12,13 +14,15 @@ using ::testing::HasSubstr;
 using ::testing::UnorderedElementsAreArray;
 
 // Validates `spec_text` against a strategy that claims `rules` on every
-// sample.
-OpReport Validate(const std::string& spec_text, std::vector<std::string> rules, int world_size = 4) {
+// sample, building the named-only placements `named` (by sample name).
+OpReport Validate(const std::string& spec_text, std::vector<std::string> rules, int world_size = 4,
+                  std::map<std::string, NamedPlacements> named = {}) {
   absl::StatusOr<LoadedSpec> spec = LoadedSpec::FromText(spec_text, "test.textproto", TestRecipes());
   EXPECT_TRUE(spec.ok()) << spec.status();
   const RuleSource source = ClaimRules(rules);
   ValidateOptions options;
   options.world_size = world_size;
+  options.named_placements = std::move(named);
   absl::StatusOr<OpReport> report = ValidateOp(*spec, source, options);
   EXPECT_TRUE(report.ok()) << report.status();
   return report.ok() ? *report : OpReport{};
@@ -97,81 +101,69 @@ TEST(ValidateTest, WrongPartialRuleIsIncorrectWithEvidence) {
 // DTensor's _NormPartial(p) (torch/distributed/tensor/_ops/_math_ops.py):
 // built only for the samples a rule source names it for.
 TEST(ValidateTest, NormPartialRulesAreJudgedWhereNamed) {
-  absl::StatusOr<LoadedSpec> spec = LoadedSpec::FromText(R"pb(
+  const char kNorm[] = R"pb(
     op: "aten::linalg_vector_norm"
     sample {
       name: "m"
       arg { name: "self" tensor { shape: [7, 5] } }
       arg { name: "ord" float_value: 2 }
     }
-  )pb", "test.textproto", TestRecipes());
-  ASSERT_TRUE(spec.ok()) << spec.status();
-  const std::vector<std::string> claimed = {"S(0) -> _NormP(2)", "S(1) -> _NormP(2)",
-                                            "S(0) -> _NormP(3)", "S(0) -> P(sum)"};
-  ValidateOptions options;
-  options.world_size = 3;
-  options.named_placements["m"].outputs = {{Placement::NormPartial(2), Placement::NormPartial(3)}};
-  absl::StatusOr<OpReport> r = ValidateOp(*spec, ClaimRules(claimed), options);
-  ASSERT_TRUE(r.ok()) << r.status();
-  EXPECT_THAT(Rules(*r, Verdict::kCorrect),
+  )pb";
+  OpReport r = Validate(kNorm,
+                        {"S(0) -> _NormP(2)", "S(1) -> _NormP(2)", "S(0) -> _NormP(3)",
+                         "S(0) -> P(sum)"},
+                        3, {{"m", {{}, {{Placement::NormPartial(2), Placement::NormPartial(3)}}}}});
+  EXPECT_THAT(Rules(r, Verdict::kCorrect),
               UnorderedElementsAreArray({"S(0) -> _NormP(2)", "S(1) -> _NormP(2)"}));
-  EXPECT_THAT(Rules(*r, Verdict::kIncorrect),
+  EXPECT_THAT(Rules(r, Verdict::kIncorrect),
               UnorderedElementsAreArray({"S(0) -> _NormP(3)", "S(0) -> P(sum)"}));
-  EXPECT_THAT(Evidence(*r, "S(0) -> _NormP(3)"), HasSubstr("the reduction over ranks"));
+  EXPECT_THAT(Evidence(r, "S(0) -> _NormP(3)"), HasSubstr("the reduction over ranks"));
 
   // Not named for the sample: not built, so not judged, and said so.
-  options.named_placements.clear();
-  r = ValidateOp(*spec, ClaimRules({"S(0) -> _NormP(2)"}), options);
-  ASSERT_TRUE(r.ok()) << r.status();
-  EXPECT_TRUE(Rules(*r, Verdict::kIncorrect).empty());
-  EXPECT_THAT(Evidence(*r, "S(0) -> _NormP(2)"), HasSubstr("named_placements"));
+  r = Validate(kNorm, {"S(0) -> _NormP(2)"}, 3);
+  EXPECT_TRUE(Rules(r, Verdict::kIncorrect).empty());
+  EXPECT_THAT(Evidence(r, "S(0) -> _NormP(2)"), HasSubstr("named_placements"));
 }
 
 // DTensor's _MaskPartial (placement_types.py), embedding's row-wise rule
 // (_ops/_embedding_ops.py embedding_strategy): weight S(0), indices masked
 // to each rank's rows, the output masked and summed.
 TEST(ValidateTest, MaskPartialRulesAreJudgedWhereNamed) {
-  absl::StatusOr<LoadedSpec> spec = LoadedSpec::FromText(R"pb(
-    op: "aten::embedding"
-    sample {
-      name: "m"
-      arg { name: "weight" tensor { shape: [10, 3] } }
-      arg { name: "indices" tensor { shape: [2, 4] dtype: INT64 recipe: "embedding_indices" } }
-    }
-  )pb", "test.textproto", TestRecipes());
-  ASSERT_TRUE(spec.ok()) << spec.status();
   const Placement mask10 = Placement::MaskPartial(ReduceOp::kSum, 10);
   const Placement mask9 = Placement::MaskPartial(ReduceOp::kSum, 9);
-  const std::vector<std::string> claimed = {
-      "S(0), _MaskP(sum, 10) -> _MaskP(sum, 10)",  // DTensor's, correct
-      "S(0), _MaskP(sum, 9) -> _MaskP(sum, 9)",    // the wrong range
-      "S(0), _MaskP(sum, 10) -> P(sum)",           // unmasked output
-      "R, _MaskP(sum, 10) -> _MaskP(sum, 10)",     // unsharded weight
-      "R, R -> _MaskP(sum, 10)"};                  // no mask to take
   for (int w : {3, 4}) {
-    ValidateOptions options;
-    options.world_size = w;
-    options.named_placements["m"].inputs = {{}, {mask10, mask9}};
-    options.named_placements["m"].outputs = {{mask10, mask9}};
-    absl::StatusOr<OpReport> r = ValidateOp(*spec, ClaimRules(claimed), options);
-    ASSERT_TRUE(r.ok()) << r.status();
-    EXPECT_THAT(Rules(*r, Verdict::kCorrect),
+    OpReport r = Validate(R"pb(
+      op: "aten::embedding"
+      sample {
+        name: "m"
+        arg { name: "weight" tensor { shape: [10, 3] } }
+        arg { name: "indices" tensor { shape: [2, 4] dtype: INT64 recipe: "embedding_indices" } }
+      }
+    )pb",
+                          {"S(0), _MaskP(sum, 10) -> _MaskP(sum, 10)",  // DTensor's, correct
+                           "S(0), _MaskP(sum, 9) -> _MaskP(sum, 9)",    // the wrong range
+                           "S(0), _MaskP(sum, 10) -> P(sum)",           // unmasked output
+                           "R, _MaskP(sum, 10) -> _MaskP(sum, 10)",     // unsharded weight
+                           "R, R -> _MaskP(sum, 10)"},                  // no mask to take
+                          w, {{"m", {{{}, {mask10, mask9}}, {{mask10, mask9}}}}});
+    EXPECT_THAT(Rules(r, Verdict::kCorrect),
                 UnorderedElementsAreArray({"S(0), _MaskP(sum, 10) -> _MaskP(sum, 10)"}))
         << "W=" << w;
-    EXPECT_THAT(Rules(*r, Verdict::kIncorrect),
+    EXPECT_THAT(Rules(r, Verdict::kIncorrect),
                 UnorderedElementsAreArray({"S(0), _MaskP(sum, 9) -> _MaskP(sum, 9)",
                                            "S(0), _MaskP(sum, 10) -> P(sum)",
                                            "R, _MaskP(sum, 10) -> _MaskP(sum, 10)",
                                            "R, R -> _MaskP(sum, 10)"}))
         << "W=" << w;
-    EXPECT_THAT(Evidence(*r, "R, R -> _MaskP(sum, 10)"), HasSubstr("no input is _MaskP"));
+    EXPECT_THAT(Evidence(r, "R, R -> _MaskP(sum, 10)"), HasSubstr("no input is _MaskP"));
   }
 }
 
 // gather's row-wise rule (_ops/_tensor_ops.py gather_strategy: index of
 // size 1 on dim): the mask has the output's dims, so it zeroes elements.
 TEST(ValidateTest, GatherMaskPartialRuleHolds) {
-  absl::StatusOr<LoadedSpec> spec = LoadedSpec::FromText(R"pb(
+  const Placement mask7 = Placement::MaskPartial(ReduceOp::kSum, 7);
+  OpReport r = Validate(R"pb(
     op: "aten::gather"
     sample {
       name: "g"
@@ -179,19 +171,12 @@ TEST(ValidateTest, GatherMaskPartialRuleHolds) {
       arg { name: "dim" int_value: 1 }
       arg { name: "index" tensor { shape: [6, 1] dtype: INT64 recipe: "gather_index" } }
     }
-  )pb", "test.textproto", TestRecipes());
-  ASSERT_TRUE(spec.ok()) << spec.status();
-  const Placement mask7 = Placement::MaskPartial(ReduceOp::kSum, 7);
-  ValidateOptions options;
-  options.world_size = 3;
-  options.named_placements["g"].inputs = {{}, {mask7}};
-  options.named_placements["g"].outputs = {{mask7}};
-  absl::StatusOr<OpReport> r = ValidateOp(
-      *spec, ClaimRules({"S(1), _MaskP(sum, 7) -> _MaskP(sum, 7)", "S(1), R -> P(sum)"}), options);
-  ASSERT_TRUE(r.ok()) << r.status();
-  EXPECT_THAT(Rules(*r, Verdict::kCorrect),
+  )pb",
+                        {"S(1), _MaskP(sum, 7) -> _MaskP(sum, 7)", "S(1), R -> P(sum)"}, 3,
+                        {{"g", {{{}, {mask7}}, {{mask7}}}}});
+  EXPECT_THAT(Rules(r, Verdict::kCorrect),
               UnorderedElementsAreArray({"S(1), _MaskP(sum, 7) -> _MaskP(sum, 7)"}));
-  EXPECT_THAT(Rules(*r, Verdict::kIncorrect), UnorderedElementsAreArray({"S(1), R -> P(sum)"}));
+  EXPECT_THAT(Rules(r, Verdict::kIncorrect), UnorderedElementsAreArray({"S(1), R -> P(sum)"}));
 }
 
 TEST(ValidateTest, MultiOutputRulesHaveOnePlacementPerOutput) {
