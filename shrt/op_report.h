@@ -32,7 +32,9 @@ struct OpReport {
   // evaluated; a combination already refuted by an earlier generator is not
   // evaluated again.
   int64_t combination_checks = 0;
-  double seconds = 0;  // wall time of this overload, seconds
+  // Wall time of this overload, seconds; with --dtensor, the time DTensor
+  // took to answer for its samples included (DTensorClaims::AskSeconds).
+  double seconds = 0;
   // In report order (verdicts.h InReportOrder). Empty on an N-D mesh.
   std::vector<RuleVerdict> rules;
   // On an N-D mesh: the verdicts of the expanded rules, in report order

@@ -58,10 +58,23 @@ fi
 # (from this machine's wheel cache, with no download, when it has it).
 # /usr/bin/python3 is Debian's (PEP 668): pip writes to /usr/local, never
 # over a Debian package's files.
-pinned="$(sed -n 's/^torch==//p' tools/requirements.txt)"
-installed="$(/usr/bin/python3 -c 'import importlib.metadata as m; print(m.version("torch"))' 2>/dev/null || true)"
-if [[ "${installed%%+*}" != "$pinned" ]]; then
-  echo "setup: installing torch==$pinned into /usr/bin/python3 (found: ${installed:-none})" >&2
+# The same holds for every other pin there.
+stale="$(/usr/bin/python3 - tools/requirements.txt <<'PY'
+import importlib.metadata as m, sys
+for line in open(sys.argv[1]):
+    name, _, pinned = line.split("#")[0].strip().partition("==")
+    if not name:
+        continue
+    try:
+        found = m.version(name).split("+")[0]
+    except m.PackageNotFoundError:
+        found = "none"
+    if found != pinned:
+        print(f"{name}=={pinned} (found: {found})")
+PY
+)"
+if [[ -n "$stale" ]]; then
+  echo "setup: installing into /usr/bin/python3: $(echo $stale)" >&2
   $SUDO /usr/bin/python3 -m pip install -q --break-system-packages --root-user-action=ignore \
     -r tools/requirements.txt
   echo "setup: done" >&2

@@ -272,6 +272,7 @@ int RunValidate(const ValidateCommand& cmd, const StrategyRegistry& registry, st
     report->repro = header(spec).repro;
     if (dtensor) {
       for (std::string& note : dtensor->Notes(op)) report->notes.push_back(std::move(note));
+      report->seconds += dtensor->AskSeconds(op);
     }
     if (!has_strategy) {
       report->error =

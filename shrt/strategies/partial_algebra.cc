@@ -23,6 +23,8 @@ bool ConstantKeeps(std::optional<double> c, ReduceOp op) {
     case ReduceOp::kMin: return true;
     case ReduceOp::kSum: return c.has_value() && *c == 0;
     case ReduceOp::kProduct: return c.has_value() && (*c == 0 || *c == 1);
+    // W equal values reduce to W ** (1 / p) times one.
+    case ReduceOp::kNorm: return false;
   }
   return false;
 }

@@ -338,6 +338,14 @@ NdClaimSource DTensorClaims::NdRules(const c10::OperatorName& op) const {
   };
 }
 
+double DTensorClaims::AskSeconds(const c10::OperatorName& op) const {
+  double seconds = 0;
+  auto it = samples_->find(OverloadToString(op));
+  if (it == samples_->end()) return seconds;
+  for (const Sample& s : it->second) seconds += s.claims.seconds();
+  return seconds;
+}
+
 std::vector<std::string> DTensorClaims::Notes(const c10::OperatorName& op) const {
   std::vector<std::string> notes;
   auto it = samples_->find(OverloadToString(op));

@@ -91,6 +91,11 @@ class DTensorClaims {
   // none is reported missing. Errors: as Rules.
   NdClaimSource NdRules(const c10::OperatorName& op) const;
 
+  // The wall time, seconds, DTensor took to answer for the samples of `op`
+  // (claims.proto SampleClaims.seconds, summed): part of the time judging
+  // its rules takes, added to the overload's report.
+  double AskSeconds(const c10::OperatorName& op) const;
+
   // What a report of `op` should say besides verdicts: the input
   // placements whose DTensor rule ShRT cannot judge (with why), and the
   // input tuples DTensor raises on, counted over the samples.

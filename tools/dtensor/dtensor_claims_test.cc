@@ -95,6 +95,30 @@ TEST(DTensorClaimsTest, RegistrationsUnaskedSamplesAndNotes) {
                           "frequent: no strategy"));
 }
 
+// The named-only placements a sample's rules use, for ground truth to build
+// (TruthOptions::named_placements), and the time DTensor took to answer.
+TEST(DTensorClaimsTest, NamedOnlyPlacementsAndAskSeconds) {
+  absl::StatusOr<DTensorClaims> claims = DTensorClaims::FromProtos(
+      Request(), Text<dtensor::Claims>(R"pb(
+        strategy_source: "DTensor, torch 2.13.0" world_size: 4
+        samples { op: "aten::abs" name: "a" registration: "single_dim" seconds: 0.25
+                  rules: "S(0) -> _NormP(2)" rules: "S(0) -> _NormP(3)" rules: "R -> R" }
+        samples { op: "aten::abs" name: "b" registration: "single_dim" seconds: 0.5
+                  rules: "S(0) -> S(0)" }
+        samples { op: "aten::neg" name: "c" })pb"),
+      "c.json");
+  ASSERT_TRUE(claims.ok()) << claims.status();
+  const std::map<std::string, NamedPlacements> named = claims->NamedOnlyPlacements(kAbs);
+  ASSERT_EQ(named.count("a"), 1u);
+  EXPECT_THAT(named.at("a").inputs, IsEmpty());  // slots only up to the last named one
+  EXPECT_THAT(named.at("a").outputs,
+              ElementsAre(ElementsAre(Placement::NormPartial(2), Placement::NormPartial(3))));
+  EXPECT_THAT(named.at("b").outputs, IsEmpty());
+  EXPECT_THAT(claims->NamedOnlyPlacements(kNeg), IsEmpty());
+  EXPECT_DOUBLE_EQ(claims->AskSeconds(kAbs), 0.75);
+  EXPECT_DOUBLE_EQ(claims->AskSeconds(kNeg), 0);
+}
+
 TEST(DTensorClaimsTest, ClaimsThatDoNotAnswerTheRequestAreErrors) {
   dtensor::Claims fewer = Answer();
   fewer.mutable_samples()->RemoveLast();

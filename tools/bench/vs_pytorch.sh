@@ -1,0 +1,34 @@
+#!/bin/bash
+# Side by side with PyTorch's own strategy validator (issue 27,
+# BENCHMARKS.md "Against PyTorch's strategy_validation"): both tools on the
+# OpInfo ops of tools/bench/vs_pytorch_ops.txt, at each world size given
+# (default 2 and 4), float32, one after the other on this machine.
+#   PyTorch: tools/bench/pytorch_validator.py (strategy_validation's
+#            compare_operator, set up as its command line sets it up), one
+#            process per W;
+#   ShRT:    `shrt validate --dtensor --world_size=W` on the aten overloads
+#            PyTorch's validator ran that ShRT has a spec for
+#            (op_specs/groups.bzl), warm fastbuild, both cores.
+# Writes OUT_DIR/{pytorch_w<W>.jsonl,pytorch_w<W>.log,shrt_w<W>.json} and
+# prints the tables of tools/bench/vs_pytorch_table.py.
+# Usage: tools/bench/vs_pytorch.sh OUT_DIR [W...]
+source "$(dirname "$0")/lib.sh"
+out="$1"; shift
+(( $# )) || set -- 2 4
+mkdir -p "$out"
+mapfile -t ops < <(grep -v '^#' tools/bench/vs_pytorch_ops.txt | grep .)
+for w in "$@"; do
+  /usr/bin/python3 tools/bench/pytorch_validator.py "$w" float32 "${ops[@]}" \
+    > "$out/pytorch_w$w.jsonl" 2> "$out/pytorch_w$w.log"
+  overloads="$(/usr/bin/python3 - "$out/pytorch_w$w.jsonl" <<'PY'
+import ast, json, sys
+text = open("op_specs/groups.bzl").read()
+specs = {o for g in ast.literal_eval(text[text.index("{"):]).values() for o in g["overloads"]}
+ran = {o for line in open(sys.argv[1]) for o in json.loads(line)["overloads"]}
+print(",".join(sorted(ran & specs)))
+PY
+)"
+  validate_timed --dtensor --op="$overloads" --world_size="$w" --quiet
+  cp "$tmp/report.json" "$out/shrt_w$w.json"
+done
+/usr/bin/python3 tools/bench/vs_pytorch_table.py "$out" "$@"
