@@ -22,13 +22,14 @@ aten::sum.dim_IntList),
 "world_size": W, "seconds": wall time of compare_operator, "combinations":
 its total_combinations, "samples": samples validated, "correct": DTensor
 rules it found valid (its true_positives, summed over samples),
-"incorrect" / "missing": distinct {"overload", "rule"} pairs (its false
+"incorrect" / "missing": distinct {"overload", "rule", "sample"} (its false
 positives / false negatives; rule text "S(0), R -> S(0)" as ShRT writes
-it), "skipped": {reason: samples}, "error": the exception text or null}.
+it; the first sample's input shapes and non-tensor arguments), "skipped": {reason: samples}, "error": the exception text or null}.
 Requires the `expecttest` module (torch.testing._internal imports it;
 tools/requirements.txt).
 """
 import json
+import re
 import sys
 import time
 
@@ -56,12 +57,35 @@ def _op_from_key(key):
     return key if key.count(".") == 2 else key + ".default"
 
 
+_MASK = re.compile(r"MaskP\((\w+), torch\.Size\(\[([0-9, ]*)\]\), (\d+)\)")
+
+
+def placement_text(text):
+    """A placement as the validator prints it (str(placement)), as ShRT
+    writes it: "S(0)", "R", "P(sum)" and "_NormP(2)" are the same;
+    _MaskPartial's "MaskP(sum, torch.Size([12, 4]), 0)" is
+    "_MaskP(sum, 12)" (shrt/placement.h: the size of offset_shape's
+    offset_dim)."""
+    m = _MASK.fullmatch(text)
+    if not m:
+        return text
+    shape = [int(x) for x in m.group(2).split(",") if x.strip()]
+    return "_MaskP(%s, %d)" % (m.group(1), shape[int(m.group(3))])
+
+
 def rules(discrepancies):
-    """The distinct (overload, rule text) pairs of validator Discrepancies."""
-    out = {(overload_name(d.aten_op),
-            "%s -> %s" % (", ".join(d.input_placements), ", ".join(d.output_placements)))
-           for d in discrepancies}
-    return [{"overload": o, "rule": r} for o, r in sorted(out, key=str)]
+    """The distinct (overload, rule text) pairs of validator Discrepancies,
+    each with the first sample it was found on (input shapes and non-tensor
+    arguments, as the validator records them)."""
+    out = {}
+    for d in discrepancies:
+        key = (overload_name(d.aten_op),
+               "%s -> %s" % (", ".join(placement_text(p) for p in d.input_placements),
+                             ", ".join(placement_text(p) for p in d.output_placements)))
+        out.setdefault(key, "shapes %s, args %s, kwargs %s" % (
+            [list(s) for s in d.input_shapes], list(d.scalar_args), dict(d.scalar_kwargs)))
+    return [{"overload": o, "rule": r, "sample": out[(o, r)]}
+            for o, r in sorted(out, key=str)]
 
 
 def run(name, world_size, dtype):
@@ -84,6 +108,8 @@ def run(name, world_size, dtype):
                  missing=rules(stats.false_negatives), skipped=dict(stats.skip_reasons))
     seen = {overload_name(_op_from_key(k)) for k in stats.true_positives_by_op}
     seen |= {d["overload"] for d in entry["incorrect"] + entry["missing"]}
+    if stats.total_combinations:
+        seen.add(entry["overload"])  # ran, whatever it found
     entry["overloads"] = sorted(o for o in seen if o)
     if stats.no_dtensor_support:
         entry["error"] = "no DTensor support"

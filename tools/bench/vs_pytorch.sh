@@ -9,8 +9,11 @@
 #   ShRT:    `shrt validate --dtensor --world_size=W` on the aten overloads
 #            PyTorch's validator ran that ShRT has a spec for
 #            (op_specs/groups.bzl), warm fastbuild, both cores.
-# Writes OUT_DIR/{pytorch_w<W>.jsonl,pytorch_w<W>.log,shrt_w<W>.json} and
-# prints the tables of tools/bench/vs_pytorch_table.py.
+# Then ShRT's ground truth on every rule PyTorch's validator flags, claimed
+# in a strategy table (`shrt validate --strategies`). Writes
+# OUT_DIR/{pytorch_w<W>.jsonl,pytorch_w<W>.log,shrt_w<W>.json,
+# pytorch_rules_w<W>.textproto,shrt_on_pytorch_w<W>.json} and prints the
+# tables of tools/bench/vs_pytorch_table.py.
 # Usage: tools/bench/vs_pytorch.sh OUT_DIR [W...]
 source "$(dirname "$0")/lib.sh"
 out="$1"; shift
@@ -21,14 +24,22 @@ for w in "$@"; do
   /usr/bin/python3 tools/bench/pytorch_validator.py "$w" float32 "${ops[@]}" \
     > "$out/pytorch_w$w.jsonl" 2> "$out/pytorch_w$w.log"
   overloads="$(/usr/bin/python3 - "$out/pytorch_w$w.jsonl" <<'PY'
-import ast, json, sys
-text = open("op_specs/groups.bzl").read()
-specs = {o for g in ast.literal_eval(text[text.index("{"):]).values() for o in g["overloads"]}
+import json, sys
+sys.path.insert(0, "tools/bench")
+from vs_pytorch_table import spec_overloads
 ran = {o for line in open(sys.argv[1]) for o in json.loads(line)["overloads"]}
-print(",".join(sorted(ran & specs)))
+print(",".join(sorted(ran & spec_overloads())))
 PY
 )"
   validate_timed --dtensor --op="$overloads" --world_size="$w" --quiet
   cp "$tmp/report.json" "$out/shrt_w$w.json"
+  # ShRT's ground truth on every rule PyTorch's validator flags.
+  /usr/bin/python3 tools/bench/vs_pytorch_table.py --claims "$out" "$w" > "$out/pytorch_rules_w$w.textproto"
+  flagged="$(sed -n 's/^  name: "\(.*\)"$/\1/p' "$out/pytorch_rules_w$w.textproto" | paste -sd,)"
+  if [[ -n "$flagged" ]]; then
+    validate_timed --strategies="$out/pytorch_rules_w$w.textproto" --op="$flagged" \
+      --world_size="$w" --quiet
+    cp "$tmp/report.json" "$out/shrt_on_pytorch_w$w.json"
+  fi
 done
 /usr/bin/python3 tools/bench/vs_pytorch_table.py "$out" "$@"
