@@ -13,7 +13,10 @@
 # in a strategy table (`shrt validate --strategies`). Writes
 # OUT_DIR/{pytorch_w<W>.jsonl,pytorch_w<W>.log,shrt_w<W>.json,
 # pytorch_rules_w<W>.textproto,shrt_on_pytorch_w<W>.json} and prints the
-# tables of tools/bench/vs_pytorch_table.py.
+# tables of tools/bench/vs_pytorch_table.py. PyTorch's run is the long one
+# (10 to 20 minutes per W) and does not depend on ShRT: an
+# OUT_DIR/pytorch_w<W>.jsonl with a line for every op is kept, not re-run
+# (delete it to re-run).
 # Usage: tools/bench/vs_pytorch.sh OUT_DIR [W...]
 source "$(dirname "$0")/lib.sh"
 out="$1"; shift
@@ -21,8 +24,12 @@ out="$1"; shift
 mkdir -p "$out"
 mapfile -t ops < <(grep -v '^#' tools/bench/vs_pytorch_ops.txt | grep .)
 for w in "$@"; do
-  /usr/bin/python3 tools/bench/pytorch_validator.py "$w" float32 "${ops[@]}" \
-    > "$out/pytorch_w$w.jsonl" 2> "$out/pytorch_w$w.log"
+  if [[ -f "$out/pytorch_w$w.jsonl" ]] && (( $(wc -l < "$out/pytorch_w$w.jsonl") == ${#ops[@]} )); then
+    echo "vs_pytorch: keeping $out/pytorch_w$w.jsonl (PyTorch's validator at W = $w)" >&2
+  else
+    /usr/bin/python3 tools/bench/pytorch_validator.py "$w" float32 "${ops[@]}" \
+      > "$out/pytorch_w$w.jsonl" 2> "$out/pytorch_w$w.log"
+  fi
   overloads="$(/usr/bin/python3 - "$out/pytorch_w$w.jsonl" <<'PY'
 import json, sys
 sys.path.insert(0, "tools/bench")

@@ -353,9 +353,10 @@ std::vector<std::string> DTensorClaims::Notes(const c10::OperatorName& op) const
   // reason -> (input tuples, first example); message -> tuples.
   std::map<std::string, std::pair<int, std::string>> not_judged;
   std::map<std::string, int64_t> rejected;
-  int64_t tuples = 0, rejected_tuples = 0;
+  int64_t tuples = 0, rejected_tuples = 0, unmatched = 0;
   for (const Sample& s : it->second) {
     tuples += s.claims.tuples();
+    unmatched += s.claims.unmatched();
     for (const auto& [inputs, reason] : s.claims.not_judged()) {
       auto& [n, example] = not_judged[reason];
       if (n++ == 0) example = absl::StrCat("sample ", s.claims.name(), ", inputs ", inputs);
@@ -371,7 +372,9 @@ std::vector<std::string> DTensorClaims::Notes(const c10::OperatorName& op) const
   }
   if (rejected_tuples > 0) {
     notes.push_back(absl::StrCat(source_, " raises on ", rejected_tuples, " of ", tuples,
-                                 " input tuples asked; the most frequent: ",
+                                 " input tuples asked (", unmatched,
+                                 " more match no rule of it and are not asked); the most "
+                                 "frequent: ",
                                  std::max_element(rejected.begin(), rejected.end(),
                                                   [](const auto& a, const auto& b) {
                                                     return a.second < b.second;

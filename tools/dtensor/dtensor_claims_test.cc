@@ -54,7 +54,7 @@ dtensor::Claims Answer() {
   return Text<dtensor::Claims>(R"pb(
     strategy_source: "DTensor, torch 2.13.0" world_size: 4
     samples { op: "aten::abs" name: "a" registration: "single_dim"
-              rules: "S(0) -> S(0)" rules: "P(max) -> P(max)" tuples: 6
+              rules: "S(0) -> S(0)" rules: "P(max) -> P(max)" tuples: 6 unmatched: 3
               not_judged { key: "P(sum)" value: "placement not modelled by ShRT: _NormPartial(2)" }
               rejected { key: "no strategy" value: 2 } }
     samples { op: "aten::abs" name: "b" registration: "single_dim"
@@ -91,8 +91,9 @@ TEST(DTensorClaimsTest, RegistrationsUnaskedSamplesAndNotes) {
   EXPECT_THAT(claims->Notes(kAbs),
               ElementsAre("DTensor, torch 2.13.0: not judged for 1 input placements: placement "
                           "not modelled by ShRT: _NormPartial(2) (e.g. sample a, inputs P(sum))",
-                          "DTensor, torch 2.13.0 raises on 2 of 6 input tuples asked; the most "
-                          "frequent: no strategy"));
+                          "DTensor, torch 2.13.0 raises on 2 of 6 input tuples asked (3 more "
+                          "match no rule of it and are not asked); the most frequent: no "
+                          "strategy"));
 }
 
 // The named-only placements a sample's rules use, for ground truth to build

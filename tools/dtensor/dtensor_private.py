@@ -18,6 +18,14 @@ Names, as of torch 2.13.0 (torch/distributed/tensor/):
   _NormPartial             _ops/_math_ops.py
   DecompShardingStrategy   _decompositions.py: the rules of ops DTensor
                            shards through their decomposition.
+  _PreparedSingleDimStrategy
+                           _ops/single_dim_strategy.py: a single-dim
+                           registration's rules on one mesh dim as DTensor's
+                           run-time expansion builds them
+                           (_expand_single_dim_strategy_to_mesh).
+  ShardingPropagator._wrap_with_op_strategy
+                           _sharding_prop.py: the OpSchema of OpStrategies
+                           that strategy functions receive.
   ShardingPropagator._propagate_tensor_meta_non_cached
                            _sharding_prop.py: the output metadata of a call,
                            from fake tensors of the global shapes.
@@ -59,6 +67,7 @@ NormPartial = _load(_T + "._ops._math_ops", "_NormPartial")
 DeviceMesh = _load("torch.distributed.device_mesh", "DeviceMesh")
 DecompShardingStrategy = _load(_T + "._decompositions", "DecompShardingStrategy")
 FakeStore = _load("torch.testing._internal.distributed.fake_pg", "FakeStore")
+PreparedSingleDimStrategy = _load(_T + "._ops.single_dim_strategy", "_PreparedSingleDimStrategy")
 
 
 def sharding_propagator():
@@ -85,6 +94,39 @@ def registration_kind(op):
     if DecompShardingStrategy.has_decomp(op):
         return "decomposition"
     return None
+
+
+def _method(obj, name):
+    """obj.name, or DTensorApiMissing naming the torch version."""
+    try:
+        return getattr(obj, name)
+    except AttributeError as e:
+        raise DTensorApiMissing("torch %s: %s.%s is missing (%s)"
+                                % (torch.__version__, type(obj).__name__, name, e)) from e
+
+
+def single_dim_rule_inputs(propagator, op_schema):
+    """The input placements of every rule, on one mesh dim, from which
+    DTensor's run time builds its strategies for `op_schema` (an OpSchema of
+    DTensorSpecs for an op with a single-dim registration): a set of tuples,
+    one placement (or None) per tensor input in schema order, out= tensors
+    included.
+
+    They are the keys of _PreparedSingleDimStrategy.strategy_lookup, built
+    as ShardingPropagator.propagate_op_sharding_non_cached builds them
+    (torch 2.13, _sharding_prop.py; single_dim_strategy.py
+    _expand_single_dim_strategy_to_mesh.expanded_strategy): the registered
+    function's rules on the tensors' metadata, the implicit all-Replicate
+    rule inserted, sharding placeholders filled with the shard types the
+    inputs of `op_schema` use. expand_to_full_mesh_op_strategy takes one of
+    these rules on each mesh dim, then only filters (mixed Partials, in-place
+    self, out= placement, shardability). Not for foreach ops, which DTensor
+    expands per list element."""
+    info = propagator.op_single_dim_strategy_funcs[op_schema.op]
+    out_meta = _method(propagator, "_propagate_tensor_meta_non_cached")(op_schema)
+    strategy_schema = _method(propagator, "_wrap_with_op_strategy")(op_schema)
+    prepared = PreparedSingleDimStrategy(info, strategy_schema, out_meta)
+    return set(_method(prepared, "strategy_lookup"))
 
 
 @contextlib.contextmanager

@@ -28,7 +28,8 @@ CLAIMS.json:
                 "rules": ["S(0), R -> S(0)", ...] (N-D rules on a mesh),
                 "not_judged": {"<input placements>": "<reason>"},
                 "rejected": {"<DTensor's error>": <input tuples>},
-                "tuples": <input tuples asked>, "seconds": <time asking>,
+                "tuples": <input tuples asked>, "unmatched": <input tuples
+                DTensor cannot claim, not asked>, "seconds": <time asking>,
                 "unasked": "<why not asked>" (only when not asked)}]}
   (claims.proto Claims; runtime_claims.py defines each field). An overload
   DTensor has no strategy for has registration null and no rules; one it
@@ -179,6 +180,7 @@ def export(request, path="request"):
                 raise BadRequest("%s.args: %s" % (where, e.args[0])) from e
             entry.update(rules=claims.rules, not_judged=claims.not_judged,
                          rejected=claims.rejected, tuples=claims.tuples,
+                         unmatched=claims.unmatched,
                          seconds=round(time.monotonic() - start, 3))
         out.append(entry)
     return {"strategy_source": "DTensor, torch %s" % torch.__version__.split("+")[0],

@@ -24,11 +24,15 @@ local call is DTensor's own, not a re-implementation:
   (embedding's and gather's row-wise rules), claimed with the _MaskPartial
   input it runs with.
 
-Every input tuple ShRT enumerates is asked (shrt/candidates.h: R, S(d) for
-every dim, every Partial; Bool tensors no Partial; integer dtypes narrower
-than 32 bits no P(avg)), out= tensors included, whose placement must then
-equal the output's (DTensor skips a strategy otherwise) and which are not
-rule inputs (shrt/variant_rules.h).
+Every input tuple ShRT enumerates is considered (shrt/candidates.h: R, S(d)
+for every dim, every Partial; Bool tensors no Partial; integer dtypes
+narrower than 32 bits no P(avg)), out= tensors included, whose placement
+must then equal the output's (DTensor skips a strategy otherwise) and which
+are not rule inputs (shrt/variant_rules.h). For a single-dim registration,
+a tuple whose positional tensors are placed as the inputs of none of its
+rules is counted "unmatched" and not asked: DTensor cannot claim it
+(_RuleInputs), and asking such tuples was most of the time spent. Every
+other tuple is asked.
 
 What is not a claim ShRT can judge is counted, never dropped:
 - "not judged": a selection whose placements ShRT does not model
@@ -105,14 +109,19 @@ class SampleClaims:
                 judge (see the module docstring).
     rejected:   {DTensor's error message: number of input tuples}.
     tuples:     input tuples asked.
+    unmatched:  input tuples not asked, because on some mesh dim their
+                positional tensors are placed as the inputs of no rule of
+                DTensor's single-dim registration (_RuleInputs): DTensor
+                cannot claim them.
     """
     rules: list
     not_judged: dict
     rejected: dict
     tuples: int
+    unmatched: int = 0
 
 
-def sample_claims(op, args, mesh_shape, memoize=True):
+def sample_claims(op, args, mesh_shape, memoize=True, prune=True):
     """DTensor's claims (SampleClaims) on a mesh of `mesh_shape` (an int W:
     the 1-D mesh of W ranks, with 1-D rules; a tuple: an N-D mesh, with N-D
     rules, "[S(0), R], [R, R] -> [S(0), R]") for OpOverload `op` called with
@@ -121,6 +130,8 @@ def sample_claims(op, args, mesh_shape, memoize=True):
     other arguments as Python values; arguments left out take their
     defaults. `memoize`: reuse the output metadata across placements
     (dtensor_private.tensor_meta_memo; False only to measure its gain).
+    `prune`: leave unasked the input tuples DTensor cannot claim
+    (_RuleInputs; False asks every tuple, to prove the claims the same).
     Raises KeyError naming an argument the schema lacks."""
     known = {a.name for a in op._schema.arguments}
     for name in args:
@@ -136,9 +147,9 @@ def sample_claims(op, args, mesh_shape, memoize=True):
 
     slots = _tensor_slots(op, args)
     if not memoize:
-        return _ask(op, args, slots, mesh, shape, propagator, info)
+        return _ask(op, args, slots, mesh, shape, propagator, info, prune)
     with dt.tensor_meta_memo(propagator):
-        return _ask(op, args, slots, mesh, shape, propagator, info)
+        return _ask(op, args, slots, mesh, shape, propagator, info, prune)
 
 
 def _tensor_slots(op, args):
@@ -162,33 +173,23 @@ def tuple_count(op, args, mesh_shape):
     return math.prod(len(tensor_candidates(m, shape)) for _, _, m, _ in _tensor_slots(op, args))
 
 
-def _ask(op, args, slots, mesh, shape, propagator, info):
+def _ask(op, args, slots, mesh, shape, propagator, info, prune):
     """sample_claims' loop over every input tuple (each tensor's placements
     a tuple, one per mesh dim)."""
     rules, not_judged, rejected = set(), {}, collections.Counter()
     # The arguments an overload that returns nothing writes, by name.
     written = set() if op._schema.returns else {
         a.name for a in op._schema.arguments if a.alias_info is not None and a.alias_info.is_write}
-    tuples = 0
+    tuples = unmatched = 0
+    schema_of = lambda placements: _schema(op, args, slots, mesh, placements, info)
+    possible = (_RuleInputs(propagator, schema_of, _positional(op, slots))
+                if prune and _prunable(op, slots, propagator) else None)
     for placements in itertools.product(*(tensor_candidates(m, shape) for _, _, m, _ in slots)):
+        if possible is not None and not possible.may_claim(placements):
+            unmatched += 1
+            continue
         tuples += 1
-        specs = {}
-        for (name, i, meta, _), p in zip(slots, placements):
-            specs[(name, i)] = dt.DTensorSpec(mesh, p, tensor_meta=meta)
-        positional, keyword = [], {}
-        for a in op._schema.arguments:
-            if a.name not in args:
-                continue  # its default
-            v = args[a.name]
-            if isinstance(v, dt.TensorMeta):
-                v = specs[(a.name, None)]
-            elif isinstance(v, (list, tuple)) and any(isinstance(e, dt.TensorMeta) for e in v):
-                v = [specs[(a.name, i)] if e is not None else None for i, e in enumerate(v)]
-            if a.kwarg_only:
-                keyword[a.name] = v
-            else:
-                positional.append(v)
-        schema = dt.OpSchema(op, tuple(positional), keyword, schema_info=info)
+        schema = schema_of(placements)
         try:
             sharding = propagator.propagate_op_sharding_non_cached(schema)
         except Exception as e:  # DTensor refuses these inputs at run time
@@ -243,7 +244,104 @@ def _ask(op, args, slots, mesh, shape, propagator, info):
         if all(isinstance(p, dt.Replicate) for t in inputs + outputs for p in t):
             continue  # the implicit all-Replicate rule
         rules.add(rule)
-    return SampleClaims(sorted(rules), not_judged, dict(rejected), tuples)
+    return SampleClaims(sorted(rules), not_judged, dict(rejected), tuples, unmatched)
+
+
+def _schema(op, args, slots, mesh, placements, info):
+    """The OpSchema DTensor's dispatch builds for `op` called with `args`,
+    the tensors of `slots` placed as `placements` on `mesh` (tensor lists
+    kept as lists, the registration's RuntimeSchemaInfo `info`)."""
+    specs = {}
+    for (name, i, meta, _), p in zip(slots, placements):
+        specs[(name, i)] = dt.DTensorSpec(mesh, p, tensor_meta=meta)
+    positional, keyword = [], {}
+    for a in op._schema.arguments:
+        if a.name not in args:
+            continue  # its default
+        v = args[a.name]
+        if isinstance(v, dt.TensorMeta):
+            v = specs[(a.name, None)]
+        elif isinstance(v, (list, tuple)) and any(isinstance(e, dt.TensorMeta) for e in v):
+            v = [specs[(a.name, i)] if e is not None else None for i, e in enumerate(v)]
+        if a.kwarg_only:
+            keyword[a.name] = v
+        else:
+            positional.append(v)
+    return dt.OpSchema(op, tuple(positional), keyword, schema_info=info)
+
+
+def _prunable(op, slots, propagator):
+    """True when _RuleInputs applies: a single-dim registration called
+    without tensor lists (DTensor expands foreach ops per list element)."""
+    return (op in propagator.op_single_dim_strategy_funcs
+            and all(i is None for _, i, _, _ in slots))
+
+
+def _positional(op, slots):
+    """The indices of the slots passed positionally: the tensors whose
+    placements DTensor compares with the selected strategy's
+    (OpSchema.args_spec). Keyword-only tensors (out=) are never
+    redistributed, and their placement in a rule is not compared."""
+    keyword = {a.name for a in op._schema.arguments if a.kwarg_only}
+    return tuple(k for k, (name, _, _, _) in enumerate(slots) if name not in keyword)
+
+
+class _RuleInputs:
+    """Which input tuples DTensor can claim at all, for a single-dim
+    registration (_prunable), so that the others need not be asked.
+
+    At run time DTensor's strategies for a tuple are, on each mesh dim, one
+    of the registration's rules as dtensor_private.single_dim_rule_inputs
+    builds them, filtered, never added to; a claim needs the selected
+    strategy's inputs to be the given placements, up to a Replicate index
+    taken to _MaskPartial (_partitioned); only positional tensors are
+    compared (_positional). So a tuple whose positional placements on some
+    mesh dim are those of none of the rules cannot be claimed.
+    The rules depend on the tuple only through the shard types its inputs
+    use (placeholders are filled with them): ShRT enumerates no
+    _StridedShard, so they are built twice at most, for a tuple with a
+    Shard and one without, each from the first such tuple's OpSchema.
+    """
+
+    def __init__(self, propagator, schema_of, compared):
+        """`schema_of(placements)`: the OpSchema of an input tuple;
+        `compared`: the slot indices DTensor compares (_positional)."""
+        self._propagator = propagator
+        self._schema_of = schema_of
+        self._compared = compared
+        self._inputs = {}  # has a Shard -> set of rule inputs, or None: ask all
+
+    def may_claim(self, placements):
+        """False when DTensor cannot claim the input tuple `placements` (one
+        tuple of placements per tensor, one per mesh dim)."""
+        flat = [p for t in placements for p in t]
+        if any(isinstance(p, dt.StridedShard) for p in flat):
+            return True  # placeholders fill with its split factor
+        kind = any(isinstance(p, dt.Shard) for p in flat)
+        if kind not in self._inputs:
+            self._inputs[kind] = self._rule_inputs(placements)
+        inputs = self._inputs[kind]
+        if inputs is None:
+            return True
+        return all(tuple(placements[k][d] for k in self._compared) in inputs
+                   for d in range(len(placements[0])))
+
+    def _rule_inputs(self, placements):
+        """The rules' compared input placements, with each _MaskPartial also
+        read as the Replicate it is taken from, or None (ask every tuple)
+        when DTensor raises building them or a rule's length or a None
+        input leaves its positions unclear."""
+        try:
+            rules = dt.single_dim_rule_inputs(self._propagator, self._schema_of(placements))
+        except Exception:  # DTensor raises on these arguments: ask, and count it
+            return None
+        if any(len(r) != len(placements) for r in rules):
+            return None
+        rules = {tuple(r[k] for k in self._compared) for r in rules}
+        if any(None in r for r in rules):
+            return None
+        return {tuple(dt.Replicate() if isinstance(p, dt.MaskPartial) else p for p in r)
+                for r in rules} | rules
 
 
 def _partitioned(schema, sharding):

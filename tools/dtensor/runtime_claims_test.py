@@ -87,7 +87,7 @@ class SampleClaimsTest(unittest.TestCase):
     def test_mm_on_a_mesh_claims_nd_rules(self):
         args = {"self": meta(torch.empty(8, 6)), "mat2": meta(torch.empty(6, 4))}
         c = runtime_claims.sample_claims(aten.mm.default, args, (2, 2))
-        self.assertEqual(c.tuples, 44 * 44)
+        self.assertEqual(c.tuples + c.unmatched, 44 * 44)
         self.assertIn("[S(0), S(1)], [R, S(0)] -> [S(0), P(sum)]", c.rules)
         self.assertIn("[S(0), R], [R, R] -> [S(0), R]", c.rules)
         # DTensor accepts outputs of two Partial types, which ShRT does not
@@ -98,7 +98,7 @@ class SampleClaimsTest(unittest.TestCase):
     def test_mm(self):
         c = runtime_claims.sample_claims(
             aten.mm.default, {"self": meta(torch.empty(8, 6)), "mat2": meta(torch.empty(6, 4))}, W)
-        self.assertEqual(c.tuples, 8 * 8)
+        self.assertEqual(c.tuples + c.unmatched, 8 * 8)
         self.assertEqual(c.rules, [
             "P(avg), R -> P(avg)", "P(sum), R -> P(sum)", "R, P(avg) -> P(avg)",
             "R, P(sum) -> P(sum)", "R, S(1) -> S(1)", "S(0), R -> S(0)", "S(1), S(0) -> P(sum)"])
@@ -108,7 +108,7 @@ class SampleClaimsTest(unittest.TestCase):
         functional = runtime_claims.sample_claims(aten.mm.default, args, W)
         out = runtime_claims.sample_claims(aten.mm.out, dict(args, out=meta(torch.empty(8, 4))), W)
         self.assertEqual(out.rules, functional.rules)
-        self.assertEqual(out.tuples, 8 * 8 * 8)
+        self.assertEqual(out.tuples + out.unmatched, 8 * 8 * 8)
 
     def test_in_place_keeps_self(self):
         args = {"self": meta(torch.empty(8, 4)), "other": meta(torch.empty(8, 4))}
@@ -116,7 +116,10 @@ class SampleClaimsTest(unittest.TestCase):
         self.assertIn("S(1), S(1) -> S(1)", c.rules)
         for inputs, outputs in rule_map(c).items():
             self.assertEqual(inputs.split(", ")[0], outputs, inputs)
-        self.assertTrue(any("in-place operations" in m for m in c.rejected), c.rejected)
+        # DTensor raises on an in-place self it would have to redistribute;
+        # those tuples match no rule, so only asking every one shows it.
+        every = runtime_claims.sample_claims(aten.add_.Tensor, args, W, prune=False)
+        self.assertTrue(any("in-place operations" in m for m in every.rejected), every.rejected)
 
     def test_row_wise_embedding_claims_mask_partials(self):
         # DTensor takes the indices from R to _MaskPartial locally: the rule
@@ -155,6 +158,56 @@ class SampleClaimsTest(unittest.TestCase):
     def test_unknown_argument(self):
         with self.assertRaises(KeyError):
             runtime_claims.sample_claims(aten.mm.default, {"input": meta(torch.empty(2, 2))}, W)
+
+
+class UnmatchedTuplesTest(unittest.TestCase):
+    """Leaving unasked the tuples no rule has as inputs (_RuleInputs) must
+    not change a claim: the claims equal those of asking every tuple."""
+
+    SAMPLES = [  # (op, args, mesh): each family's way to a claim
+        (aten.add.Tensor, {"self": meta(torch.empty(7, 5, 3)), "other": meta(torch.empty(5, 3))}, W),
+        (aten.where.self, {"condition": meta(torch.empty(4, 6, dtype=torch.bool)),
+                           "self": meta(torch.empty(4, 6)), "other": meta(torch.empty(1, 6))}, W),
+        (aten.mm.default, {"self": meta(torch.empty(8, 6)), "mat2": meta(torch.empty(6, 4))}, W),
+        (aten.mm.out, {"self": meta(torch.empty(8, 6)), "mat2": meta(torch.empty(6, 4)),
+                       "out": meta(torch.empty(8, 4))}, W),
+        # Its rules give out= (keyword-only, never compared) R for an S output.
+        (aten.tanh_backward.grad_input, {"grad_output": meta(torch.empty(4, 6)),
+                                         "output": meta(torch.empty(4, 6)),
+                                         "grad_input": meta(torch.empty(4, 6))}, W),
+        (aten.add_.Tensor, {"self": meta(torch.empty(8, 4)), "other": meta(torch.empty(8, 4))}, W),
+        (aten.embedding.default, {"weight": meta(torch.empty(10, 3)),
+                                  "indices": meta(torch.empty(5, dtype=torch.int64))}, W),
+        (aten.index_select.default, {"self": meta(torch.empty(6, 4)), "dim": 0,
+                                     "index": meta(torch.empty(3, dtype=torch.int64))}, W),
+        (aten.mm.default, {"self": meta(torch.empty(8, 6)), "mat2": meta(torch.empty(6, 4))}, (2, 2)),
+    ]
+
+    def test_claims_equal_asking_every_tuple(self):
+        for op, args, mesh in self.SAMPLES:
+            with self.subTest(op=str(op), mesh=mesh):
+                pruned = runtime_claims.sample_claims(op, args, mesh)
+                every = runtime_claims.sample_claims(op, args, mesh, prune=False)
+                self.assertEqual(pruned.rules, every.rules)
+                self.assertEqual(pruned.not_judged, every.not_judged)
+                self.assertEqual(pruned.tuples + pruned.unmatched, every.tuples)
+                self.assertEqual(every.unmatched, 0)
+                self.assertGreater(pruned.unmatched, 0)
+
+    def test_a_tuple_matching_a_rule_on_every_mesh_dim_is_asked(self):
+        args = {"self": meta(torch.empty(8, 6)), "mat2": meta(torch.empty(6, 4))}
+        c = runtime_claims.sample_claims(aten.mm.default, args, (2, 2))
+        self.assertIn("[S(0), S(1)], [R, S(0)] -> [S(0), P(sum)]", c.rules)
+
+    def test_other_registrations_ask_every_tuple(self):
+        # cat takes a tensor list; sum.dim_IntList registers an op strategy.
+        cat = runtime_claims.sample_claims(
+            aten.cat.default, {"tensors": [meta(torch.empty(3, 4)), meta(torch.empty(5, 4))],
+                               "dim": 0}, W)
+        self.assertEqual(cat.unmatched, 0)
+        total = runtime_claims.sample_claims(
+            aten.sum.dim_IntList, {"self": meta(torch.empty(6, 4)), "dim": [0]}, W)
+        self.assertEqual(total.unmatched, 0)
 
 
 def _local(t, p):
