@@ -26,17 +26,20 @@ def meta(shape, dtype=torch.float32):
     return dt.TensorMeta(t.shape, t.stride(), t.dtype)
 
 
-# Registered rules of several families, each sample as ShRT's specs give it.
+# Registered rules of several families, each sample as ShRT's specs give
+# it, on a mesh: W = 4, or 2x2. cat (a tensor list) and the op strategies of
+# sum.dim_IntList and _softmax are asked every tuple in every way.
 SAMPLES = [
-    ("aten::add.Tensor", aten.add.Tensor, {"self": meta((7, 5, 3)), "other": meta((5, 3))}),
-    ("aten::mm", aten.mm.default, {"self": meta((7, 5)), "mat2": meta((5, 3))}),
+    ("aten::add.Tensor", aten.add.Tensor, {"self": meta((7, 5, 3)), "other": meta((5, 3))}, 4),
+    ("aten::mm", aten.mm.default, {"self": meta((7, 5)), "mat2": meta((5, 3))}, 4),
     ("aten::sum.dim_IntList", aten.sum.dim_IntList,
-     {"self": meta((6, 1, 4)), "dim": [0, 2], "keepdim": False}),
-    ("aten::cat", aten.cat.default, {"tensors": [meta((3, 4)), meta((5, 4))], "dim": 0}),
+     {"self": meta((6, 1, 4)), "dim": [0, 2], "keepdim": False}, 4),
+    ("aten::cat", aten.cat.default, {"tensors": [meta((3, 4)), meta((5, 4))], "dim": 0}, 4),
     ("aten::_softmax", aten._softmax.default,
-     {"self": meta((4, 6)), "dim": 1, "half_to_float": False}),
+     {"self": meta((4, 6)), "dim": 1, "half_to_float": False}, 4),
     ("aten::where.self", aten.where.self,
-     {"condition": meta((4, 6), torch.bool), "self": meta((4, 6)), "other": meta((1, 6))}),
+     {"condition": meta((4, 6), torch.bool), "self": meta((4, 6)), "other": meta((1, 6))}, 4),
+    ("aten::mm 2x2", aten.mm.default, {"self": meta((8, 6)), "mat2": meta((6, 4))}, (2, 2)),
 ]
 
 # (name, memoize, prune): the shipped way first.
@@ -45,20 +48,20 @@ WAYS = [("asked", True, True), ("every", True, False), ("plain", False, False)]
 
 def main(argv):
     rounds = int(argv[0]) if argv else 3
-    for _, op, args in SAMPLES:  # warm-up: first calls compile and cache
+    for _, op, args, mesh in SAMPLES:  # warm-up: first calls compile and cache
         for _, memoize, prune in WAYS:
-            runtime_claims.sample_claims(op, args, 4, memoize=memoize, prune=prune)
+            runtime_claims.sample_claims(op, args, mesh, memoize=memoize, prune=prune)
     totals = {name: 0.0 for name, _, _ in WAYS}
     considered = 0
     print("%-22s %6s %9s %9s %9s %7s %7s" % ("sample", "tuples", "asked ms", "every ms",
                                             "plain ms", "every/", "plain/"))
     for r in range(rounds):
-        for label, op, args in SAMPLES:
+        for label, op, args, mesh in SAMPLES:
             per = {}
             order = WAYS if r % 2 == 0 else WAYS[::-1]
             for name, memoize, prune in order:
                 start = time.perf_counter()
-                claims = runtime_claims.sample_claims(op, args, 4, memoize=memoize, prune=prune)
+                claims = runtime_claims.sample_claims(op, args, mesh, memoize=memoize, prune=prune)
                 seconds = time.perf_counter() - start
                 tuples = claims.tuples + claims.unmatched
                 per[name] = seconds / tuples * 1e3
