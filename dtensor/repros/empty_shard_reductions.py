@@ -12,18 +12,26 @@ empty on some rank, and then the local kernel raises on that rank:
   * F.embedding(indices, weight) on a weight [5, 7] Shard(0) (row-wise, the
     indices Replicate): 5 rows over 4 ranks are 2, 2, 1, 0; rank 3 looks up
     its masked indices in a 0-row table and raises.
+  * torch.gather(g, 1, index) on g [6, 5] Shard(1) with an index [6, 1]
+    Replicate (one index per row, which DTensor takes to _MaskPartial):
+    5 columns over 4 ranks are 2, 2, 1, 0; rank 3 gathers its masked
+    indices (0) from 0 columns and raises.
 
 DTensor's rules (torch 2.13, torch/distributed/tensor/_ops/_math_ops.py):
   aten.max.default S(0) -> P(max), aten.amax.default S(0) -> P(max):
       LINEAR_REDUCTION_OP_MAP / linear_reduction_strategy;
   aten.max_pool2d_with_indices.default, aten.avg_pool2d.default
       S(0) -> S(0): pooling_strategy (Shard(0) for unbatched inputs too,
-      where dim 0 is the channel dim).
+      where dim 0 is the channel dim);
+  aten.gather.default S(1), _MaskPartial -> _MaskPartial: _tensor_ops.py
+      gather_strategy (an index of size 1 on the gathered dim), the local
+      masking in placement_types.py _MaskPartial._partition_value.
 Found by ShRT: bazel run //tools:shrt -- validate --dtensor --op=aten::max
 --world_size=4 (sample size1_3d, [6, 1, 4]; also --op=aten::amax, dim=[0, 2];
 --op=aten::max_pool2d_with_indices and aten::avg_pool2d, sample unbatched;
 --op=aten::linalg_vector_norm, sample uneven_2d; --op=aten::embedding,
-sample scalar_index_float64).
+sample scalar_index_float64; --op=aten::gather --world_size=3, sample
+index_size1: 4 columns over 3 ranks are 2, 2, 0).
 
 Runs on 4 simulated ranks in one process (LocalTensorMode); prints the
 errors and exits 1 while the bug exists, 0 once it is fixed.
@@ -45,6 +53,8 @@ img = torch.arange(75, dtype=torch.float32).reshape(5, 5, 3)  # unbatched (C, H,
 m = torch.arange(35, dtype=torch.float32).reshape(7, 5)
 weight = torch.arange(35, dtype=torch.float32).reshape(5, 7)
 indices = torch.tensor([4, 0, 2])
+g = torch.arange(30, dtype=torch.float32).reshape(6, 5)
+g_index = torch.tensor([[4], [0], [2], [3], [1], [4]])
 
 
 def replicated(t):
@@ -67,6 +77,8 @@ cases = [  # (name, full input, the dim it is sharded on, function)
     ("torch._foreach_norm([m], inf)", m, 1, lambda t: torch._foreach_norm([t], float("inf"))[0]),
     ("F.embedding(indices, weight)", weight, 0,
      lambda t: F.embedding(replicated(indices) if isinstance(t, DTensor) else indices, t)),
+    ("torch.gather(g, 1, g_index)", g, 1,
+     lambda t: torch.gather(t, 1, replicated(g_index) if isinstance(t, DTensor) else g_index)),
 ]
 wants = [fn(t) for _, t, _, fn in cases]
 
