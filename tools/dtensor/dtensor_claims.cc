@@ -372,9 +372,12 @@ std::vector<std::string> DTensorClaims::Notes(const c10::OperatorName& op) const
   }
   if (rejected_tuples > 0) {
     notes.push_back(absl::StrCat(source_, " raises on ", rejected_tuples, " of ", tuples,
-                                 " input tuples asked (", unmatched,
-                                 " more match no rule of it and are not asked); the most "
-                                 "frequent: ",
+                                 " input tuples asked",
+                                 unmatched > 0 ? absl::StrCat(" (", unmatched,
+                                                              " more match no rule of it "
+                                                              "and are not asked)")
+                                               : "",
+                                 "; the most frequent: ",
                                  std::max_element(rejected.begin(), rejected.end(),
                                                   [](const auto& a, const auto& b) {
                                                     return a.second < b.second;

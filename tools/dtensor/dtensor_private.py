@@ -70,15 +70,20 @@ FakeStore = _load("torch.testing._internal.distributed.fake_pg", "FakeStore")
 PreparedSingleDimStrategy = _load(_T + "._ops.single_dim_strategy", "_PreparedSingleDimStrategy")
 
 
+def _method(obj, name):
+    """obj.name, or DTensorApiMissing naming the torch version."""
+    try:
+        return getattr(obj, name)
+    except AttributeError as e:
+        owner = obj.__name__ if isinstance(obj, type) else type(obj).__name__
+        raise DTensorApiMissing("torch %s: %s.%s is missing (%s)"
+                                % (torch.__version__, owner, name, e)) from e
+
+
 def sharding_propagator():
     """The ShardingPropagator that DTensor's dispatch uses (a process-wide
     singleton): DTensor._op_dispatcher.sharding_propagator."""
-    try:
-        return DTensor._op_dispatcher.sharding_propagator
-    except AttributeError as e:
-        raise DTensorApiMissing(
-            "torch %s: DTensor._op_dispatcher.sharding_propagator is missing (%s)"
-            % (torch.__version__, e)) from e
+    return _method(_method(DTensor, "_op_dispatcher"), "sharding_propagator")
 
 
 def registration_kind(op):
@@ -94,15 +99,6 @@ def registration_kind(op):
     if DecompShardingStrategy.has_decomp(op):
         return "decomposition"
     return None
-
-
-def _method(obj, name):
-    """obj.name, or DTensorApiMissing naming the torch version."""
-    try:
-        return getattr(obj, name)
-    except AttributeError as e:
-        raise DTensorApiMissing("torch %s: %s.%s is missing (%s)"
-                                % (torch.__version__, type(obj).__name__, name, e)) from e
 
 
 def single_dim_rule_inputs(propagator, op_schema):
@@ -140,10 +136,7 @@ def tensor_meta_memo(propagator):
     otherwise); keyed, so that the sub-operators a decomposition propagates
     get their own."""
     name = "_propagate_tensor_meta_non_cached"
-    compute = getattr(propagator, name, None)
-    if compute is None:
-        raise DTensorApiMissing("torch %s: ShardingPropagator.%s is missing"
-                                % (torch.__version__, name))
+    compute = _method(propagator, name)
     memo = {}
 
     def without_placements(value):

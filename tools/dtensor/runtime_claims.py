@@ -333,6 +333,8 @@ class _RuleInputs:
         input leaves its positions unclear."""
         try:
             rules = dt.single_dim_rule_inputs(self._propagator, self._schema_of(placements))
+        except dt.DTensorApiMissing:
+            raise  # another torch: say so, never fall back silently
         except Exception:  # DTensor raises on these arguments: ask, and count it
             return None
         if any(len(r) != len(placements) for r in rules):
