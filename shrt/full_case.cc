@@ -66,7 +66,7 @@ absl::StatusOr<FullCase> CaseMaker::Make(size_t g) {
         recipes_[i]->generator(static_cast<int>(g % recipes_[i]->generator_size()));
     names.push_back(gen.name());
     absl::StatusOr<at::Tensor> t =
-        Generate(gen, in.shape, in.dtype, static_cast<int>(i), full.seed, context);
+        Generate(gen, in.shape, in.dtype, in.seed_index, full.seed, context);
     if (!t.ok()) {
       return Bad(absl::StrCat("input '", in.label, "', recipe '", in.recipe, "', generator '",
                               gen.name(), "': ", t.status().message()));

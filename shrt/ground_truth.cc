@@ -19,6 +19,7 @@
 #include "shrt/generators.h"
 #include "shrt/isolation.h"
 #include "shrt/limits.h"
+#include "shrt/list_elements.h"
 #include "shrt/mesh.h"
 #include "shrt/output_check.h"
 #include "shrt/overload_name.h"
@@ -43,7 +44,8 @@ class TruthBuilder {
     }
   }
 
-  absl::StatusOr<SampleTruth> Run() {
+  // `not_split`: ElementSplit::not_split, kept by the truth.
+  absl::StatusOr<SampleTruth> Run(const std::string& not_split = "") {
     if (absl::Status st = cases_.Init(); !st.ok()) return st;
     std::vector<std::vector<Placement>> in_cands;
     for (size_t i = 0; i < sample_.inputs().size(); ++i) {
@@ -53,6 +55,7 @@ class TruthBuilder {
       AddNamed(named_ ? &named_->inputs : nullptr, i, static_cast<int64_t>(in.shape.size()),
                in.dtype, in_cands.back());
     }
+    std::vector<bool> informative_generators(cases_.generators(), false);
     for (size_t g = 0; g < cases_.generators(); ++g) {
       absl::StatusOr<FullCase> made = cases_.Make(g);
       if (!made.ok()) return made.status();
@@ -99,6 +102,7 @@ class TruthBuilder {
         return cases_.Bad("the number of outputs differs between generators");
       }
       const bool informative = Informative(full.outputs);
+      informative_generators[g] = informative;
       LocalsCache cache;
       for (int64_t t = 0; t < truth_->in_.size(); ++t) {
         if (truth_->Dead(t)) continue;
@@ -118,7 +122,46 @@ class TruthBuilder {
     }
     if (!truth_.has_value()) return cases_.Bad("the sample produced no case");
     truth_->crashes_ = cases_.TakeCrashes();
+    truth_->informative_generators_ = std::move(informative_generators);
+    truth_->not_split_ = not_split;
     return *std::move(truth_);
+  }
+
+  // The truth of `sample` judged per list element (list_elements.h): each
+  // element's cases run alone, the whole sample's rules answered from
+  // theirs (SampleTruth::TestElements).
+  static absl::StatusOr<SampleTruth> Compose(const LoadedSpec& spec, int s,
+                                             const BoundSample& sample, const ElementSplit& split,
+                                             const TruthOptions& options) {
+    SampleTruth truth(TupleSpace({}), {});
+    std::vector<std::vector<Placement>> in(sample.inputs().size());
+    std::vector<std::vector<Placement>> out(split.whole_outputs.size());
+    for (size_t e = 0; e < split.elements.size(); ++e) {
+      absl::StatusOr<SampleTruth> part =
+          TruthBuilder(spec, s, *split.elements[e].sample, ElementOptions(options, sample, split, e))
+              .Run();
+      if (!part.ok()) return part.status();
+      const std::vector<int>& inputs = split.elements[e].inputs;
+      for (size_t j = 0; j < inputs.size(); ++j) in[inputs[j]] = part->in_.candidates()[j];
+      for (size_t j = 0; j < split.outputs[e].size() && j < part->out_.size(); ++j) {
+        out[split.outputs[e][j]] = part->out_[j];
+      }
+      truth.combination_checks_ += part->combination_checks_;
+      truth.crashes_.insert(truth.crashes_.end(), part->crashes_.begin(), part->crashes_.end());
+      if (truth.rejection_.empty()) truth.rejection_ = part->rejection_;
+      truth.element_inputs_.push_back(inputs);
+      truth.element_outputs_.push_back(split.outputs[e]);
+      truth.elements_.push_back(*std::move(part));
+    }
+    truth.in_ = TupleSpace(in);
+    truth.out_ = out;
+    truth.out_tuples_ = TupleSpace(std::move(out));
+    truth.name_ = sample.name();
+    truth.description_ = sample.Describe();
+    truth.args_ = sample.MakeOpArgs(split.whole_outputs);
+    truth.output_aliases_ = sample.output_aliases();
+    for (const InputSpec& i : sample.inputs()) truth.input_labels_.push_back(i.label);
+    return truth;
   }
 
  private:
@@ -162,15 +205,17 @@ class TruthBuilder {
           full_input_scale = std::max(full_input_scale, full.scales[i]);
         }
         const Layout layout = sample_.inputs()[i].layout;
+        const int seed_index = sample_.inputs()[i].seed_index;
         // Only Partial parts are drawn: R and S locals are the same in every
         // redraw.
         const int redraw = placements[i].is_partial() ? run.redraw : 0;
         Locals fresh;
         const Locals* in = &fresh;
         if (options_.reference_paths) {
-          fresh = MakeLocals((*inputs)[i], placements[i], layout, w_, full.seed, i, idx[i], redraw);
+          fresh = MakeLocals((*inputs)[i], placements[i], layout, w_, full.seed, seed_index, idx[i],
+                             redraw);
         } else {
-          in = &cache.Get((*inputs)[i], placements[i], layout, w_, full.seed, i, idx[i], redraw,
+          in = &cache.Get((*inputs)[i], placements[i], layout, w_, full.seed, seed_index, idx[i], redraw,
                           run.negated[i]);
         }
         input_scale = std::max(input_scale, in->scale);
@@ -352,7 +397,10 @@ absl::StatusOr<SampleTruth> GroundTruth(const LoadedSpec& spec, int s, const Bou
   if (options.partial_redraws < 1) {
     return absl::InvalidArgumentError("partial_redraws must be at least 1");
   }
-  return TruthBuilder(spec, s, sample, options).Run();
+  absl::StatusOr<ElementSplit> split = SplitListElements(spec, s, sample, options);
+  if (!split.ok()) return split.status();
+  if (!split->elements.empty()) return TruthBuilder::Compose(spec, s, sample, *split, options);
+  return TruthBuilder(spec, s, sample, options).Run(split->not_split);
 }
 
 absl::StatusOr<std::vector<SampleTruth>> SpecTruth(const LoadedSpec& spec,

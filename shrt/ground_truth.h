@@ -64,6 +64,11 @@ struct TruthOptions {
   bool reference_paths = false;
   // If set, sees every per-rank call (not thread-safe: one at a time).
   CallRecorder* recorder = nullptr;
+  // Judge a list op's samples per list element where the engine finds
+  // that output k depends on element k alone (list_elements.h); false
+  // runs the product over elements (list_elements_test proves the
+  // findings the same).
+  bool split_list_elements = true;
   // By bound-sample name ("<name>[dim=0]" for a sweep): named-only
   // placements added to that sample's candidates. One that cannot be built
   // for its tensor (candidates.h PlacementApplies), or is not named-only,
@@ -109,6 +114,13 @@ class SampleTruth {
   const std::string& rejection() const { return rejection_; }
   // (generator, input placements, output placements) verdicts evaluated.
   int64_t combination_checks() const { return combination_checks_; }
+  // The list elements this sample was judged by, one per element (empty
+  // when judged whole): a rule holds when each element holds its part
+  // (list_elements.h).
+  const std::vector<SampleTruth>& elements() const { return elements_; }
+  // Why a sample with list elements was judged whole (ElementSplit::
+  // not_split), or "".
+  const std::string& not_split() const { return not_split_; }
   // The calls that crashed, in run order. A crashed local call refutes its
   // input placements for every output, like an error on a rank (DESIGN.md
   // §3), with the crash as evidence; a crashed call on the full inputs
@@ -162,6 +174,14 @@ class SampleTruth {
   std::string WhyNotApplicable(const Rule& rule) const;
   std::string InPlaceChange(const Rule& rule) const;
   std::vector<Rule> Collect(bool valid_only) const;
+  // Test and Collect of a sample judged per list element.
+  Finding TestElements(const Rule& rule, std::string& why) const;
+  std::vector<Rule> CollectElements(bool valid_only) const;
+  // Element e's part of `rule`.
+  Rule ElementRule(const Rule& rule, size_t e) const;
+  // True if some generator's full outputs were informative for every
+  // element at once (as Informative() of the whole call's outputs).
+  bool InformativeTogether() const;
 
   std::string name_, description_, rejection_;
   OpArgs args_{{}, {}, {}};
@@ -176,6 +196,14 @@ class SampleTruth {
   std::vector<Evidence> evidence_;
   std::vector<CaseCrash> crashes_;
   int64_t combination_checks_ = 0;
+  // Per generator: whether its full outputs were informative (false for
+  // a generator whose full call crashed).
+  std::vector<bool> informative_generators_;
+  // Judged per list element: each element's truth, and for each of its
+  // inputs and outputs the whole sample's index of the same tensor.
+  std::vector<SampleTruth> elements_;
+  std::vector<std::vector<int>> element_inputs_, element_outputs_;
+  std::string not_split_;
 };
 
 // Runs `sample`, an expansion of sample `s` of `spec` (BoundSample::BindAll),

@@ -25,11 +25,11 @@
 //                        on W ranks per generator and redraw.
 //   kMaxNdRules          the N-D rules an expansion to a mesh checks per
 //                        sample (expand.h): (K + 1)^n for K single-dim
-//                        rules on n mesh dims, each run on every rank; a
-//                        _foreach op's strategy has a rule per combination
-//                        of its list elements' placements (8,281 on a 2x2
-//                        mesh for _foreach_abs's three tensors), so larger
-//                        expansions are checked on a deterministic subset.
+//                        rules on n mesh dims, each run on every rank;
+//                        larger expansions are checked on a deterministic
+//                        subset. List ops, whose whole-list strategies have
+//                        a rule per combination of their elements' rules,
+//                        are expanded per list element (list_elements.h).
 //   kMaxOverloadNameBytes an overload name ("aten::add.Tensor"); the
 //                        longest in libtorch 1.13 has under 70 bytes.
 //   kMaxMagnitudeExp     a magnitude generator's max_exp (recipe.proto):

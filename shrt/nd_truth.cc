@@ -246,7 +246,7 @@ class NdTruthBuilder {
         if (it == cache.end()) {
           NdLocals made;
           made.ranks = DistributeNd((*inputs)[i], placements[i], mesh_,
-                                    LocalsSeed(full.seed, i, placements[i], redraw), &made.scale,
+                                    LocalsSeed(full.seed, sample_.inputs()[i].seed_index, placements[i], redraw), &made.scale,
                                     &made.keys);
           it = cache.emplace(std::move(key), std::move(made)).first;
         }

@@ -44,6 +44,7 @@ OpReport MergeReports(const std::vector<OpReport>& reports) {
       merged.error = merged.error.empty() ? r.error : absl::StrCat(merged.error, "; ", r.error);
     }
     merged.notes.insert(merged.notes.end(), r.notes.begin(), r.notes.end());
+    merged.rejected_samples += r.rejected_samples;
     merged.sampled.insert(merged.sampled.end(), r.sampled.begin(), r.sampled.end());
     merged.crashes.insert(merged.crashes.end(), r.crashes.begin(), r.crashes.end());
     if (merged.first_warning.empty()) merged.first_warning = r.first_warning;
@@ -74,7 +75,10 @@ OpReport MergeReports(const std::vector<OpReport>& reports) {
 }
 
 std::string RejectsEverySample(const OpReport& report) {
-  if (report.notes.empty() || report.notes.size() < report.samples.size()) return "";
+  if (report.rejected_samples == 0 ||
+      report.rejected_samples < static_cast<int>(report.samples.size())) {
+    return "";
+  }
   return absl::StrCat(report.op, " rejects every sample of ", report.spec_path,
                       " (see the notes): exclude it there with a reason");
 }
@@ -99,6 +103,7 @@ std::string SerializeOpReport(const OpReport& r) {
   }
   w.set_error(r.error);
   for (const std::string& n : r.notes) w.add_notes(n);
+  w.set_rejected_samples(r.rejected_samples);
   w.set_warning_count(r.warning_count);
   w.set_first_warning(r.first_warning);
   for (const OriginVerdict& v : r.origins) {
@@ -151,6 +156,7 @@ absl::StatusOr<OpReport> ParseOpReport(absl::string_view bytes) {
   }
   r.error = w.error();
   r.notes.assign(w.notes().begin(), w.notes().end());
+  r.rejected_samples = w.rejected_samples();
   r.warning_count = w.warning_count();
   r.first_warning = w.first_warning();
   for (const wire::OriginVerdict& v : w.origins()) {

@@ -47,8 +47,12 @@ struct OpReport {
   // Findings that are not rule verdicts: each sample an in-place or out=
   // variant rejects on full inputs, with the operator's error ("sample
   // broadcast_row: aten::add_.Tensor rejects the full inputs: ..."). Such a
-  // sample is not applicable to that overload.
+  // sample is not applicable to that overload. Also a sample with list
+  // elements judged whole, with why (list_elements.h), and the notes of a
+  // rule source (DTensor's).
   std::vector<std::string> notes;
+  // The samples the overload rejects (each with its note above).
+  int rejected_samples = 0;
   // Per sample not checked in full, what was checked: on an N-D mesh, an
   // expansion checked on a subset (limits.h kMaxNdRules); a sample skipped
   // (ValidateOptions::skip).
@@ -82,7 +86,7 @@ struct OpReport {
 };
 
 // "" unless every sample of `report` was rejected by its in-place or out=
-// variant (OpReport::notes); then the error that says so. ValidateOp sets
+// variant (OpReport::rejected_samples); then the error that says so. ValidateOp sets
 // it when it validates every sample; callers that merge per-sample reports
 // check the merged report.
 std::string RejectsEverySample(const OpReport& report);

@@ -6,6 +6,7 @@
 #define SHRT_SAMPLE_H_
 
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -25,6 +26,22 @@ struct InputSpec {
   c10::ScalarType dtype;
   std::string recipe;  // the input's override, else the spec's, else "default"
   Layout layout = CONTIGUOUS;
+  // The input's number in the sample it was cut from: its own index, or,
+  // in a list element (BoundSample::ListElements), the index of the same
+  // tensor in the whole sample. Generators and Partial draws are seeded
+  // with it, so an element's tensors and parts are the whole sample's.
+  int seed_index = 0;
+};
+
+class BoundSample;
+
+// One list element of a sample (BoundSample::ListElements).
+struct ListElement {
+  // The sample with every Tensor[] argument cut to this element.
+  std::unique_ptr<BoundSample> sample;
+  // Per input of `sample`: the index of the same tensor in the whole
+  // sample's inputs.
+  std::vector<int> inputs;
 };
 
 class BoundSample {
@@ -43,6 +60,16 @@ class BoundSample {
   // Errors: InvalidArgument "<path>:<line>: field 'sample[s].arg[a]' ..." (or
   // '.sweep[w]') naming the argument and what is wrong.
   static absl::StatusOr<std::vector<BoundSample>> BindAll(const LoadedSpec& spec, int s);
+
+  // The list elements of this sample, bound from sample `s` of `spec` (as
+  // given to BindAll): when its Tensor[] inputs all have one length L >= 2,
+  // L samples, element k with every Tensor[] argument cut to its element k
+  // and every other argument as it is; else none. Element k is named
+  // "<name> (list element k)", and its inputs keep their labels ("self[1]")
+  // and seeds (InputSpec::seed_index). Whether the overload's output k
+  // depends on list element k alone is not decided here: the engine checks
+  // it by calling both (list_elements.h). Errors: as BindAll.
+  absl::StatusOr<std::vector<ListElement>> ListElements(const LoadedSpec& spec, int s) const;
 
   const std::string& name() const { return name_; }
   const std::vector<InputSpec>& inputs() const { return inputs_; }
@@ -145,6 +172,10 @@ class BoundSample {
     int elem;  // element of a Tensor[] argument, or -1
   };
   std::string name_;
+  // The expansion this sample was bound from, and where each of its args
+  // is written (Bind's `sample` and `where`), for ListElements.
+  Sample bound_;
+  std::vector<std::string> where_;
   std::optional<c10::OperatorHandle> op_;
   std::vector<c10::IValue> args_;                 // schema order; tensors are holes
   std::vector<int> list_sizes_;                   // per arg: Tensor[] length, or -1

@@ -98,6 +98,7 @@ Finding SampleTruth::Test(const Rule& rule, std::string* evidence) const {
     why = std::move(na);
     return Finding::kNotApplicable;
   }
+  if (!elements_.empty()) return TestElements(rule, why);
   const int64_t t = in_.Find(rule.inputs);
   const int64_t o = out_tuples_.Find(rule.outputs);
   if (t < 0 || o < 0) {
@@ -145,9 +146,102 @@ Finding SampleTruth::Test(const Rule& rule, std::string* evidence) const {
   return Finding::kUninformative;
 }
 
+Rule SampleTruth::ElementRule(const Rule& rule, size_t e) const {
+  Rule part;
+  for (int i : element_inputs_[e]) part.inputs.push_back(rule.inputs[i]);
+  for (int k : element_outputs_[e]) part.outputs.push_back(rule.outputs[k]);
+  return part;
+}
+
+bool SampleTruth::InformativeTogether() const {
+  size_t generators = 0;
+  for (const SampleTruth& e : elements_) {
+    generators = std::max(generators, e.informative_generators_.size());
+  }
+  // Each input cycles through its recipe's generators (CaseMaker::Make),
+  // so an element with fewer generators repeats its own.
+  for (size_t g = 0; g < generators; ++g) {
+    bool all = true;
+    for (const SampleTruth& e : elements_) {
+      const std::vector<bool>& inf = e.informative_generators_;
+      all = all && !inf.empty() && inf[g % inf.size()];
+    }
+    if (all) return true;
+  }
+  return false;
+}
+
+// A rule holds on the whole sample exactly when each element holds its
+// part: output k of the whole call is element k's call (list_elements.h),
+// a rank that raises on some element raises on the whole call, and the
+// whole call's outputs are informative when every element's are.
+Finding SampleTruth::TestElements(const Rule& rule, std::string& why) const {
+  std::vector<Finding> found;
+  std::vector<std::string> whys(elements_.size());
+  for (size_t e = 0; e < elements_.size(); ++e) {
+    found.push_back(elements_[e].Test(ElementRule(rule, e), &whys[e]));
+  }
+  for (const Finding f : {Finding::kNotApplicable, Finding::kRefuted}) {
+    for (size_t e = 0; e < elements_.size(); ++e) {
+      if (found[e] == f) {
+        why = std::move(whys[e]);
+        return f;
+      }
+    }
+  }
+  if (InformativeTogether()) return Finding::kValid;
+  why = absl::StrCat("sample ", name_,
+                     ": every case was uninformative (all-zero or all-NaN full output)");
+  return Finding::kUninformative;
+}
+
+std::vector<Rule> SampleTruth::CollectElements(bool valid_only) const {
+  std::vector<Rule> out;
+  if (valid_only && !InformativeTogether()) return out;
+  std::vector<std::vector<Rule>> holds;
+  for (const SampleTruth& e : elements_) {
+    holds.push_back(e.Holds());
+    if (holds.back().empty()) return out;
+  }
+  // The product of the elements' rules that place the tensors they share
+  // (non-list inputs) alike.
+  std::vector<size_t> pick(holds.size(), 0);
+  while (true) {
+    Rule rule{std::vector<Placement>(in_.candidates().size(), Placement::Replicate()),
+              std::vector<Placement>(out_.size(), Placement::Replicate())};
+    std::vector<bool> set(rule.inputs.size(), false);
+    bool alike = true;
+    for (size_t e = 0; e < holds.size() && alike; ++e) {
+      const Rule& part = holds[e][pick[e]];
+      for (size_t j = 0; j < part.inputs.size(); ++j) {
+        const int i = element_inputs_[e][j];
+        alike = alike && (!set[i] || rule.inputs[i] == part.inputs[j]);
+        rule.inputs[i] = part.inputs[j];
+        set[i] = true;
+      }
+      for (size_t j = 0; j < part.outputs.size(); ++j) {
+        rule.outputs[element_outputs_[e][j]] = part.outputs[j];
+      }
+    }
+    if (alike && !(valid_only && (IsDegenerate(rule) || IsAllReplicate(rule)))) {
+      out.push_back(std::move(rule));
+    }
+    size_t e = holds.size();
+    while (e > 0 && ++pick[e - 1] == holds[e - 1].size()) pick[--e] = 0;
+    if (e == 0) break;
+  }
+  // Rule order: the tuple order of the whole sample (cases.h TupleSpace).
+  std::sort(out.begin(), out.end(), [&](const Rule& a, const Rule& b) {
+    return std::make_pair(in_.Find(a.inputs), out_tuples_.Find(a.outputs)) <
+           std::make_pair(in_.Find(b.inputs), out_tuples_.Find(b.outputs));
+  });
+  return out;
+}
+
 std::vector<Rule> SampleTruth::Collect(bool valid_only) const {
   std::vector<Rule> out;
   if (!rejection_.empty()) return out;
+  if (!elements_.empty()) return CollectElements(valid_only);
   for (int64_t t = 0; t < in_.size(); ++t) {
     if (valid_only && informative_[t] == 0) continue;
     const std::vector<Placement> in = in_.Placements(t);

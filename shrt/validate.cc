@@ -9,6 +9,7 @@
 #include "shrt/expand.h"
 #include "shrt/isolation.h"
 #include "shrt/limits.h"
+#include "shrt/list_elements.h"
 #include "shrt/nd_truth.h"
 #include "shrt/overload_name.h"
 #include "shrt/sample.h"
@@ -116,7 +117,9 @@ absl::StatusOr<OpReport> ValidateClaims(const LoadedSpec& spec, const ClaimSourc
     report.samples.push_back({truth->name(), truth->description()});
     report.combination_checks += truth->combination_checks();
     report.crashes.insert(report.crashes.end(), truth->crashes().begin(), truth->crashes().end());
+    if (!truth->not_split().empty()) report.notes.push_back(truth->not_split());
     if (!truth->rejection().empty()) {
+      ++report.rejected_samples;
       report.notes.push_back(truth->rejection());
       return absl::OkStatus();
     }
@@ -157,7 +160,22 @@ NdClaimSource ExpandedClaims(const RuleSource& claimed, const MeshShape& mesh) {
 absl::StatusOr<OpReport> ValidateOnMesh(const LoadedSpec& spec, const NdClaimSource& claimed,
                                         const MeshShape& mesh, const ValidateOptions& options) {
   NdVerdictBook book;
-  auto one = [&](OpReport& report, int s, const BoundSample& sample) -> absl::Status {
+  std::function<absl::Status(OpReport&, int, const BoundSample&)> one;
+  // A list op's sample is judged element by element, each element a
+  // sample of its own with its own claims (list_elements.h): DTensor
+  // expands _foreach_ ops per element on a mesh (expanded_foreach_strategy),
+  // and the N-D rules of the whole list are the products of the elements'.
+  auto per_element = [&](OpReport& report, int s, const BoundSample& sample) -> absl::Status {
+    absl::StatusOr<ElementSplit> split = SplitListElements(spec, s, sample, options);
+    if (!split.ok()) return split.status();
+    if (!split->not_split.empty()) report.notes.push_back(split->not_split);
+    if (split->elements.empty()) return one(report, s, sample);
+    for (const ListElement& e : split->elements) {
+      if (absl::Status st = one(report, s, *e.sample); !st.ok() || !report.error.empty()) return st;
+    }
+    return absl::OkStatus();
+  };
+  one = [&](OpReport& report, int s, const BoundSample& sample) -> absl::Status {
     std::vector<NdClaim> claims;
     NdRuleSource rules = [&](const OpArgs& args) -> absl::StatusOr<std::vector<NdRule>> {
       absl::StatusOr<NdClaims> c = claimed(args);
@@ -176,6 +194,7 @@ absl::StatusOr<OpReport> ValidateOnMesh(const LoadedSpec& spec, const NdClaimSou
     report.combination_checks += truth->combination_checks;
     report.crashes.insert(report.crashes.end(), truth->crashes.begin(), truth->crashes.end());
     if (!truth->rejection.empty()) {
+      ++report.rejected_samples;
       report.notes.push_back(truth->rejection);
       return absl::OkStatus();
     }
@@ -184,7 +203,7 @@ absl::StatusOr<OpReport> ValidateOnMesh(const LoadedSpec& spec, const NdClaimSou
     return absl::OkStatus();
   };
   absl::StatusOr<OpReport> report = RunSamples(
-      spec, options, one, [&](OpReport& report) { report.nd_rules = book.Rules(); });
+      spec, options, per_element, [&](OpReport& report) { report.nd_rules = book.Rules(); });
   if (report.ok()) {
     report->mesh = mesh.ToString();
     report->world_size = mesh.size();

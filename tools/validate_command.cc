@@ -240,6 +240,9 @@ int RunValidate(const ValidateCommand& cmd, const StrategyRegistry& registry, st
       } else if (table && has_strategy) {
         claims = TableNdClaims(table->Lookup(op), *mesh);
       }
+      // DTensor was asked, and a table's N-D rules are written, for whole
+      // samples: their list ops are judged whole (list_elements.h).
+      o.split_list_elements = !dtensor && !table;
       report = ValidateOnMesh(*spec, claims, *mesh, o);
     } else if (table && has_strategy) {
       const TableEntry entry = table->Lookup(op);
