@@ -35,12 +35,15 @@ IsolatedTask Calls(int calls, int bad, void (*fault)()) {
 
 void Segfault() { raise(SIGSEGV); }
 // An integer division by zero, as libtorch 1.13's softmax backward does on
-// an empty chunk (a real idiv: `1 / zero` with a visible zero is folded;
-// not instrumented, as libtorch is not, so UBSan does not report it first).
+// an empty chunk (a real idiv: `1 / zero` with a visible zero is folded,
+// and at -O2 a constant numerator 1 turns `1 / b` into a comparison, so
+// both operands are read from volatiles; not instrumented, as libtorch is
+// not, so UBSan does not report it first).
 __attribute__((noinline, no_sanitize("undefined"))) int Divide(int a, int b) { return a / b; }
 void DivideByZero() {
+  volatile int one = 1;
   volatile int zero = 0;
-  volatile int x = Divide(1, zero);
+  volatile int x = Divide(one, zero);
   (void)x;
 }
 void Abort() { std::abort(); }

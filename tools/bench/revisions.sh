@@ -1,5 +1,5 @@
 # Sourced by the benchmark scripts that measure git revisions side by side
-# (cost_of_breadth.sh, torch_port.sh): sets $repo (this checkout) and $work
+# (cost_of_breadth.sh, fresh_clone_job.sh): sets $repo (this checkout) and $work
 # (a scratch directory removed on exit), and defines clone_revision.
 set -euo pipefail
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"

@@ -1,13 +1,19 @@
 #!/bin/bash
-# libtorch 1.13 against 2.13 (BENCHMARKS.md "libtorch 2.13"): for each git
-# revision given, in order and back to back on this machine, a fresh clone
-# with its own Bazel output base (so every build is cold), and:
+# Git revisions side by side as a new user meets them (BENCHMARKS.md
+# "libtorch 2.13", "Issue 28"): for each revision given, in order and back
+# to back on this machine, a fresh clone with its own Bazel output base (so
+# every build is cold), and:
 #   main job   README's first command, `tools/setup.sh && bazel run
 #              //tools:shrt -- validate --all`, with --format=json added so
 #              that the report can be counted: its wall time (setup, cold
 #              build and validation at W = 4), the validation's own time
 #              (the report's "seconds"), overloads, combination checks,
-#              correct, incorrect and missing rules;
+#              correct, incorrect and missing rules; and against the
+#              previous revision's report, the verdict changes
+#              (compare_verdicts.py);
+#   mesh       `validate --all --mesh=2x2` on the same build: its time, its
+#              ratio to the W = 4 validation's, and the overloads whose
+#              expansion was checked on a subset (sampled);
 #   cold suite README's second command, `bazel test //shrt/...`: wall time,
 #              tests, and from its --profile the action time by kind and per
 #              overload test target (analyze_profile.py: compile, link, run).
@@ -17,8 +23,8 @@
 # its measurement, so that the next revision (and the machine) see the
 # packages as they were: a libc10.so left in /usr/lib would be found by
 # CMake's find_package(Torch) beside the wheel's.
-# Usage: tools/bench/torch_port.sh REV [REV ...] (e.g. 9ff46b3 HEAD)
-#        SKIP_SUITE=1 tools/bench/torch_port.sh ...: the main job only.
+# Usage: tools/bench/fresh_clone_job.sh REV [REV ...] (e.g. 1b34cc9 HEAD)
+#        SKIP_SUITE=1 ...: no cold suite; SKIP_MESH=1 ...: no mesh run.
 source "$(dirname "$0")/revisions.sh"
 
 measure() {  # measure REV
@@ -41,6 +47,24 @@ print(f"main job ({sys.argv[4].strip()}): exit {sys.argv[3]}, {float(sys.argv[2]
       f"{sum(op['combination_checks'] for op in r['ops']):,} combination checks, "
       f"{n('correct'):,} correct, {n('incorrect')} incorrect, {n('missing')} missing")
 PY
+  if [[ -n "${previous:-}" ]]; then
+    echo "verdicts against $previous: $(/usr/bin/python3 "$repo/tools/bench/compare_verdicts.py" \
+      "$work/report_$previous.json" "$work/report.json" | tail -1)"
+  fi
+  cp "$work/report.json" "$work/report_$rev.json"
+  previous="$rev"
+  if [[ -z "${SKIP_MESH:-}" ]]; then
+    bazel-bin/tools/shrt validate --all --mesh=2x2 --format=json >"$work/mesh.json" 2>/dev/null ||
+      [[ $? == 1 ]]
+    /usr/bin/python3 - "$work/mesh.json" "$work/report.json" <<'PY'
+import json, sys
+m, w = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+sampled = [o["op"] for o in m["ops"] if any("the expansion has" in n for n in o["notes"] + o.get("sampled", []))]
+incorrect = sum(len(o["incorrect"]) for o in m["ops"])
+print(f"mesh 2x2: {m['seconds']:.1f} s ({m['seconds'] / w['seconds']:.2f}x the W = 4 validation), "
+      f"{len(m['ops']):,} overloads, {incorrect} incorrect, {len(sampled)} sampled")
+PY
+  fi
   if [[ -z "${SKIP_SUITE:-}" ]]; then
     local log="$work/suite.log" files
     files=$(find op_specs -mindepth 2 -name '*.textproto' -not -path 'op_specs/recipes/*' | wc -l)
