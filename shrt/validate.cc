@@ -160,22 +160,7 @@ NdClaimSource ExpandedClaims(const RuleSource& claimed, const MeshShape& mesh) {
 absl::StatusOr<OpReport> ValidateOnMesh(const LoadedSpec& spec, const NdClaimSource& claimed,
                                         const MeshShape& mesh, const ValidateOptions& options) {
   NdVerdictBook book;
-  std::function<absl::Status(OpReport&, int, const BoundSample&)> one;
-  // A list op's sample is judged element by element, each element a
-  // sample of its own with its own claims (list_elements.h): DTensor
-  // expands _foreach_ ops per element on a mesh (expanded_foreach_strategy),
-  // and the N-D rules of the whole list are the products of the elements'.
-  auto per_element = [&](OpReport& report, int s, const BoundSample& sample) -> absl::Status {
-    absl::StatusOr<ElementSplit> split = SplitListElements(spec, s, sample, options);
-    if (!split.ok()) return split.status();
-    if (!split->not_split.empty()) report.notes.push_back(split->not_split);
-    if (split->elements.empty()) return one(report, s, sample);
-    for (const ListElement& e : split->elements) {
-      if (absl::Status st = one(report, s, *e.sample); !st.ok() || !report.error.empty()) return st;
-    }
-    return absl::OkStatus();
-  };
-  one = [&](OpReport& report, int s, const BoundSample& sample) -> absl::Status {
+  auto one = [&](OpReport& report, int s, const BoundSample& sample) -> absl::Status {
     std::vector<NdClaim> claims;
     NdRuleSource rules = [&](const OpArgs& args) -> absl::StatusOr<std::vector<NdRule>> {
       absl::StatusOr<NdClaims> c = claimed(args);
@@ -200,6 +185,20 @@ absl::StatusOr<OpReport> ValidateOnMesh(const LoadedSpec& spec, const NdClaimSou
     }
     if (!truth->source_status.ok()) return ClaimsError(truth->source_status, truth->name, report);
     book.Add(*truth, claims);
+    return absl::OkStatus();
+  };
+  // A list op's sample is judged element by element, each element a
+  // sample of its own with its own claims (list_elements.h): DTensor
+  // expands _foreach_ ops per element on a mesh (expanded_foreach_strategy),
+  // and the N-D rules of the whole list are the products of the elements'.
+  auto per_element = [&](OpReport& report, int s, const BoundSample& sample) -> absl::Status {
+    absl::StatusOr<ElementSplit> split = SplitListElements(spec, s, sample, options);
+    if (!split.ok()) return split.status();
+    if (!split->not_split.empty()) report.notes.push_back(split->not_split);
+    if (split->elements.empty()) return one(report, s, sample);
+    for (const ListElement& e : split->elements) {
+      if (absl::Status st = one(report, s, *e.sample); !st.ok() || !report.error.empty()) return st;
+    }
     return absl::OkStatus();
   };
   absl::StatusOr<OpReport> report = RunSamples(
