@@ -18,6 +18,7 @@
 #include "ATen/ops/sub.h"
 #include "ATen/ops/where.h"
 #include "ATen/ops/zeros.h"
+#include "absl/types/span.h"
 #include "c10/util/BFloat16.h"
 #include "c10/util/Half.h"
 #include "ATen/ops/view_as_complex.h"
@@ -62,6 +63,9 @@ class Parts {
   Parts(int w, size_t n) : n_(n), v_(static_cast<size_t>(w) * n) {}
   double& at(int r, size_t e) { return v_[static_cast<size_t>(r) * n_ + e]; }
   const std::vector<double>& values() const { return v_; }
+  absl::Span<const double> row(int r) const {
+    return absl::MakeConstSpan(v_).subspan(static_cast<size_t>(r) * n_, n_);
+  }
 
  private:
   size_t n_;
@@ -243,18 +247,15 @@ std::vector<at::Tensor> Distribute(const at::Tensor& full, const Placement& p, i
     }
   }
   // Sums and products of integer parts wrap back to `full` in the dtype;
-  // extremes were built within range and are clamped, never wrapped. The
-  // parts are built as rows of one (W, ...) tensor, then each is copied to
-  // a buffer of its own (a row would carry a storage offset).
+  // extremes were built within range and are clamped, never wrapped. Each
+  // rank's part is a buffer of its own.
   const bool wrap = integral && (p.reduce_op() == ReduceOp::kSum ||
                                  p.reduce_op() == ReduceOp::kAvg ||
                                  p.reduce_op() == ReduceOp::kProduct);
-  std::vector<int64_t> shape = {world_size};
-  shape.insert(shape.end(), full.sizes().begin(), full.sizes().end());
-  const at::Tensor all = wrap ? ValuesToTensor(parts.values(), shape, at::kLong).to(dtype)
-                              : ValuesToTensor(parts.values(), shape, dtype);
   for (int r = 0; r < world_size; ++r) {
-    locals.push_back(all.select(0, r).clone(at::MemoryFormat::Contiguous));
+    const absl::Span<const double> values = parts.row(r);
+    locals.push_back(wrap ? ValuesToTensor(values, full.sizes(), at::kLong).to(dtype)
+                          : ValuesToTensor(values, full.sizes(), dtype));
   }
   return locals;
 }

@@ -178,7 +178,7 @@ absl::StatusOr<ValueRange> GeneratedRange(const Generator& gen, int64_t numel, i
   return ValueRange{};
 }
 
-at::Tensor ValuesToTensor(const std::vector<double>& values, at::IntArrayRef shape,
+at::Tensor ValuesToTensor(absl::Span<const double> values, at::IntArrayRef shape,
                           c10::ScalarType dtype) {
   at::Tensor t = at::empty(shape, at::TensorOptions().dtype(dtype));
   TORCH_CHECK(static_cast<int64_t>(values.size()) == t.numel(), "ValuesToTensor: size mismatch");

@@ -17,6 +17,7 @@
 #include "ATen/core/Tensor.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
+#include "absl/types/span.h"
 #include "shrt/recipe.pb.h"
 
 namespace shrt {
@@ -63,7 +64,7 @@ absl::StatusOr<ValueRange> GeneratedRange(const Generator& gen, int64_t numel, i
 
 // Converts double values to a contiguous tensor of `shape` and `dtype` by
 // the rules above. `values.size()` must equal the numel.
-at::Tensor ValuesToTensor(const std::vector<double>& values, at::IntArrayRef shape,
+at::Tensor ValuesToTensor(absl::Span<const double> values, at::IntArrayRef shape,
                           c10::ScalarType dtype);
 
 }  // namespace shrt

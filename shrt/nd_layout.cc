@@ -1,6 +1,9 @@
 #include "shrt/nd_layout.h"
 
+#include <algorithm>
 #include <cmath>
+#include <functional>
+#include <string>
 #include <limits>
 #include <optional>
 
@@ -14,38 +17,132 @@ namespace {
 
 bool Pieces(const Placement& p) { return p.is_shard() || p.is_strided_shard(); }
 
+// Index ranges along one dim, in order; a piece holds their concatenation.
+// Kept normal: no empty range, no two adjacent ones.
+using Ranges = std::vector<ChunkRange>;
+
+void Append(Ranges& out, ChunkRange r) {
+  if (r.length() == 0) return;
+  if (!out.empty() && out.back().end == r.begin) {
+    out.back().end = r.end;
+  } else {
+    out.push_back(r);
+  }
+}
+
+// The ranges of the base that elements [begin, end) of a piece holding
+// `held` cover.
+void AppendSub(const Ranges& held, ChunkRange want, Ranges& out) {
+  int64_t at = 0;  // the piece's index of the current range's first element
+  for (const ChunkRange& r : held) {
+    const int64_t lo = std::max(want.begin, at), hi = std::min(want.end, at + r.length());
+    if (lo < hi) Append(out, {r.begin + lo - at, r.begin + hi - at});
+    at += r.length();
+  }
+}
+
+// One piece of a level: its tensor (a view for Replicate and Shard levels,
+// fresh parts for a Partial one, `owned` then), the seed chain its Partial
+// parts are drawn from, and what it holds: per dim, the index ranges of
+// `base`, which keys either `full` (0) or the Partial part it was cut from.
+struct Piece {
+  at::Tensor t;
+  uint64_t seed;
+  uint64_t base;
+  std::vector<Ranges> held;
+  bool owned = false;  // a contiguous buffer of its own (Distribute's)
+};
+
+uint64_t ContentKey(const Piece& p) {
+  uint64_t key = MixSeed({p.base, p.held.size()});
+  for (size_t d = 0; d < p.held.size(); ++d) {
+    key = MixSeed({key, d, p.held[d].size()});
+    for (const ChunkRange& r : p.held[d]) {
+      key = MixSeed({key, static_cast<uint64_t>(r.begin), static_cast<uint64_t>(r.end)});
+    }
+  }
+  return key;
+}
+
+std::vector<Ranges> Whole(const at::Tensor& t) {
+  std::vector<Ranges> held(t.dim());
+  for (int64_t d = 0; d < t.dim(); ++d) Append(held[d], {0, t.size(d)});
+  return held;
+}
+
 }  // namespace
 
 std::vector<at::Tensor> DistributeNd(const at::Tensor& full,
                                      const std::vector<Placement>& placements,
                                      const MeshShape& mesh, uint64_t seed, double* max_abs_part,
                                      std::vector<uint64_t>* rank_keys) {
-  // level[k]: the pieces after the mesh dims so far, in row-major order,
-  // and key[k] the seed of what piece k holds: a Replicate level keeps its
-  // key, so ranks that differ only in Replicate coordinates hold the same
-  // values, Partial parts included ([R, P(sum)]: rank (0, j) and (1, j)
-  // hold the same part).
-  std::vector<at::Tensor> level{full};
-  std::vector<uint64_t> key{seed};
+  // The pieces after the mesh dims so far, in row-major order. The seed of
+  // a piece's Partial parts comes from `seed`, the level and the piece's
+  // non-Replicate coordinates, so ranks that differ only in Replicate
+  // coordinates hold the same values, Partial parts included ([R, P(sum)]:
+  // rank (0, j) and (1, j) hold the same part). Replicate and Shard levels
+  // cut views; only the last level's distinct pieces are copied.
+  std::vector<Piece> level{{full, seed, 0, Whole(full)}};
   for (int m = 0; m < mesh.ndim(); ++m) {
-    std::vector<at::Tensor> next;
-    std::vector<uint64_t> next_key;
+    const Placement& p = placements[m];
     const int w = mesh.dims()[m];
-    for (size_t k = 0; k < level.size(); ++k) {
-      std::vector<at::Tensor> pieces = Distribute(
-          level[k], placements[m], w, MixSeed({key[k], static_cast<uint64_t>(m)}), max_abs_part);
+    std::vector<Piece> next;
+    next.reserve(level.size() * w);
+    for (const Piece& piece : level) {
+      if (p.is_replicate()) {
+        for (int c = 0; c < w; ++c) next.push_back(piece);
+        continue;
+      }
+      if (Pieces(p)) {
+        const int64_t d = p.dim();
+        for (int c = 0; c < w; ++c) {
+          Piece cut{ShardPiece(piece.t, p, w, c),
+                    MixSeed({piece.seed, static_cast<uint64_t>(c) + 1}), piece.base, piece.held,
+                    /*owned=*/false};
+          Ranges& ranges = cut.held[d];
+          ranges.clear();
+          const std::vector<ChunkRange> chunks =
+              p.is_shard() ? std::vector<ChunkRange>{ChunkOf(piece.t.size(d), w, c)}
+                           : StridedChunkOf(piece.t.size(d), w, p.split_factor(), c);
+          for (const ChunkRange& chunk : chunks) AppendSub(piece.held[d], chunk, ranges);
+          next.push_back(std::move(cut));
+        }
+        continue;
+      }
+      // Partial: fresh parts, each the base of its own pieces. A part is
+      // determined by the piece it splits, the placement and its seed.
+      const uint64_t parts_seed = MixSeed({piece.seed, static_cast<uint64_t>(m)});
+      std::vector<at::Tensor> parts = Distribute(piece.t, p, w, parts_seed, max_abs_part);
+      const uint64_t split = MixSeed({ContentKey(piece), parts_seed,
+                                      std::hash<std::string>()(p.ToString()),
+                                      static_cast<uint64_t>(w)});
       for (int c = 0; c < w; ++c) {
-        next.push_back(std::move(pieces[c]));
-        next_key.push_back(placements[m].is_replicate()
-                               ? key[k]
-                               : MixSeed({key[k], static_cast<uint64_t>(c) + 1}));
+        std::vector<Ranges> held = Whole(parts[c]);
+        next.push_back({std::move(parts[c]), MixSeed({piece.seed, static_cast<uint64_t>(c) + 1}),
+                        MixSeed({split, static_cast<uint64_t>(c) + 1}), std::move(held),
+                        /*owned=*/true});
       }
     }
     level = std::move(next);
-    key = std::move(next_key);
   }
-  if (rank_keys != nullptr) *rank_keys = std::move(key);
-  return level;
+  // Each distinct piece in a buffer of its own, copied once unless a
+  // Partial level made it: ranks holding the same content share it (their
+  // locals are read-only: an overload that writes its inputs gets copies,
+  // nd_truth.cc).
+  std::vector<at::Tensor> locals;
+  std::vector<uint64_t> keys;
+  locals.reserve(level.size());
+  keys.reserve(level.size());
+  for (const Piece& piece : level) {
+    const uint64_t key = ContentKey(piece);
+    const auto same = std::find(keys.begin(), keys.end(), key);
+    locals.push_back(same != keys.end() ? locals[same - keys.begin()]
+                     : piece.owned      ? piece.t
+                                        : piece.t.clone(at::MemoryFormat::Contiguous));
+    keys.push_back(key);
+  }
+  if (rank_keys != nullptr) *rank_keys = std::move(keys);
+  return locals;
 }
 
 std::vector<int64_t> NdLocalShape(std::vector<int64_t> shape,

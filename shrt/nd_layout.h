@@ -32,9 +32,17 @@ namespace shrt {
 // parts for [P(sum), P(sum)]), drawn with seeds derived from `seed`, the
 // level and the piece's non-Replicate coordinates, so that ranks that
 // differ only on Replicate mesh dims hold the same values. `max_abs_part`
-// as Distribute's, over every level.
-// If `rank_keys` is given, it receives one key per rank: ranks with equal
-// keys hold equal locals (they differ only on Replicate mesh dims).
+// as Distribute's, over every level. Replicate and Shard levels cut views;
+// each distinct local is then copied once, and ranks holding the same
+// content share that tensor: a caller that lets an operator write its
+// inputs copies them first (nd_truth.cc).
+// If `rank_keys` is given, it receives one key per rank, naming what the
+// rank's local holds: equal keys, equal locals, whatever placements gave
+// them. A key names the index ranges of `full` a local holds, so the rank
+// holding chunk 1 of dim 0 has the same key under [S(0), R] and [R, S(0)],
+// and the same as a 1-D S(0) rank 1 of 2; a Partial level's parts are
+// keyed by the piece they split, the placement and their seed. Keys do not
+// name `full` itself: a caller mixes in which tensor it distributed.
 std::vector<at::Tensor> DistributeNd(const at::Tensor& full,
                                      const std::vector<Placement>& placements,
                                      const MeshShape& mesh, uint64_t seed,

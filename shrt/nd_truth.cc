@@ -5,6 +5,7 @@
 #include <mutex>
 #include <optional>
 #include <tuple>
+#include <unordered_map>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
@@ -14,6 +15,7 @@
 #include "shrt/distribute.h"
 #include "shrt/full_case.h"
 #include "shrt/isolation.h"
+#include "shrt/limits.h"
 #include "shrt/nd_layout.h"
 #include "shrt/overload_name.h"
 #include "shrt/rank_locals.h"
@@ -34,6 +36,22 @@ struct NdLocals {
 };
 // Locals of one case by (input, N-D placements, redraw, negated).
 using NdLocalsCache = std::map<std::tuple<size_t, NdPlacements, int, bool>, NdLocals>;
+
+// The outputs of one case's successful rank calls by what their locals
+// held (NdLocals keys mixed over the inputs, with each input's negation):
+// a call whose every input holds what an earlier call's held is not made
+// again, in its own tuple or in another. On 2x2, ranks that differ only on
+// a Replicate mesh dim make one call, and [S(0), R] makes the calls of
+// [R, S(0)] on other ranks. Only for an overload that writes no input and
+// takes no per-rank output shape; the outputs are read, never written.
+// At most kMaxMemoElements output elements are kept (8 x
+// kMaxSampleElements, limits.h: 64 MiB of float64); past it, calls are
+// made.
+struct NdCallMemo {
+  std::unordered_map<uint64_t, Tensors> outputs;
+  int64_t elements = 0;
+};
+inline constexpr int64_t kMaxMemoElements = 8 * kMaxSampleElements;
 
 // A stable seed for input i's N-D placements in one case and redraw (the
 // same for every rule that uses them, so that their verdicts agree).
@@ -104,9 +122,10 @@ class NdTruthBuilder {
       }
       const bool informative = Informative(full.outputs);
       NdLocalsCache cache;
+      NdCallMemo memo;
       for (const auto& [inputs, rules] : tuples_) {
         if (std::none_of(rules.begin(), rules.end(), [&](size_t r) { return Open(r); })) continue;
-        RunTuple(inputs, rules, full, cache);
+        RunTuple(inputs, rules, full, cache, memo);
         if (!informative) continue;
         for (size_t r : rules) ++informative_[r];
       }
@@ -218,7 +237,7 @@ class NdTruthBuilder {
   }
 
   void RunTuple(const std::vector<NdPlacements>& placements, const std::vector<size_t>& rules,
-                FullCase& full, NdLocalsCache& cache) {
+                FullCase& full, NdLocalsCache& cache, NdCallMemo& memo) {
     std::vector<Placement> rep;
     for (const NdPlacements& ps : placements) rep.push_back(Representative(ps));
     const int n = mesh_.size();
@@ -233,7 +252,7 @@ class NdTruthBuilder {
       const Tensors* inputs = tensors->inputs;
       const Tensors* want = tensors->want;
       // locals[r][i]: rank r's local for input i; content[r]: the key of
-      // what rank r's locals hold.
+      // what rank r's locals hold (the memo's key).
       std::vector<Tensors> locals(n, Tensors(placements.size()));
       std::vector<uint64_t> content(n, 0);
       double input_scale = 0, full_input_scale = 0;
@@ -253,27 +272,15 @@ class NdTruthBuilder {
         input_scale = std::max(input_scale, it->second.scale);
         const Layout layout = sample_.inputs()[i].layout;
         for (int r = 0; r < n; ++r) {
-          content[r] = MixSeed({content[r], it->second.keys[r]});
+          content[r] = MixSeed(
+              {content[r], it->second.keys[r], static_cast<uint64_t>(run.negated[i])});
           const at::Tensor& x = it->second.ranks[r];
           locals[r][i] = layout != CONTIGUOUS ? WithLayout(x, layout)
                          : sample_.mutates()  ? x.clone(at::MemoryFormat::Contiguous)
                                               : x;
         }
       }
-      // same[r]: the first rank whose locals equal rank r's, whose call is
-      // rank r's too; not for an overload that writes its inputs or takes
-      // each rank's output shape.
       const bool share = !sample_.mutates() && !sample_.has_local_shape();
-      std::vector<int> same(n);
-      for (int r = 0; r < n; ++r) {
-        same[r] = r;
-        for (int q = 0; q < r && share; ++q) {
-          if (content[q] == content[r]) {
-            same[r] = q;
-            break;
-          }
-        }
-      }
       const std::string where =
           absl::StrCat("sample ", sample_.name(), ", generator ", full.generator,
                        run.label.empty() ? "" : ", ", run.label);
@@ -289,8 +296,9 @@ class NdTruthBuilder {
         std::vector<Tensors> outs(outputs_.size(), Tensors(n));
         std::string error;
         for (int r = 0; r < n && error.empty(); ++r) {
-          if (same[r] != r) {
-            for (size_t k = 0; k < outputs_.size(); ++k) outs[k][r] = outs[k][same[r]];
+          if (auto made = share ? memo.outputs.find(content[r]) : memo.outputs.end();
+              made != memo.outputs.end()) {
+            for (size_t k = 0; k < outputs_.size(); ++k) outs[k][r] = made->second[k];
             continue;
           }
           absl::StatusOr<Tensors> got =
@@ -310,6 +318,12 @@ class NdTruthBuilder {
                                  " outputs instead of ", outputs_.size());
           } else {
             for (size_t k = 0; k < got->size(); ++k) outs[k][r] = (*got)[k];
+            int64_t elements = 0;
+            for (const at::Tensor& t : *got) elements += t.numel();
+            if (share && memo.elements + elements <= kMaxMemoElements) {
+              memo.elements += elements;
+              memo.outputs.emplace(content[r], *std::move(got));
+            }
           }
         }
         truth_.combination_checks += static_cast<int64_t>(group.size());

@@ -75,6 +75,40 @@ TEST(NdLayoutTest, NestedPartialsReduceToTheFullTensor) {
       at::equal(ReducePartial({s_p[3], s_p[4], s_p[5]}, Placement::Partial(ReduceOp::kMax)), x.narrow(0, 3, 2)));
 }
 
+// Rank keys name what a local holds, whatever placements gave it: the
+// call memo (nd_truth.cc) reuses a call's outputs for equal keys.
+TEST(NdLayoutTest, RankKeysNameContent) {
+  const at::Tensor x = at::randn({6, 4});
+  const MeshShape mesh = *MeshShape::Parse("2x2");
+  auto keys = [&](const char* placements, uint64_t seed = 5) {
+    std::vector<uint64_t> k;
+    const std::vector<at::Tensor> locals = DistributeNd(x, Nd(placements), mesh, seed, nullptr, &k);
+    // Equal keys, equal locals; different keys, different locals here.
+    for (int r = 0; r < 4; ++r) {
+      for (int q = 0; q < 4; ++q) {
+        EXPECT_EQ(k[r] == k[q], at::equal(locals[r], locals[q])) << placements << " " << r << q;
+      }
+    }
+    return k;
+  };
+  const std::vector<uint64_t> s0_r = keys("[S(0), R]"), r_s0 = keys("[R, S(0)]");
+  EXPECT_EQ(s0_r[0], s0_r[1]);                            // differ on a Replicate dim
+  EXPECT_EQ(s0_r[0], r_s0[0]);                            // chunk 0 of dim 0 either way
+  EXPECT_EQ(s0_r[2], r_s0[1]);                            // chunk 1
+  EXPECT_EQ(keys("[R, R]")[0], keys("[R, R]", 9)[3]);     // the whole tensor, any seed
+  // A chunk of a chunk is the 4-way chunk: [S(0), S(0)]'s (1, 0) holds rows 3..4.
+  const std::vector<uint64_t> s0_s0 = keys("[S(0), S(0)]");
+  EXPECT_NE(s0_s0[0], s0_r[0]);
+  EXPECT_NE(keys("[S(0), S(1)]")[0], keys("[S(1), S(0)]")[1]);  // [0:3, 0:2] vs [3:6, 0:2]
+  EXPECT_EQ(keys("[S(0), S(1)]")[0], keys("[S(1), S(0)]")[0]);  // [0:3, 0:2] both
+  // Partial parts differ by seed and placement, and equal where the parts do.
+  const std::vector<uint64_t> p = keys("[P(sum), R]"), p9 = keys("[P(sum), R]", 9);
+  EXPECT_EQ(p[0], p[1]);
+  EXPECT_NE(p[0], p9[0]);
+  EXPECT_NE(p[0], keys("[P(max), R]")[0]);
+  EXPECT_NE(p[0], s0_r[0]);
+}
+
 TEST(NdLayoutTest, OutputCheckNamesTheRankOfAWrongLocal) {
   const at::Tensor y = at::randn({7, 3});
   const MeshShape mesh = *MeshShape::Parse("2x2");

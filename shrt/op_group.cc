@@ -82,8 +82,11 @@ absl::StatusOr<OpGroup> FindOpGroup(const c10::OperatorName& functional) {
   const c10::FunctionSchema& f = *SchemaOf(functional);
   if (Classify(f) != VariantKind::kFunctional) return group;
   const std::string inplace_name = functional.name + "_";
-  for (const c10::OperatorName& name : c10::Dispatcher::singleton().getAllOpNames()) {
-    if (name.name != functional.name && name.name != inplace_name) continue;
+  std::vector<c10::OperatorName> candidates = OverloadsNamed(functional.name);
+  for (c10::OperatorName& name : OverloadsNamed(inplace_name)) {
+    candidates.push_back(std::move(name));
+  }
+  for (const c10::OperatorName& name : candidates) {
     const c10::FunctionSchema* schema = SchemaOf(name);
     if (schema == nullptr || !SameSignature(f, *schema)) continue;
     const VariantKind kind = Classify(*schema);
@@ -113,8 +116,7 @@ absl::StatusOr<std::optional<c10::OperatorName>> FunctionalOf(const c10::Operato
   if (*kind != VariantKind::kInPlace && *kind != VariantKind::kOut) return std::nullopt;
   std::string base = variant.name;
   if (*kind == VariantKind::kInPlace) base.pop_back();
-  for (const c10::OperatorName& name : c10::Dispatcher::singleton().getAllOpNames()) {
-    if (name.name != base) continue;
+  for (const c10::OperatorName& name : OverloadsNamed(base)) {
     const c10::FunctionSchema* schema = SchemaOf(name);
     if (schema == nullptr || Classify(*schema) != VariantKind::kFunctional ||
         !SameSignature(*schema, *SchemaOf(variant))) {

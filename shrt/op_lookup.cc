@@ -1,9 +1,12 @@
 #include "shrt/op_lookup.h"
 
 #include <algorithm>
+#include <memory>
 
 #include "ATen/core/dispatch/Dispatcher.h"
+#include "absl/container/flat_hash_map.h"
 #include "absl/strings/str_cat.h"
+#include "absl/synchronization/mutex.h"
 #include "absl/strings/str_join.h"
 #include "shrt/overload_name.h"
 #include "shrt/suggest.h"
@@ -31,7 +34,50 @@ void CountTensors(const c10::TypePtr& type, int* lo, int* hi) {
   }
 }
 
+// Overload names by operator name, kept by the dispatcher's registration
+// callbacks (which it makes under its own lock, one at a time; the mutex
+// orders them against readers).
+class OverloadIndex : public c10::OpRegistrationListener {
+ public:
+  void onOperatorRegistered(const c10::OperatorHandle& op) override {
+    absl::MutexLock lock(&mu_);
+    std::vector<c10::OperatorName>& names = by_name_[op.operator_name().name];
+    names.push_back(op.operator_name());
+    std::sort(names.begin(), names.end(), [](const auto& a, const auto& b) {
+      return a.overload_name < b.overload_name;
+    });
+  }
+  void onOperatorDeregistered(const c10::OperatorHandle& op) override {
+    absl::MutexLock lock(&mu_);
+    std::vector<c10::OperatorName>& names = by_name_[op.operator_name().name];
+    names.erase(std::remove(names.begin(), names.end(), op.operator_name()), names.end());
+  }
+  std::vector<c10::OperatorName> Find(const std::string& name) const {
+    absl::MutexLock lock(&mu_);
+    auto it = by_name_.find(name);
+    return it == by_name_.end() ? std::vector<c10::OperatorName>() : it->second;
+  }
+
+ private:
+  mutable absl::Mutex mu_;
+  absl::flat_hash_map<std::string, std::vector<c10::OperatorName>> by_name_;
+};
+
+const OverloadIndex& Index() {
+  // Never destroyed: the listener lives as long as the dispatcher may call it.
+  static const OverloadIndex* index = [] {
+    auto owned = std::make_unique<OverloadIndex>();
+    const OverloadIndex* raw = owned.get();
+    new c10::RegistrationHandleRAII(
+        c10::Dispatcher::singleton().addRegistrationListener(std::move(owned)));
+    return raw;
+  }();
+  return *index;
+}
+
 }  // namespace
+
+std::vector<c10::OperatorName> OverloadsNamed(const std::string& name) { return Index().Find(name); }
 
 std::vector<int> WrittenArgumentsAsOutputs(const c10::FunctionSchema& schema) {
   std::vector<int> written;

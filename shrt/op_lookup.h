@@ -42,6 +42,16 @@ std::vector<int> WrittenArgumentsAsOutputs(const c10::FunctionSchema& schema);
 // Errors: those of CheckOverloadExists.
 absl::StatusOr<RuleArity> SchemaArity(const c10::OperatorName& name);
 
+// The overloads the dispatcher has a schema for whose operator name is
+// `name` ("aten::add": aten::add.Tensor, aten::add.Scalar, aten::add.out,
+// ...), sorted by overload name. Answered from an index that a c10
+// OpRegistrationListener keeps (ATen/core/dispatch/Dispatcher.h
+// addRegistrationListener: told of every schema registered before and
+// after), so a library loaded later (--load) is included, at the cost of a
+// hash lookup instead of a copy of every operator name
+// (Dispatcher::getAllOpNames, about 3,500 of them). Thread-safe.
+std::vector<c10::OperatorName> OverloadsNamed(const std::string& name);
+
 // Up to `max` registered overloads close to `text` (suggest.h: edit
 // distance within a band, case ignored), best first (ties by name).
 std::vector<std::string> CloseOverloads(absl::string_view text, int max);

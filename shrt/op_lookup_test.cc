@@ -1,9 +1,14 @@
 #include "shrt/op_lookup.h"
 
+#include <algorithm>
+#include <memory>
+
+#include "ATen/core/dispatch/Dispatcher.h"
 #include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "shrt/overload_name.h"
+#include "torch/library.h"
 
 namespace shrt {
 namespace {
@@ -30,6 +35,41 @@ TEST(SchemaArityTest, CountsTensorArgumentsAndReturns) {
   EXPECT_EQ(ArityOf("aten::cat"), "0..* -> 1..1");
   EXPECT_EQ(ArityOf("aten::index.Tensor"), "1..* -> 1..1");
   EXPECT_EQ(ArityOf("aten::split.Tensor"), "1..1 -> 0..*");
+}
+
+std::vector<std::string> Names(const std::vector<c10::OperatorName>& ops) {
+  std::vector<std::string> out;
+  for (const c10::OperatorName& op : ops) out.push_back(OverloadToString(op));
+  return out;
+}
+
+TEST(OverloadsNamedTest, MatchesTheDispatchersOperators) {
+  std::vector<std::string> want;
+  for (const c10::OperatorName& op : c10::Dispatcher::singleton().getAllOpNames()) {
+    if (op.name == "aten::add" && c10::Dispatcher::singleton().findSchema(op).has_value()) {
+      want.push_back(OverloadToString(op));
+    }
+  }
+  std::sort(want.begin(), want.end());
+  std::vector<std::string> got = Names(OverloadsNamed("aten::add"));
+  EXPECT_THAT(got, ::testing::IsSupersetOf({"aten::add.Tensor", "aten::add.Scalar", "aten::add.out"}));
+  std::sort(got.begin(), got.end());
+  EXPECT_EQ(got, want);
+  EXPECT_TRUE(OverloadsNamed("aten::no_such_operator").empty());
+}
+
+// A library registered after the index was built is in it, and leaves it
+// when unregistered.
+TEST(OverloadsNamedTest, FollowsLaterRegistrations) {
+  ASSERT_FALSE(OverloadsNamed("aten::relu").empty());  // the index exists
+  auto lib = std::make_unique<torch::Library>(torch::Library::DEF, "shrt_lookup_test", std::nullopt,
+                                              __FILE__, __LINE__);
+  lib->def("late.two(Tensor x) -> Tensor");
+  lib->def("late(Tensor x) -> Tensor");
+  EXPECT_EQ(Names(OverloadsNamed("shrt_lookup_test::late")),
+            (std::vector<std::string>{"shrt_lookup_test::late", "shrt_lookup_test::late.two"}));
+  lib.reset();
+  EXPECT_TRUE(OverloadsNamed("shrt_lookup_test::late").empty());
 }
 
 TEST(SchemaArityTest, UnknownOverloadIsNotFound) {

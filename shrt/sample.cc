@@ -171,6 +171,18 @@ ArgValue ToArgValue(const Arg& a) {
   }
 }
 
+// True if the schema writes an argument other than out=: `Tensor(a!) self`
+// (add_.Tensor), `Tensor(a!)[] self` (_foreach_add_.List), batch_norm's
+// `Tensor(b!) running_mean`. An out= variant writes only its out= tensors,
+// which every call creates afresh (Stack), so it writes no input and its
+// calls may share inputs and be shared between ranks.
+// FunctionSchema::is_mutable() counts out= arguments too.
+bool WritesInputArgument(const c10::FunctionSchema& schema) {
+  return std::any_of(schema.arguments().begin(), schema.arguments().end(), [](const c10::Argument& a) {
+    return !a.is_out() && a.alias_info() != nullptr && a.alias_info()->isWrite();
+  });
+}
+
 TensorMeta MetaOf(const std::vector<int64_t>& shape, c10::ScalarType dtype) {
   TensorMeta m{shape, std::vector<int64_t>(shape.size()), dtype};
   int64_t stride = 1;
@@ -246,7 +258,7 @@ absl::StatusOr<BoundSample> BoundSample::Bind(const LoadedSpec& spec, int s, con
   b.op_ = c10::Dispatcher::singleton().findSchemaOrThrow(spec.op().name.c_str(),
                                                          spec.op().overload_name.c_str());
   const c10::FunctionSchema& schema = b.op_->schema();
-  b.mutates_ = schema.is_mutable();
+  b.mutates_ = WritesInputArgument(schema);
   const std::string default_recipe =
       spec.proto().recipe().empty() ? std::string(kDefaultRecipe) : spec.proto().recipe();
 
@@ -432,12 +444,7 @@ absl::StatusOr<BoundSample> BoundSample::Bind(const LoadedSpec& spec, int s, con
       return bad_shape_arg(absl::StrCat("'", name, "' is not an int[] argument of ",
                                         OverloadToString(schema.operator_name())));
     }
-    // An out= variant writes only its out= tensor, which each rank creates.
-    const bool writes_input =
-        std::any_of(schema.arguments().begin(), schema.arguments().end(), [](const c10::Argument& a) {
-          return !a.is_out() && a.alias_info() != nullptr && a.alias_info()->isWrite();
-        });
-    if (writes_input || schema.returns().size() != 1 ||
+    if (WritesInputArgument(schema) || schema.returns().size() != 1 ||
         schema.returns()[0].type()->kind() != c10::TypeKind::TensorType) {
       return bad_shape_arg("needs an overload with one Tensor output that writes no input");
     }

@@ -73,9 +73,12 @@ class BoundSample {
 
   const std::string& name() const { return name_; }
   const std::vector<InputSpec>& inputs() const { return inputs_; }
-  // True if the overload writes into an argument: in-place or out= by its
-  // schema, or found writing an input its schema does not mark as written
-  // (MarkWritesInputs).
+  // True if the overload writes into one of its inputs: an argument its
+  // schema marks as written other than out= (in-place, `Tensor(a!) self`),
+  // or an input it was found writing with no such mark (MarkWritesInputs).
+  // An out= variant's out= tensors are created afresh at every call and are
+  // not inputs, so writing them is not mutating: its inputs are shared
+  // between calls as a functional overload's are.
   bool mutates() const { return mutates_ || writes_unmarked_; }
   // Records that a call changed an input the schema does not mark as
   // written: libtorch 1.13's batch_norm, instance_norm and native_batch_norm

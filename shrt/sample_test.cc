@@ -151,11 +151,26 @@ TEST(BindTest, OutVariantsGetAFreshOutTensorPerCall) {
   ASSERT_TRUE(b.ok()) << b.status();
   EXPECT_EQ(b->inputs().size(), 2u);
   EXPECT_EQ(b->output_aliases(), std::vector<int>{-1});
+  // Writing only its fresh out= tensor, it writes no input.
+  EXPECT_FALSE(b->mutates());
   absl::StatusOr<std::vector<at::Tensor>> first = b->Call({at::ones({3}), at::ones({3})});
   absl::StatusOr<std::vector<at::Tensor>> second = b->Call({at::ones({3}), at::ones({3})});
   ASSERT_TRUE(first.ok() && second.ok());
   EXPECT_NE((*first)[0].data_ptr(), (*second)[0].data_ptr());
   EXPECT_TRUE(at::equal((*first)[0], at::ones({3}) * 2));
+}
+
+// An out= variant that also writes a non-out= argument (the running stats)
+// writes its inputs.
+TEST(BindTest, OutVariantWritingAnInputMutates) {
+  absl::StatusOr<BoundSample> b = BindText(
+      "op: \"aten::_native_batch_norm_legit.out\"\nsample { name: \"s\"\n"
+      "arg { name: \"input\" tensor { shape: [2, 3] } }\narg { name: \"weight\" none: true }\n"
+      "arg { name: \"bias\" none: true }\narg { name: \"running_mean\" tensor { shape: [3] } }\n"
+      "arg { name: \"running_var\" tensor { shape: [3] } }\narg { name: \"training\" bool_value: true }\n"
+      "arg { name: \"momentum\" float_value: 0.1 }\narg { name: \"eps\" float_value: 1e-5 } }");
+  ASSERT_TRUE(b.ok()) << b.status();
+  EXPECT_TRUE(b->mutates());
 }
 
 // An in-place list op returns nothing: its outputs are the self list it

@@ -16,7 +16,9 @@
 #              expansion was checked on a subset (sampled);
 #   cold suite README's second command, `bazel test //shrt/...`: wall time,
 #              tests, and from its --profile the action time by kind and per
-#              overload test target (analyze_profile.py: compile, link, run).
+#              overload test target (analyze_profile.py: compile, link, run);
+#              from the generated tests' test.xml, their 1-D samples' and
+#              mesh checks' seconds (gtest_split.py).
 # Each revision's own tools/setup.sh installs what it builds against
 # (Debian's libtorch-dev and python3-torch for 1.13, the pinned torch wheel
 # for 2.13); the Debian packages a revision's setup added are removed after
@@ -75,6 +77,7 @@ PY
       "$(grep -oE 'Executed [0-9]+ out of [0-9]+ tests' "$log" | tail -1)" \
       "$(grep -oE '[0-9]+ (tests? pass|fails? locally|fails? to build)' "$log" | paste -sd, -)"
     /usr/bin/python3 "$repo/tools/bench/analyze_profile.py" "$work/profile_$rev.json.gz" "$files"
+    /usr/bin/python3 "$repo/tools/bench/gtest_split.py" bazel-testlogs
   fi
   "${bz[@]}" shutdown >/dev/null 2>&1
   cd "$repo"

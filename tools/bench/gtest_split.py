@@ -1,0 +1,53 @@
+"""Where the generated tests' gtest time goes: 1-D samples against the mesh check.
+
+Usage: gtest_split.py TESTLOGS_DIR   (e.g. bazel-testlogs after `bazel test //shrt/...`)
+
+Reads the test.xml of every generated test (TESTLOGS_DIR/op_specs/aten_*/,
+written by gtest; shrt/op_test.h names the cases) and sums, per target, the
+seconds of its sample cases (the 1-D checks: every case that is not
+`mesh_*`, `xfails`, `missing_rules` or `known_crashes`) and of its `mesh_*`
+cases. Prints the totals, the number of targets whose mesh check took
+longer than their 1-D checks (issue 28's bound: the mesh check may cost no
+more than the 1-D checks of its test), by how much together, and the ten
+largest excesses. Cached results count with the times of the run that made
+them.
+"""
+import glob
+import os
+import sys
+import xml.etree.ElementTree as ET
+
+_BOOKKEEPING = {"xfails", "missing_rules", "known_crashes", "spec"}
+
+
+def split(xml_path):
+    """(1-D seconds, mesh seconds) of one generated test's test.xml."""
+    one_d = mesh = 0.0
+    for case in ET.parse(xml_path).getroot().iter("testcase"):
+        name, seconds = case.get("name"), float(case.get("time", "0"))
+        if name.startswith("mesh_"):
+            mesh += seconds
+        elif name not in _BOOKKEEPING:
+            one_d += seconds
+    return one_d, mesh
+
+
+def main(argv):
+    if len(argv) != 2:
+        sys.exit(__doc__)
+    paths = sorted(glob.glob(os.path.join(argv[1], "op_specs", "aten_*", "test.xml")))
+    if not paths:
+        sys.exit(f"no op_specs/aten_*/test.xml under {argv[1]}")
+    rows = [(os.path.basename(os.path.dirname(p)),) + split(p) for p in paths]
+    one_d = sum(r[1] for r in rows)
+    mesh = sum(r[2] for r in rows)
+    over = sorted(((r[2] - r[1], r[0]) for r in rows if r[2] > r[1]), reverse=True)
+    print(f"{len(rows)} generated tests: 1-D samples {one_d:.1f} s, mesh checks {mesh:.1f} s")
+    print(f"mesh check longer than the 1-D checks in {len(over)} targets, "
+          f"by {sum(o[0] for o in over):.1f} s together")
+    for excess, target in over[:10]:
+        print(f"  {target}: +{excess:.3f} s")
+
+
+if __name__ == "__main__":
+    main(sys.argv)
