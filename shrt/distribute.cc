@@ -26,6 +26,7 @@
 #include "shrt/generators.h"
 #include "shrt/mesh.h"
 #include "shrt/rng.h"
+#include "shrt/torch_runtime.h"
 
 namespace shrt {
 namespace {
@@ -183,6 +184,7 @@ at::Tensor ShardPiece(const at::Tensor& t, const Placement& p, int world_size, i
 
 std::vector<at::Tensor> Distribute(const at::Tensor& full, const Placement& p, int world_size,
                                    uint64_t seed, double* max_abs_part) {
+  const UnfilledScope unfilled;  // every local is written in full
   std::vector<at::Tensor> locals;
   locals.reserve(world_size);
   switch (p.kind()) {

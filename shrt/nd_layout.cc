@@ -11,6 +11,7 @@
 #include "absl/strings/str_join.h"
 #include "shrt/distribute.h"
 #include "shrt/rng.h"
+#include "shrt/torch_runtime.h"
 
 namespace shrt {
 namespace {
@@ -76,6 +77,7 @@ std::vector<at::Tensor> DistributeNd(const at::Tensor& full,
                                      const std::vector<Placement>& placements,
                                      const MeshShape& mesh, uint64_t seed, double* max_abs_part,
                                      std::vector<uint64_t>* rank_keys) {
+  const UnfilledScope unfilled;  // every local is written in full
   // The pieces after the mesh dims so far, in row-major order. The seed of
   // a piece's Partial parts comes from `seed`, the level and the piece's
   // non-Replicate coordinates, so ranks that differ only in Replicate

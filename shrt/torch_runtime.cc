@@ -15,4 +15,12 @@ void UseGroundTruthRuntime() {
   });
 }
 
+UnfilledScope::UnfilledScope() : was_(at::globalContext().deterministicFillUninitializedMemory()) {
+  at::globalContext().setDeterministicFillUninitializedMemory(false);
+}
+
+UnfilledScope::~UnfilledScope() {
+  at::globalContext().setDeterministicFillUninitializedMemory(was_);
+}
+
 }  // namespace shrt

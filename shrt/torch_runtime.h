@@ -42,6 +42,28 @@ namespace shrt {
 // cost an atomic load. Thread-safe. Never fails.
 void UseGroundTruthRuntime();
 
+// While alive, libtorch's allocations are not filled (the fill above is
+// off; the previous setting comes back on destruction, so scopes nest).
+// For ShRT's own tensor work that writes every element it allocates:
+// distributing the locals (distribute.h, nd_layout.h) and comparing outputs
+// (output_check.h CheckOutput). There the fill was about a tenth of a mesh
+// check's instructions (valgrind --tool=callgrind on //op_specs:aten_sub_out
+// --gtest_filter=*mesh*: fill_empty_deterministic_ 9.1%), each tensor
+// filled and then overwritten. Never open one around a call of an operator
+// under test, or a callback that may make one: their outputs must be
+// filled. ShRT runs ground truth on one thread; the setting is
+// process-wide.
+class UnfilledScope {
+ public:
+  UnfilledScope();
+  ~UnfilledScope();
+  UnfilledScope(const UnfilledScope&) = delete;
+  UnfilledScope& operator=(const UnfilledScope&) = delete;
+
+ private:
+  bool was_;
+};
+
 }  // namespace shrt
 
 #endif  // SHRT_TORCH_RUNTIME_H_

@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <limits>
 
+#include "ATen/Context.h"
 #include "ATen/Functions.h"
 #include "ATen/Parallel.h"
 #include "gtest/gtest.h"
@@ -25,6 +26,21 @@ TEST(TorchRuntimeTest, UninitialisedMemoryIsNaNOrTheLargestValue) {
   at::Tensor grown = at::zeros({2}, at::kFloat);
   grown.resize_({64});
   EXPECT_TRUE(grown.slice(0, 2).isnan().all().item<bool>());
+}
+
+TEST(TorchRuntimeTest, UnfilledScopesNestAndRestoreTheFill) {
+  UseGroundTruthRuntime();
+  {
+    UnfilledScope outer;
+    EXPECT_FALSE(at::globalContext().deterministicFillUninitializedMemory());
+    {
+      UnfilledScope inner;
+      EXPECT_FALSE(at::globalContext().deterministicFillUninitializedMemory());
+    }
+    EXPECT_FALSE(at::globalContext().deterministicFillUninitializedMemory());
+  }
+  EXPECT_TRUE(at::globalContext().deterministicFillUninitializedMemory());
+  EXPECT_TRUE(at::empty({64}, at::kFloat).isnan().all().item<bool>());
 }
 
 // The kernel that made a rule's verdict depend on the heap (torch 2.13,

@@ -12,8 +12,9 @@
 #              previous revision's report, the verdict changes
 #              (compare_verdicts.py);
 #   mesh       `validate --all --mesh=2x2` on the same build: its time, its
-#              ratio to the W = 4 validation's, and the overloads whose
-#              expansion was checked on a subset (sampled);
+#              ratio to the W = 4 validation's, the overloads whose
+#              expansion was checked on a subset (sampled), and the verdict
+#              changes against the previous revision's mesh report;
 #   cold suite README's second command, `bazel test //shrt/...`: wall time,
 #              tests, and from its --profile the action time by kind and per
 #              overload test target (analyze_profile.py: compile, link, run);
@@ -66,6 +67,13 @@ incorrect = sum(len(o["incorrect"]) for o in m["ops"])
 print(f"mesh 2x2: {m['seconds']:.1f} s ({m['seconds'] / w['seconds']:.2f}x the W = 4 validation), "
       f"{len(m['ops']):,} overloads, {incorrect} incorrect, {len(sampled)} sampled")
 PY
+    if [[ -n "${previous_mesh:-}" ]]; then
+      echo "mesh verdicts against $previous_mesh: $(/usr/bin/python3 \
+        "$repo/tools/bench/compare_verdicts.py" "$work/mesh_$previous_mesh.json" "$work/mesh.json" |
+        tail -1)"
+    fi
+    cp "$work/mesh.json" "$work/mesh_$rev.json"
+    previous_mesh="$rev"
   fi
   if [[ -z "${SKIP_SUITE:-}" ]]; then
     local log="$work/suite.log" files
