@@ -15,7 +15,8 @@
 #              ratio to the W = 4 validation's, the overloads whose
 #              expansion was checked on a subset (sampled), and the verdict
 #              changes against the previous revision's mesh report;
-#   cold suite README's second command, `bazel test //shrt/...`: wall time,
+#   cold suite README's second command, `bazel test //shrt/...`, with an
+#              output base of its own (cold, as in .ci/run): wall time,
 #              tests, and from its --profile the action time by kind and per
 #              overload test target (analyze_profile.py: compile, link, run);
 #              from the generated tests' test.xml, their 1-D samples' and
@@ -78,9 +79,14 @@ PY
   if [[ -z "${SKIP_SUITE:-}" ]]; then
     local log="$work/suite.log" files
     files=$(find op_specs -mindepth 2 -name '*.textproto' -not -path 'op_specs/recipes/*' | wc -l)
+    # An output base of its own: cold, as in .ci/run, not sharing the
+    # libraries the main job built.
+    local suite_bz=(bazel --output_base="$work/ob_${rev}_suite")
     start=$(date +%s.%N)
-    "${bz[@]}" test //shrt/... --config=ci -k --profile="$work/profile_$rev.json.gz" >"$log" 2>&1 || true
+    "${suite_bz[@]}" test //shrt/... --config=ci -k --profile="$work/profile_$rev.json.gz" >"$log" 2>&1 ||
+      true
     end=$(date +%s.%N)
+    "${suite_bz[@]}" shutdown >/dev/null 2>&1
     printf 'cold suite: %.1f s wall; %s; %s\n' "$(echo "$end - $start" | bc)" \
       "$(grep -oE 'Executed [0-9]+ out of [0-9]+ tests' "$log" | tail -1)" \
       "$(grep -oE '[0-9]+ (tests? pass|fails? locally|fails? to build)' "$log" | paste -sd, -)"
