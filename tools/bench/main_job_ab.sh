@@ -1,15 +1,19 @@
 #!/bin/bash
-# The main job (`shrt validate --all --world_size=4`, both cores) with the
+# The main job (`shrt validate --all --world_size=4`, both cores, or
+# another world size or mesh) with the
 # engine of a base revision and of this checkout, alternated back to back
 # in one run: the base runs in a temporary worktree of that revision with
 # its own specs and Bazel output base. Prints a Markdown table (wall time
 # from the report, CPU time of the process and its workers from
 # /usr/bin/time, combination checks) and the ratio of mean wall times.
-# Usage: tools/bench/main_job_ab.sh BASE_REV [RUNS=3]   (from the workspace root)
+# Usage: tools/bench/main_job_ab.sh BASE_REV [RUNS=3] [VALIDATE_FLAG]
+#        (from the workspace root; VALIDATE_FLAG defaults to --world_size=4,
+#        e.g. --mesh=2x2 for the mesh run)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 base="$1"
 runs="${2:-3}"
+flag="${3:---world_size=4}"
 tmp="$(mktemp -d)"
 worktree="$tmp/base"
 trap '(cd "$worktree" && bazel shutdown >/dev/null 2>&1) || true;
@@ -21,7 +25,7 @@ bazel build --config=ci //tools:shrt >/dev/null 2>&1
 run() {  # run TREE LABEL: one validation, one table row
   local tree="$1" label="$2"
   (cd "$tree" && BUILD_WORKSPACE_DIRECTORY="$tree" /usr/bin/time -f "%U %S" -o "$tmp/time" \
-     bazel-bin/tools/shrt validate --all --world_size=4 --format=json >"$tmp/report.json" \
+     bazel-bin/tools/shrt validate --all "$flag" --format=json >"$tmp/report.json" \
      2>/dev/null) || [[ $? == 1 ]]  # 1: incorrect rules found
   /usr/bin/python3 - "$tmp/report.json" "$(tail -1 "$tmp/time")" "$label" <<'PY'
 import json, sys
@@ -32,6 +36,7 @@ print(f"| {sys.argv[3]} | {len(r['ops'])} | {r['seconds']:.1f} | {user + sys_:.1
 PY
 }
 
+echo "validate --all $flag"
 echo "| engine | overloads | wall s | CPU s | combination checks |"
 echo "|---|---|---|---|---|"
 for _ in $(seq "$runs"); do
