@@ -63,16 +63,22 @@ class OverloadIndex : public c10::OpRegistrationListener {
   absl::flat_hash_map<std::string, std::vector<c10::OperatorName>> by_name_;
 };
 
+// The index and the handle of its registration, never destroyed: the
+// listener lives as long as the dispatcher may call it (and stays reachable
+// from this static, so LeakSanitizer does not count it).
+struct RegisteredIndex {
+  const OverloadIndex* index;
+  c10::RegistrationHandleRAII handle;
+};
+
 const OverloadIndex& Index() {
-  // Never destroyed: the listener lives as long as the dispatcher may call it.
-  static const OverloadIndex* index = [] {
+  static const RegisteredIndex* registered = [] {
     auto owned = std::make_unique<OverloadIndex>();
     const OverloadIndex* raw = owned.get();
-    new c10::RegistrationHandleRAII(
-        c10::Dispatcher::singleton().addRegistrationListener(std::move(owned)));
-    return raw;
+    return new RegisteredIndex{
+        raw, c10::Dispatcher::singleton().addRegistrationListener(std::move(owned))};
   }();
-  return *index;
+  return *registered->index;
 }
 
 }  // namespace
