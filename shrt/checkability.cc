@@ -2,6 +2,7 @@
 
 #include <utility>
 
+#include "ATen/core/dispatch/Dispatcher.h"
 #include "absl/container/flat_hash_set.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/match.h"

@@ -20,10 +20,14 @@
 #include <string>
 #include <vector>
 
-#include "ATen/core/dispatch/Dispatcher.h"
+#include "ATen/core/operator_name.h"
 #include "absl/container/flat_hash_map.h"
 #include "absl/status/statusor.h"
 #include "shrt/spec.pb.h"
+
+namespace c10 {
+class OperatorHandle;  // ATen/core/dispatch/Dispatcher.h, included by callers
+}  // namespace c10
 
 namespace shrt {
 

@@ -1,5 +1,6 @@
 #include "shrt/checkability.h"
 
+#include "ATen/core/dispatch/Dispatcher.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "shrt/overload_name.h"

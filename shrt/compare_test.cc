@@ -2,7 +2,13 @@
 
 #include <cmath>
 
-#include "ATen/ATen.h"
+#include "ATen/TensorOperators.h"
+#include "ATen/core/Tensor.h"
+#include "ATen/ops/arange.h"
+#include "ATen/ops/complex.h"
+#include "ATen/ops/full.h"
+#include "ATen/ops/imag.h"
+#include "ATen/ops/tensor.h"
 #include "gtest/gtest.h"
 
 namespace shrt {

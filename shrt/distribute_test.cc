@@ -3,7 +3,26 @@
 #include <cmath>
 #include <set>
 
-#include "ATen/ATen.h"
+#include "ATen/TensorOperators.h"
+#include "ATen/core/Tensor.h"
+#include "ATen/ops/abs.h"
+#include "ATen/ops/all.h"
+#include "ATen/ops/allclose.h"
+#include "ATen/ops/arange.h"
+#include "ATen/ops/complex.h"
+#include "ATen/ops/div.h"
+#include "ATen/ops/equal.h"
+#include "ATen/ops/full.h"
+#include "ATen/ops/imag.h"
+#include "ATen/ops/isfinite.h"
+#include "ATen/ops/logical_not.h"
+#include "ATen/ops/ones.h"
+#include "ATen/ops/pow.h"
+#include "ATen/ops/randn.h"
+#include "ATen/ops/real.h"
+#include "ATen/ops/tensor.h"
+#include "ATen/ops/zeros.h"
+#include "ATen/ops/zeros_like.h"
 #include "gtest/gtest.h"
 #include "shrt/generators.h"
 

@@ -1,6 +1,11 @@
 // N-D meshes (DESIGN.md §9): nested layouts against hand-computed chunks,
 // the N-D output check, and validation of expansions on a mesh.
-#include "ATen/ATen.h"
+#include "ATen/TensorOperators.h"
+#include "ATen/core/Tensor.h"
+#include "ATen/ops/allclose.h"
+#include "ATen/ops/arange.h"
+#include "ATen/ops/equal.h"
+#include "ATen/ops/randn.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "shrt/distribute.h"

@@ -2,7 +2,14 @@
 
 #include <cmath>
 
-#include "ATen/ATen.h"
+#include "ATen/Context.h"
+#include "ATen/TensorOperators.h"
+#include "ATen/core/Tensor.h"
+#include "ATen/ops/arange.h"
+#include "ATen/ops/mm.h"
+#include "ATen/ops/randn.h"
+#include "ATen/ops/tensor.h"
+#include "ATen/ops/zeros.h"
 #include "gtest/gtest.h"
 #include "shrt/distribute.h"
 

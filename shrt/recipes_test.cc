@@ -1,6 +1,7 @@
 #include "shrt/recipes.h"
 
-#include "ATen/ATen.h"
+#include "ATen/core/Tensor.h"
+#include "ATen/ops/equal.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "shrt/generators.h"

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "ATen/core/dispatch/Dispatcher.h"
 #include "ATen/core/ivalue.h"
 #include "ATen/core/jit_type.h"
 #include "ATen/ops/empty.h"
@@ -247,6 +248,14 @@ absl::StatusOr<std::vector<BoundSample>> BoundSample::BindAll(const LoadedSpec& 
   return out;
 }
 
+BoundSample::BoundSample(const BoundSample&) = default;
+BoundSample::BoundSample(BoundSample&&) noexcept = default;
+BoundSample& BoundSample::operator=(const BoundSample&) = default;
+BoundSample& BoundSample::operator=(BoundSample&&) noexcept = default;
+BoundSample::~BoundSample() = default;
+
+const c10::OperatorHandle& BoundSample::handle() const { return *op_; }
+
 absl::StatusOr<BoundSample> BoundSample::Bind(const LoadedSpec& spec, int s, const Sample& sample,
                                               const std::vector<std::string>& where,
                                               std::string name) {
@@ -255,8 +264,8 @@ absl::StatusOr<BoundSample> BoundSample::Bind(const LoadedSpec& spec, int s, con
   b.name_ = std::move(name);
   b.bound_ = sample;
   b.where_ = where;
-  b.op_ = c10::Dispatcher::singleton().findSchemaOrThrow(spec.op().name.c_str(),
-                                                         spec.op().overload_name.c_str());
+  b.op_ = std::make_shared<const c10::OperatorHandle>(c10::Dispatcher::singleton().findSchemaOrThrow(
+      spec.op().name.c_str(), spec.op().overload_name.c_str()));
   const c10::FunctionSchema& schema = b.op_->schema();
   b.mutates_ = WritesInputArgument(schema);
   const std::string default_recipe =
@@ -451,8 +460,8 @@ absl::StatusOr<BoundSample> BoundSample::Bind(const LoadedSpec& spec, int s, con
     b.local_shape_index_ = static_cast<int>(*idx);
   }
   if (spec.group().out.has_value() && spec.op() == *spec.group().out) {
-    b.functional_ = c10::Dispatcher::singleton().findSchemaOrThrow(
-        spec.group().functional.name.c_str(), spec.group().functional.overload_name.c_str());
+    b.functional_ = std::make_shared<const c10::OperatorHandle>(c10::Dispatcher::singleton().findSchemaOrThrow(
+        spec.group().functional.name.c_str(), spec.group().functional.overload_name.c_str()));
     // An out= list has no length until the functional's outputs give one.
     if (b.out_list_ >= 0) b.shape_outs_ = ShapeOuts::kYes;
   }
@@ -583,7 +592,7 @@ const std::vector<c10::ScalarType>& BoundSample::OutDtypes(
   const bool open = std::any_of(out_args_.begin(), out_args_.end(), [](const auto& o) {
     return o.second == c10::ScalarType::Undefined;
   });
-  if (open && functional_.has_value()) {
+  if (open && functional_ != nullptr) {
     // An error leaves the fallback below to the real call.
     absl::StatusOr<std::vector<at::Tensor>> outputs = CallFunctional(stack);
     if (outputs.ok()) {
@@ -640,7 +649,7 @@ absl::StatusOr<std::vector<at::Tensor>> BoundSample::CallInFloat64(
 
 absl::StatusOr<std::vector<at::Tensor>> BoundSample::CallStack(
     std::vector<c10::IValue> stack) const {
-  if (out_args_.empty() || !functional_.has_value() || shape_outs_ == ShapeOuts::kNo) {
+  if (out_args_.empty() || functional_ == nullptr || shape_outs_ == ShapeOuts::kNo) {
     return CallOnce(std::move(stack));
   }
   if (shape_outs_ == ShapeOuts::kYes) {

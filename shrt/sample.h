@@ -11,11 +11,19 @@
 #include <string>
 #include <vector>
 
-#include "ATen/core/dispatch/Dispatcher.h"
 #include "absl/status/statusor.h"
 #include "shrt/generators.h"
 #include "shrt/op_args.h"
 #include "shrt/spec_loader.h"
+
+// Declared only: this header is included by most of the engine, and
+// c10's dispatcher and IValue headers would cost each of those files ~2.5 s
+// of compile time (BENCHMARKS.md "Issue 28, compiles"); sample.cc and the
+// callers of Stack() and handle() include them.
+namespace c10 {
+class OperatorHandle;
+struct IValue;
+}  // namespace c10
 
 namespace shrt {
 
@@ -46,6 +54,13 @@ struct ListElement {
 
 class BoundSample {
  public:
+  // Copyable and movable; defined in sample.cc, where c10::IValue is whole.
+  BoundSample(const BoundSample&);
+  BoundSample(BoundSample&&) noexcept;
+  BoundSample& operator=(const BoundSample&);
+  BoundSample& operator=(BoundSample&&) noexcept;
+  ~BoundSample();
+
   // Binds sample `s` of `spec` to the schema of spec.op(), one BoundSample
   // per combination of its sweeps (named "<name>[dim=0, keepdim=True]"), or
   // one named as the sample when it does not sweep. Every argument named in
@@ -118,7 +133,7 @@ class BoundSample {
   // (the throughput floor, tools/bench).
   std::vector<c10::IValue> Stack(const std::vector<at::Tensor>& inputs,
                                  const std::vector<int64_t>* local_shape = nullptr) const;
-  const c10::OperatorHandle& handle() const { return *op_; }
+  const c10::OperatorHandle& handle() const;
 
   // The metadata a strategy sees for this sample, with `outputs` being the
   // outputs of a call on the full inputs.
@@ -179,7 +194,7 @@ class BoundSample {
   // is written (Bind's `sample` and `where`), for ListElements.
   Sample bound_;
   std::vector<std::string> where_;
-  std::optional<c10::OperatorHandle> op_;
+  std::shared_ptr<const c10::OperatorHandle> op_;
   std::vector<c10::IValue> args_;                 // schema order; tensors are holes
   std::vector<int> list_sizes_;                   // per arg: Tensor[] length, or -1
   std::vector<Slot> slots_;                       // per input, where it goes
@@ -193,7 +208,7 @@ class BoundSample {
   // For the out= variant of an op group: its functional overload, whose
   // outputs' dtypes the out= tensors take when the sample names none (the
   // dtype out= must have to be written without a cast), resolved once.
-  std::optional<c10::OperatorHandle> functional_;
+  std::shared_ptr<const c10::OperatorHandle> functional_;  // or null
   mutable std::vector<c10::ScalarType> out_dtypes_;
   // Whether calls shape the out= tensors (CallStack); decided on the first.
   enum class ShapeOuts { kUndecided, kNo, kYes };

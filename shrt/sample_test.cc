@@ -2,7 +2,12 @@
 
 #include <optional>
 
-#include "ATen/ATen.h"
+#include "ATen/TensorOperators.h"
+#include "ATen/core/Tensor.h"
+#include "ATen/ops/arange.h"
+#include "ATen/ops/equal.h"
+#include "ATen/ops/full.h"
+#include "ATen/ops/ones.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "shrt/test_recipes.h"

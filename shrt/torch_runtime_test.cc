@@ -4,7 +4,13 @@
 #include <limits>
 
 #include "ATen/Context.h"
-#include "ATen/Functions.h"
+#include "ATen/core/Tensor.h"
+#include "ATen/ops/binary_cross_entropy_backward.h"
+#include "ATen/ops/empty.h"
+#include "ATen/ops/full.h"
+#include "ATen/ops/ones.h"
+#include "ATen/ops/rand.h"
+#include "ATen/ops/zeros.h"
 #include "ATen/Parallel.h"
 #include "gtest/gtest.h"
 

@@ -48,6 +48,7 @@
 #include <vector>
 
 #include "ATen/core/Tensor.h"
+#include "ATen/core/dispatch/Dispatcher.h"
 #include "ATen/core/ivalue.h"
 #include "ATen/core/jit_type.h"
 #include "absl/flags/flag.h"
