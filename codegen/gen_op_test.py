@@ -1,18 +1,30 @@
-"""Generates the test sources of one op group's overloads from its spec.
+"""Generates the test sources of op groups' overloads from their specs.
 
-Usage: gen_op_test.py --spec=SPEC [--samples_from=SPEC] --recipes RECIPE...
-           --xfails=XFAILS --cli=LABEL [--overloads OP...] --outs OUT.cc...
+Usage: gen_op_test.py --recipes RECIPE... --xfails=XFAILS --cli=LABEL
+           --groups=JSON
+
+JSON is a list of the groups to generate, one object per spec:
+  {"spec": SPEC, "samples_from": SPEC or "", "overloads": [OP, ...],
+   "outs": [OUT.cc, ...]}
+with one out per overload (the spec's own op, and one out, when
+"overloads" is empty). One run serves every spec of a shrt_op_tests call
+(codegen/op_test.bzl), so Python, protobuf and Jinja2 start once per family
+rather than once per spec.
 
 Writes one data-only C++ source per overload (shrt/op_test_data.h): it
 embeds the spec, the spec its samples come from, the recipes they use and
 that overload's xfail entries, so a test re-runs only when one of those
-changes. Which overloads form the group comes from the dispatcher
+changes (a source written again with the same bytes changes nothing
+downstream). Which overloads form the group comes from the dispatcher
 (op_specs/groups.bzl, written by `shrt groups`); the test itself checks that
 its overload belongs to the group. Errors name the spec file (and line, for
-syntax errors) and exit with status 1.
+syntax errors); every group's error is printed, nothing is written, and the
+exit status is 1.
 """
 
 import argparse
+import functools
+import json
 import pathlib
 import sys
 
@@ -42,6 +54,22 @@ def parse(path, message):
     if f"){_DELIMITER}\"" in text:
         raise SpecError(f"{path}: contains ){_DELIMITER}\", which cannot be embedded")
     return text
+
+
+@functools.lru_cache(maxsize=None)
+def _parsed(path, message_class):
+    """parse() of a file many groups share (recipes, xfails), read once per run."""
+    message = message_class()
+    return parse(path, message), message
+
+
+@functools.lru_cache(maxsize=None)
+def _template():
+    return jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(_TEMPLATE_DIR)),
+        undefined=jinja2.StrictUndefined,
+        keep_trailing_newline=True,
+    ).get_template("op_test.cc.jinja2")
 
 
 def recipes_used(*specs):
@@ -85,14 +113,9 @@ def generate(spec_path, recipe_paths, xfails_path, overloads=None, cli="//tools:
     for name in recipes_used(spec, source):
         if name not in by_name:
             raise SpecError(f"{spec_path}: unknown recipe '{name}' (known: {', '.join(sorted(by_name))})")
-        recipes.append({"path": by_name[name], "text": parse(by_name[name], recipe_pb2.Recipe())})
-    xfails = xfail_pb2.XfailList()
-    parse(xfails_path, xfails)
-    template = jinja2.Environment(
-        loader=jinja2.FileSystemLoader(str(_TEMPLATE_DIR)),
-        undefined=jinja2.StrictUndefined,
-        keep_trailing_newline=True,
-    ).get_template("op_test.cc.jinja2")
+        recipes.append({"path": by_name[name], "text": _parsed(by_name[name], recipe_pb2.Recipe)[0]})
+    xfails = _parsed(xfails_path, xfail_pb2.XfailList)[1]
+    template = _template()
     sources = {}
     for op in overloads:
         target = target_name(op)
@@ -113,26 +136,44 @@ def generate(spec_path, recipe_paths, xfails_path, overloads=None, cli="//tools:
     return sources
 
 
+def _check_groups(groups):
+    """Raises SpecError unless `groups` is the list --groups documents."""
+    keys = {"spec", "samples_from", "overloads", "outs"}
+    if not isinstance(groups, list):
+        raise SpecError("--groups: not a JSON list")
+    for k, group in enumerate(groups):
+        if not isinstance(group, dict) or set(group) != keys:
+            raise SpecError(f"--groups: group {k}: want exactly the keys {', '.join(sorted(keys))}")
+        if len(group["overloads"] or [None]) != len(group["outs"]):
+            raise SpecError(f"{group['spec']}: --groups: overloads and outs differ in length")
+
+
 def main(argv):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--spec", required=True)
-    parser.add_argument("--samples_from", default="")
     parser.add_argument("--recipes", nargs="*", default=[])
     parser.add_argument("--xfails", required=True)
     parser.add_argument("--cli", default="//tools:shrt")
-    parser.add_argument("--overloads", nargs="+", default=[])
-    parser.add_argument("--outs", nargs="+", required=True)
+    parser.add_argument("--groups", required=True, help="JSON list of groups (see the module doc)")
     args = parser.parse_args(argv)
-    if len(args.overloads or [None]) != len(args.outs):
-        print("gen_op_test: --overloads and --outs differ in length", file=sys.stderr)
-        return 1
     try:
-        sources = generate(args.spec, args.recipes, args.xfails, args.overloads, args.cli,
-                           args.samples_from or None)
-    except SpecError as e:
+        groups = json.loads(args.groups)
+        _check_groups(groups)
+    except (json.JSONDecodeError, SpecError) as e:
         print(f"gen_op_test: {e}", file=sys.stderr)
         return 1
-    for source, out in zip(sources.values(), args.outs):
+    writes, errors = [], []
+    for group in groups:
+        try:
+            sources = generate(group["spec"], args.recipes, args.xfails, group["overloads"],
+                               args.cli, group["samples_from"] or None)
+        except SpecError as e:
+            errors.append(f"gen_op_test: {e}")
+            continue
+        writes += zip(group["outs"], sources.values())
+    if errors:
+        print("\n".join(errors), file=sys.stderr)
+        return 1
+    for out, source in writes:
         pathlib.Path(out).write_text(source)
     return 0
 

@@ -1,5 +1,8 @@
 """Tests of the test generator: what it writes, and how it reports bad specs."""
 
+import contextlib
+import io
+import json
 import pathlib
 import re
 import tempfile
@@ -42,6 +45,7 @@ class GenerateTest(unittest.TestCase):
 
     def write(self, name, text):
         path = pathlib.Path(self.dir.name) / name
+        path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text)
         return str(path)
 
@@ -114,13 +118,44 @@ xfail { op: "aten::mul_.Tensor" rule: "P(sum), R -> P(sum)" reason: "r" issue: "
         with self.assertRaisesRegex(gen_op_test.SpecError, r"aten_mul_Tensor.textproto: unknown recipe 'nonzro'"):
             gen_op_test.generate(spec, _RECIPES, _XFAILS)
 
-    def test_main_exits_1_with_the_error(self):
-        spec = self.write("wrong.textproto", _SPEC)
+    def main(self, groups):
+        return gen_op_test.main(["--xfails", _XFAILS, "--groups", json.dumps(groups),
+                                 "--recipes", *_RECIPES])
+
+    def test_main_writes_every_group(self):
+        mul = self.write("aten_mul_Tensor.textproto", _SPEC)
+        relu = self.write("aten_relu.textproto", 'op: "aten::relu"\nsample { name: "x" arg { name: "self" tensor { shape: [4] } } }\n')
+        outs = [str(pathlib.Path(self.dir.name) / f"{n}.cc") for n in ("mul", "mul_", "relu")]
+        self.assertEqual(self.main([
+            {"spec": mul, "samples_from": "", "overloads": ["aten::mul.Tensor", "aten::mul_.Tensor"],
+             "outs": outs[:2]},
+            {"spec": relu, "samples_from": "", "overloads": [], "outs": outs[2:]},
+        ]), 0)
+        texts = [pathlib.Path(o).read_text() for o in outs]
+        self.assertIn('"aten::mul_.Tensor",\n    "aten_mul__Tensor"', texts[1])
+        self.assertIn('"aten::relu",\n    "aten_relu"', texts[2])
+
+    def test_main_exits_1_with_every_error_and_writes_nothing(self):
+        good = self.write("aten_mul_Tensor.textproto", _SPEC)
+        wrong = self.write("wrong.textproto", _SPEC)
+        bad_recipe = self.write("sub/aten_mul_Tensor.textproto", _SPEC.replace('"nonzero"', '"nonzro"'))
         out = pathlib.Path(self.dir.name) / "out.cc"
-        self.assertEqual(gen_op_test.main(["--spec", spec, "--xfails", _XFAILS, "--outs", str(out),
-                                           "--recipes", *_RECIPES]), 1)
+        with contextlib.redirect_stderr(io.StringIO()) as err:
+            status = self.main([{"spec": s, "samples_from": "", "overloads": [], "outs": [str(out)]}
+                                for s in (good, wrong, bad_recipe)])
+        self.assertEqual(status, 1)
+        self.assertIn("wrong.textproto: field 'op'", err.getvalue())
+        self.assertIn("unknown recipe 'nonzro'", err.getvalue())
         self.assertFalse(out.exists())
 
+    def test_main_rejects_malformed_groups(self):
+        for groups, message in [("{}", "not a JSON list"), ('[{"spec": "a"}]', "want exactly the keys"),
+                                ('[{"spec": "a", "samples_from": "", "overloads": ["x", "y"], "outs": ["o"]}]',
+                                 "a: --groups: overloads and outs differ in length"), ("[", "Expecting")]:
+            with contextlib.redirect_stderr(io.StringIO()) as err:
+                status = gen_op_test.main(["--xfails", _XFAILS, "--groups", groups])
+            self.assertEqual(status, 1, groups)
+            self.assertIn(message, err.getvalue())
 
 if __name__ == "__main__":
     unittest.main()

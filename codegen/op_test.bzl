@@ -27,19 +27,27 @@ def shrt_op_tests(
 
     For a spec `fam/aten_add_Tensor.textproto` whose group (from `groups`)
     is aten::add.Tensor, aten::add_.Tensor and aten::add.out, this creates:
-      `aten_add_Tensor_src`: a genrule running //codegen:gen_op_test once,
-        which writes `aten_add_Tensor_test.cc`, `aten_add__Tensor_test.cc`
-        and `aten_add_out_test.cc`, data-only sources (shrt/op_test_data.h)
-        embedding the spec, its samples_from spec, the recipes they use and
-        each overload's xfail entries;
       `aten_add_Tensor`, `aten_add__Tensor`, `aten_add_out`: the cc_tests
         (size small), each linking its data (`<target>_data`, a library
         compiled against shrt/op_test_data.h alone), //shrt:op_test_main
         and `strategy` only,
         so a test re-runs only when its own spec, recipes, xfails or
-        strategy library change (Bazel prunes unchanged generated sources).
-    and `name`: a test_suite of every cc_test created.
+        strategy library change;
+    and for the call as a whole:
+      `<name>_srcs`: one genrule running //codegen:gen_op_test once for
+        every spec given, which writes each overload's `<target>_test.cc`
+        (here `aten_add_Tensor_test.cc`, `aten_add__Tensor_test.cc` and
+        `aten_add_out_test.cc`), data-only sources (shrt/op_test_data.h)
+        embedding the spec, its samples_from spec, the recipes they use and
+        the overload's xfail entries. A change to one spec runs it again for
+        all, but the sources of the others come out byte for byte the same
+        and Bazel prunes them: their compiles, links and tests stay cached.
+        (One run per spec started Python 597 times for op_specs/;
+        BENCHMARKS.md "Issue 28, cold suite".)
+      `name`: a test_suite of every cc_test created.
 
+    No spec (an empty glob) fails the load: an empty test_suite would mean
+    every test of the package.
     Two overloads with one target name fail the load with both specs.
 
     Args:
@@ -68,9 +76,13 @@ def shrt_op_tests(
         cli = str(Label("//tools:shrt"))
     tests = []
     seen = {}
+    groups_json = []
+    srcs = {recipes: True, xfails: True}  # a set: a spec can also be another's samples_from
+    outs = []
     for spec in specs:
         group = groups.get(spec, None)
         if group == None:
+            overloads = []
             targets = [_stem(spec)]
             samples_from = ""
         else:
@@ -81,42 +93,47 @@ def shrt_op_tests(
             if target in seen:
                 fail("specs %s and %s both map to test target '%s'" % (seen[target], spec, target))
             seen[target] = spec
-        srcs = [spec, recipes, xfails] + ([samples_from] if samples_from else [])
-        cmd = ("$(location %s) --spec=$(location %s) " +
-               "--recipes $(locations %s) --xfails=$(location %s) --cli=%s") % (_GEN_OP_TEST, spec, recipes, xfails, cli)
+        srcs[spec] = True
         if samples_from:
-            cmd += " --samples_from=$(location %s)" % samples_from
-        if group != None:
-            cmd += " --overloads " + " ".join(overloads)
-        cmd += " --outs $(OUTS)"
-        native.genrule(
-            name = _stem(spec) + "_src",
-            srcs = srcs,
-            outs = [t + "_test.cc" for t in targets],
-            cmd = cmd,
-            tools = [_GEN_OP_TEST],
+            srcs[samples_from] = True
+        outs += [t + "_test.cc" for t in targets]
+        groups_json.append({
+            "spec": "$(location %s)" % spec,
+            "samples_from": "$(location %s)" % samples_from if samples_from else "",
+            "overloads": overloads,
+            "outs": ["$(location %s_test.cc)" % t for t in targets],
+        })
+    if not outs:
+        fail("shrt_op_tests %s: no spec given" % name)
+    native.genrule(
+        name = name + "_srcs",
+        srcs = srcs.keys(),
+        outs = outs,
+        cmd = ("$(location %s) --recipes $(locations %s) --xfails=$(location %s) --cli=%s " +
+               "--groups='%s'") % (_GEN_OP_TEST, recipes, xfails, cli, json.encode(groups_json)),
+        tools = [_GEN_OP_TEST],
+    )
+    for target in seen:
+        # The data-only source compiles against op_test_data.h alone, so
+        # its sandbox holds one header, not libtorch's thousands.
+        cc_library(
+            name = target + "_data",
+            testonly = True,
+            srcs = [target + "_test.cc"],
+            deps = [_OP_TEST_DATA],
+            alwayslink = True,
+            linkstatic = True,
+            tags = tags,
         )
-        for target in targets:
-            # The data-only source compiles against op_test_data.h alone, so
-            # its sandbox holds one header, not libtorch's thousands.
-            cc_library(
-                name = target + "_data",
-                testonly = True,
-                srcs = [target + "_test.cc"],
-                deps = [_OP_TEST_DATA],
-                alwayslink = True,
-                linkstatic = True,
-                tags = tags,
-            )
-            cc_test(
-                name = target,
-                size = "small",
-                deps = [
-                    ":" + target + "_data",
-                    _OP_TEST_MAIN,
-                    strategy,
-                ],
-                tags = tags,
-            )
-            tests.append(target)
+        cc_test(
+            name = target,
+            size = "small",
+            deps = [
+                ":" + target + "_data",
+                _OP_TEST_MAIN,
+                strategy,
+            ],
+            tags = tags,
+        )
+        tests.append(target)
     native.test_suite(name = name, tests = tests, tags = tags)

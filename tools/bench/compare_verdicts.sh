@@ -11,10 +11,7 @@ base="${1:?usage: compare_verdicts.sh BASE [W ...]}"
 shift
 sizes=("${@:-3}")
 (( $# > 0 )) || sizes=(3 4)
-tmp="$(mktemp -d)"
-worktree="$tmp/base"
-trap 'git worktree remove --force "$worktree" >/dev/null 2>&1; rm -rf "$tmp"' EXIT
-git worktree add --detach "$worktree" "$base" >/dev/null
+source tools/bench/base_worktree.sh "$base"
 
 # report DIR W OUT: one validation of every overload of DIR's spec tree.
 report() {
@@ -30,5 +27,4 @@ for w in "${sizes[@]}"; do
   echo "W = $w: $base vs. $(git rev-parse --short HEAD)$(git diff --quiet || echo +changes)"
   /usr/bin/python3 tools/bench/compare_verdicts.py "$tmp/before_$w.json" "$tmp/after_$w.json" || status=1
 done
-(cd "$worktree" && bazel shutdown >/dev/null 2>&1) || true
 exit "$status"

@@ -11,11 +11,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 base="$1"
 shift
-tmp="$(mktemp -d)"
-worktree="$tmp/base"
-trap '(cd "$worktree" && bazel shutdown >/dev/null 2>&1) || true;
-      git worktree remove --force "$worktree" >/dev/null 2>&1; rm -rf "$tmp"' EXIT
-git worktree add --detach "$worktree" "$base" >/dev/null 2>&1
+source tools/bench/base_worktree.sh "$base"
 query='mnemonic("CppCompile", deps(//shrt/...))'
 for side in base head; do
   tree="$worktree"; [[ "$side" == head ]] && tree="$PWD"

@@ -14,11 +14,7 @@ cd "$(dirname "$0")/../.."
 base="$1"
 runs="${2:-3}"
 flag="${3:---world_size=4}"
-tmp="$(mktemp -d)"
-worktree="$tmp/base"
-trap '(cd "$worktree" && bazel shutdown >/dev/null 2>&1) || true;
-      git worktree remove --force "$worktree" >/dev/null 2>&1; rm -rf "$tmp"' EXIT
-git worktree add --detach "$worktree" "$base" >/dev/null 2>&1
+source tools/bench/base_worktree.sh "$base"
 (cd "$worktree" && bazel build --config=ci //tools:shrt >/dev/null 2>&1)
 bazel build --config=ci //tools:shrt >/dev/null 2>&1
 
