@@ -172,7 +172,8 @@ std::vector<int64_t> NdLocalShape(std::vector<int64_t> shape,
 OutputCheck CheckNdOutput(const at::Tensor& full, const std::vector<at::Tensor>& locals,
                           const std::vector<Placement>& placements, const MeshShape& mesh,
                           const CheckContext& context,
-                          const std::function<const RoundingReference*()>& reference) {
+                          const std::function<const RoundingReference*()>& reference,
+                          std::vector<at::Tensor>* expected) {
   const int ndim = mesh.ndim();
   std::optional<Placement> partial;
   for (const Placement& p : placements) {
@@ -206,8 +207,14 @@ OutputCheck CheckNdOutput(const at::Tensor& full, const std::vector<at::Tensor>&
     }
     return t.contiguous();
   };
+  std::vector<at::Tensor> own;
+  std::vector<at::Tensor>& pieces = expected != nullptr ? *expected : own;
   for (size_t g = 0; g < groups.size(); ++g) {
-    const at::Tensor want = piece(full, g);
+    if (pieces.size() == g) {
+      const UnfilledScope unfilled;  // ShRT's own copies, written in full
+      pieces.push_back(piece(full, g));
+    }
+    const at::Tensor& want = pieces[g];
     std::vector<at::Tensor> members;
     for (int r : groups[g]) members.push_back(locals[r]);
     const Placement p = partial.value_or(Placement::Replicate());

@@ -68,10 +68,16 @@ std::vector<int64_t> NdLocalShape(std::vector<int64_t> shape,
 // output's float64 reference, pieced alike) by CheckAgainstReference.
 // OutputCheck::rank is the flat rank (mesh.RankName names it), or -1 when
 // only a group's reduction is wrong, with the group in `detail`.
+// `expected`, if not null, keeps the groups' expected pieces (contiguous
+// copies, in group order) between calls with the same `full`, `placements`
+// and mesh: a call cuts those it needs that are not there yet, so a caller
+// that checks many rank outputs against one output placement (every tuple
+// of input placements of a case, nd_truth.cc) cuts each piece once.
 OutputCheck CheckNdOutput(const at::Tensor& full, const std::vector<at::Tensor>& locals,
                           const std::vector<Placement>& placements, const MeshShape& mesh,
                           const CheckContext& context,
-                          const std::function<const RoundingReference*()>& reference);
+                          const std::function<const RoundingReference*()>& reference,
+                          std::vector<at::Tensor>* expected = nullptr);
 
 }  // namespace shrt
 

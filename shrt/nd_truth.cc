@@ -53,6 +53,28 @@ struct NdCallMemo {
 };
 inline constexpr int64_t kMaxMemoElements = 8 * kMaxSampleElements;
 
+// One case's expected output pieces (nd_layout.h CheckNdOutput's
+// `expected`) by the run's negated inputs, the output and its N-D
+// placements: every tuple of input placements is checked against the same
+// pieces of the same full output. An entry is made while the pieces it may
+// hold (at most one full output per rank) fit in kMaxMemoElements with the
+// others; past it, pieces are cut per check.
+struct NdExpectedCache {
+  std::map<std::tuple<std::vector<bool>, size_t, NdPlacements>, std::vector<at::Tensor>> pieces;
+  int64_t elements = 0;
+
+  // The entry for `key`, made if it fits; nullptr when it does not.
+  std::vector<at::Tensor>* Find(std::tuple<std::vector<bool>, size_t, NdPlacements> key,
+                                const at::Tensor& full, int ranks) {
+    auto it = pieces.find(key);
+    if (it != pieces.end()) return &it->second;
+    const int64_t most = full.numel() * ranks;
+    if (elements + most > kMaxMemoElements) return nullptr;
+    elements += most;
+    return &pieces[std::move(key)];
+  }
+};
+
 // A stable seed for input i's N-D placements in one case and redraw (the
 // same for every rule that uses them, so that their verdicts agree).
 uint64_t LocalsSeed(uint64_t case_seed, size_t i, const NdPlacements& ps, int redraw) {
@@ -123,9 +145,10 @@ class NdTruthBuilder {
       const bool informative = Informative(full.outputs);
       NdLocalsCache cache;
       NdCallMemo memo;
+      NdExpectedCache expected;
       for (const auto& [inputs, rules] : tuples_) {
         if (std::none_of(rules.begin(), rules.end(), [&](size_t r) { return Open(r); })) continue;
-        RunTuple(inputs, rules, full, cache, memo);
+        RunTuple(inputs, rules, full, cache, memo, expected);
         if (!informative) continue;
         for (size_t r : rules) ++informative_[r];
       }
@@ -237,7 +260,8 @@ class NdTruthBuilder {
   }
 
   void RunTuple(const std::vector<NdPlacements>& placements, const std::vector<size_t>& rules,
-                FullCase& full, NdLocalsCache& cache, NdCallMemo& memo) {
+                FullCase& full, NdLocalsCache& cache, NdCallMemo& memo,
+                NdExpectedCache& expected) {
     std::vector<Placement> rep;
     for (const NdPlacements& ps : placements) rep.push_back(Representative(ps));
     const int n = mesh_.size();
@@ -342,7 +366,8 @@ class NdTruthBuilder {
               };
               OutputCheck check =
                   CheckNdOutput((*want)[k], outs[k], out, mesh_,
-                                cases_.Context(k, input_scale, full_input_scale), reference);
+                                cases_.Context(k, input_scale, full_input_scale), reference,
+                                expected.Find({run.negated, k, out}, (*want)[k], n));
               it = checked.emplace(std::make_pair(k, out), std::move(check)).first;
             }
             const OutputCheck& check = it->second;

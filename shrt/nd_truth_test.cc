@@ -136,6 +136,38 @@ TEST(NdLayoutTest, OutputCheckNamesTheRankOfAWrongLocal) {
   EXPECT_FALSE(wrong.ok);
 }
 
+TEST(NdLayoutTest, OutputCheckReusesItsExpectedPiecesAndStillFails) {
+  const at::Tensor y = at::randn({7, 3});
+  const MeshShape mesh = *MeshShape::Parse("2x2");
+  CheckContext context;
+  auto none = []() -> const RoundingReference* { return nullptr; };
+  std::vector<at::Tensor> pieces;
+  std::vector<at::Tensor> locals = DistributeNd(y, Nd("[S(0), S(1)]"), mesh, 0);
+  // A failure in group 0 stops before the later groups' pieces are cut.
+  std::vector<at::Tensor> wrong = locals;
+  wrong[0] = wrong[0] + 1;
+  const OutputCheck first = CheckNdOutput(y, wrong, Nd("[S(0), S(1)]"), mesh, context, none, &pieces);
+  EXPECT_FALSE(first.ok);
+  EXPECT_EQ(mesh.RankName(first.rank), "(0, 0)");
+  ASSERT_EQ(pieces.size(), 1u);
+  EXPECT_TRUE(CheckNdOutput(y, locals, Nd("[S(0), S(1)]"), mesh, context, none, &pieces).ok);
+  ASSERT_EQ(pieces.size(), 4u);  // one group per rank: no Partial level
+  EXPECT_TRUE(at::equal(pieces[3], locals[3]));
+  // Kept pieces judge later outputs exactly as fresh ones do.
+  locals[3] = locals[3] + 1;
+  const OutputCheck off = CheckNdOutput(y, locals, Nd("[S(0), S(1)]"), mesh, context, none, &pieces);
+  EXPECT_FALSE(off.ok);
+  EXPECT_EQ(mesh.RankName(off.rank), "(1, 1)");
+  // Partial over dim 1: two groups, (0, *) and (1, *), one piece each.
+  std::vector<at::Tensor> partial_pieces;
+  const std::vector<at::Tensor> parts = DistributeNd(y, Nd("[S(0), P(sum)]"), mesh, 3);
+  for (int repeat = 0; repeat < 2; ++repeat) {
+    EXPECT_TRUE(
+        CheckNdOutput(y, parts, Nd("[S(0), P(sum)]"), mesh, context, none, &partial_pieces).ok);
+  }
+  EXPECT_EQ(partial_pieces.size(), 2u);
+}
+
 // Validates `spec_text` claiming `rules` on `mesh` (N-D) or at W (1-D).
 OpReport OnMesh(const std::string& spec_text, const std::vector<std::string>& rules,
                 const char* mesh) {
