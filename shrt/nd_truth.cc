@@ -44,9 +44,9 @@ using NdLocalsCache = std::map<std::tuple<size_t, NdPlacements, int, bool>, NdLo
 // a Replicate mesh dim make one call, and [S(0), R] makes the calls of
 // [R, S(0)] on other ranks. Only for an overload that writes no input and
 // takes no per-rank output shape; the outputs are read, never written.
-// At most kMaxMemoElements output elements are kept (8 x
-// kMaxSampleElements, limits.h: 64 MiB of float64); past it, calls are
-// made.
+// At most kMaxMemoElements elements are kept (8 x kMaxSampleElements,
+// limits.h: 64 MiB of float64), these outputs and the case's expected
+// pieces (NdExpectedCache) together; past it, calls are made.
 struct NdCallMemo {
   std::unordered_map<uint64_t, Tensors> outputs;
   int64_t elements = 0;
@@ -56,21 +56,22 @@ inline constexpr int64_t kMaxMemoElements = 8 * kMaxSampleElements;
 // One case's expected output pieces (nd_layout.h CheckNdOutput's
 // `expected`) by the run's negated inputs, the output and its N-D
 // placements: every tuple of input placements is checked against the same
-// pieces of the same full output. An entry is made while the pieces it may
-// hold (at most one full output per rank) fit in kMaxMemoElements with the
-// others; past it, pieces are cut per check.
+// pieces of the same full output. The pieces share the call memo's budget:
+// an entry is made while what it may hold (at most one full output per
+// rank) fits in kMaxMemoElements with the memo's outputs and the other
+// entries; past it, pieces are cut per check.
 struct NdExpectedCache {
   std::map<std::tuple<std::vector<bool>, size_t, NdPlacements>, std::vector<at::Tensor>> pieces;
-  int64_t elements = 0;
 
-  // The entry for `key`, made if it fits; nullptr when it does not.
+  // The entry for `key`, made if it fits in `memo`'s budget (and charged
+  // to it); nullptr when it does not.
   std::vector<at::Tensor>* Find(std::tuple<std::vector<bool>, size_t, NdPlacements> key,
-                                const at::Tensor& full, int ranks) {
+                                const at::Tensor& full, int ranks, NdCallMemo& memo) {
     auto it = pieces.find(key);
     if (it != pieces.end()) return &it->second;
     const int64_t most = full.numel() * ranks;
-    if (elements + most > kMaxMemoElements) return nullptr;
-    elements += most;
+    if (memo.elements + most > kMaxMemoElements) return nullptr;
+    memo.elements += most;
     return &pieces[std::move(key)];
   }
 };
@@ -367,7 +368,7 @@ class NdTruthBuilder {
               OutputCheck check =
                   CheckNdOutput((*want)[k], outs[k], out, mesh_,
                                 cases_.Context(k, input_scale, full_input_scale), reference,
-                                expected.Find({run.negated, k, out}, (*want)[k], n));
+                                expected.Find({run.negated, k, out}, (*want)[k], n, memo));
               it = checked.emplace(std::make_pair(k, out), std::move(check)).first;
             }
             const OutputCheck& check = it->second;
