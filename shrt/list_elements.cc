@@ -1,5 +1,8 @@
 #include "shrt/list_elements.h"
 
+#include <algorithm>
+#include <memory>
+
 #include "absl/strings/str_cat.h"
 #include "shrt/compare.h"
 #include "shrt/full_case.h"
@@ -18,6 +21,46 @@ std::string Differs(const at::Tensor& alone, const at::Tensor& whole) {
 }
 
 }  // namespace
+
+// BoundSample::ListElements (sample.h), beside its one caller.
+absl::StatusOr<std::vector<ListElement>> BoundSample::ListElements(const LoadedSpec& spec,
+                                                                   int s) const {
+  std::vector<ListElement> out;
+  int length = -1;
+  for (size_t i = 0; i < list_sizes_.size(); ++i) {
+    if (list_sizes_[i] < 0 || static_cast<int>(i) == out_list_) continue;
+    if (length >= 0 && list_sizes_[i] != length) return out;
+    length = list_sizes_[i];
+  }
+  if (length < 2) return out;
+  for (int k = 0; k < length; ++k) {
+    Sample cut = bound_;
+    for (Arg& a : *cut.mutable_arg()) {
+      if (!a.has_tensors()) continue;
+      TensorArg element = a.tensors().tensor(k);
+      a.mutable_tensors()->clear_tensor();
+      *a.mutable_tensors()->add_tensor() = std::move(element);
+    }
+    absl::StatusOr<BoundSample> bound =
+        Bind(spec, s, cut, where_, absl::StrCat(name_, " (list element ", k, ")"));
+    if (!bound.ok()) return bound.status();
+    ListElement e;
+    for (size_t j = 0; j < bound->slots_.size(); ++j) {
+      const Slot& slot = bound->slots_[j];
+      const Slot whole{slot.arg, slot.elem < 0 ? -1 : k};
+      const auto it = std::find_if(slots_.begin(), slots_.end(), [&](const Slot& x) {
+        return x.arg == whole.arg && x.elem == whole.elem;
+      });
+      const int i = static_cast<int>(it - slots_.begin());
+      bound->inputs_[j].label = inputs_[i].label;
+      bound->inputs_[j].seed_index = inputs_[i].seed_index;
+      e.inputs.push_back(i);
+    }
+    e.sample = std::make_unique<BoundSample>(*std::move(bound));
+    out.push_back(std::move(e));
+  }
+  return out;
+}
 
 absl::StatusOr<ElementSplit> SplitListElements(const LoadedSpec& spec, int s,
                                                const BoundSample& sample,

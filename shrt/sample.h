@@ -52,6 +52,9 @@ struct ListElement {
   std::vector<int> inputs;
 };
 
+// Defined by purpose: binding and its checks in sample.cc, the boxed stacks
+// and out= shaping in sample_stack.cc, the calls in sample_call.cc, and
+// ListElements in list_elements.cc; sample_schema.h reads the schema.
 class BoundSample {
  public:
   // Copyable and movable; defined in sample.cc, where c10::IValue is whole.
