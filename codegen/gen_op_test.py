@@ -11,7 +11,7 @@ with one out per overload (the spec's own op, and one out, when
 (codegen/op_test.bzl), so Python, protobuf and Jinja2 start once per family
 rather than once per spec.
 
-Writes one data-only C++ source per overload (shrt/op_test_data.h): it
+Writes one data-only C++ source per overload (shrt/op_test/op_test_data.h): it
 embeds the spec, the spec its samples come from, the recipes they use and
 that overload's xfail entries, so a test re-runs only when one of those
 changes (a source written again with the same bytes changes nothing

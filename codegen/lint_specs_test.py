@@ -1,7 +1,7 @@
 """Every spec file is named by the naming function, no two specs map to one
 test target (over op_specs/ and the example specs in testing/), and the
 target names in op_specs/groups.bzl (written by the C++ `shrt groups`,
-shrt/overload_name.h TestTargetName) are the naming function's."""
+shrt/ops/overload_name.h TestTargetName) are the naming function's."""
 
 import pathlib
 import unittest

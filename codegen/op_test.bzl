@@ -7,8 +7,8 @@ load("@rules_cc//cc:defs.bzl", "cc_library", "cc_test")
 # the caller's repository. str() is "//shrt:..." from ShRT itself and
 # "@shrt//shrt:..." from elsewhere.
 _GEN_OP_TEST = str(Label("//codegen:gen_op_test"))
-_OP_TEST_DATA = str(Label("//shrt:op_test_data"))
-_OP_TEST_MAIN = str(Label("//shrt:op_test_main"))
+_OP_TEST_DATA = str(Label("//shrt/op_test:op_test_data"))
+_OP_TEST_MAIN = str(Label("//shrt/op_test:op_test_main"))
 
 def _stem(spec):
     """The file stem of a spec given as a path or a label."""
@@ -29,7 +29,7 @@ def shrt_op_tests(
     is aten::add.Tensor, aten::add_.Tensor and aten::add.out, this creates:
       `aten_add_Tensor`, `aten_add__Tensor`, `aten_add_out`: the cc_tests
         (size small), each linking its data (`<target>_data`, a library
-        compiled against shrt/op_test_data.h alone), //shrt:op_test_main
+        compiled against shrt/op_test/op_test_data.h alone), //shrt/op_test:op_test_main
         and `strategy` only,
         so a test re-runs only when its own spec, recipes, xfails or
         strategy library change;
@@ -37,7 +37,7 @@ def shrt_op_tests(
       `<name>_srcs`: one genrule running //codegen:gen_op_test once for
         every spec given, which writes each overload's `<target>_test.cc`
         (here `aten_add_Tensor_test.cc`, `aten_add__Tensor_test.cc` and
-        `aten_add_out_test.cc`), data-only sources (shrt/op_test_data.h)
+        `aten_add_out_test.cc`), data-only sources (shrt/op_test/op_test_data.h)
         embedding the spec, its samples_from spec, the recipes they use and
         the overload's xfail entries. A change to one spec runs it again for
         all, but the sources of the others come out byte for byte the same

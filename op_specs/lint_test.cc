@@ -8,13 +8,13 @@
 
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
-#include "shrt/checkability.h"
-#include "shrt/group_manifest.h"
-#include "shrt/overload_name.h"
-#include "shrt/registry.h"
-#include "shrt/spec_loader.h"
-#include "shrt/text_proto.h"
-#include "shrt/xfails.h"
+#include "shrt/engine/spec_loader.h"
+#include "shrt/ops/overload_name.h"
+#include "shrt/report/checkability.h"
+#include "shrt/report/group_manifest.h"
+#include "shrt/report/xfails.h"
+#include "shrt/strategies/registry.h"
+#include "shrt/vocab/text_proto.h"
 
 namespace shrt {
 namespace {

@@ -24,9 +24,9 @@
 //   SHRT_PLUGIN_STRATEGY("myops::scaled_mul", ScaledMulStrategy);
 //
 // A strategy returns rules as text in the notation of reports and specs
-// (shrt/placement.h): "S(0), R -> S(0)", one placement per flattened tensor
+// (shrt/vocab/placement.h): "S(0), R -> S(0)", one placement per flattened tensor
 // input, "->", one per output. The strategy contract is the one of every
-// ShRT strategy (shrt/strategy.h): Shard dims may be negative (counted from
+// ShRT strategy (shrt/strategies/strategy.h): Shard dims may be negative (counted from
 // the end), the all-Replicate rule is implicit, no rule twice. A rule that
 // does not parse or breaks the contract is reported as the overload's error
 // when the strategy is queried, naming the rule; an exception the strategy
@@ -38,7 +38,7 @@
 //
 // This header needs only the C++17 standard library. Strategies register
 // for functional overloads; in-place and out= variants derive theirs
-// (shrt/registry.h).
+// (shrt/strategies/registry.h).
 #ifndef SHRT_PLUGIN_H_
 #define SHRT_PLUGIN_H_
 
@@ -86,7 +86,7 @@ class Args {
 // operator on its local tensors with no communication.
 using Strategy = std::vector<std::string> (*)(const Args& args);
 
-// Rule builders: placement text as shrt/placement.h writes it.
+// Rule builders: placement text as shrt/vocab/placement.h writes it.
 // Replicate: "R".
 inline std::string R() { return "R"; }
 // Shard along `dim` (negative counts from the end): "S(0)".

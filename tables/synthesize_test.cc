@@ -1,12 +1,12 @@
 // Conditional synthesis on real overloads: the rules DESIGN.md and the
 // issue name come out, and every synthesised rule is correct when validated
 // as a table (the re-check).
-#include "shrt/synthesize.h"
+#include "shrt/report/synthesize.h"
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "shrt/spec_loader.h"
-#include "shrt/table_claims.h"
+#include "shrt/engine/spec_loader.h"
+#include "shrt/report/table_claims.h"
 
 namespace shrt {
 namespace {

@@ -4,10 +4,10 @@
 #include <map>
 
 #include "gtest/gtest.h"
-#include "shrt/overload_name.h"
-#include "shrt/spec_loader.h"
-#include "shrt/table_claims.h"
-#include "shrt/validate.h"
+#include "shrt/engine/spec_loader.h"
+#include "shrt/engine/validate.h"
+#include "shrt/ops/overload_name.h"
+#include "shrt/report/table_claims.h"
 
 namespace shrt {
 namespace {

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "absl/status/status.h"
-#include "shrt/registry.h"
+#include "shrt/strategies/registry.h"
 
 namespace shrt::testing {
 

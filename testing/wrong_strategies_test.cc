@@ -6,9 +6,9 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "shrt/overload_name.h"
-#include "shrt/spec_loader.h"
-#include "shrt/validate.h"
+#include "shrt/engine/spec_loader.h"
+#include "shrt/engine/validate.h"
+#include "shrt/ops/overload_name.h"
 
 namespace shrt::testing {
 namespace {

@@ -10,9 +10,9 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "google/protobuf/util/json_util.h"
-#include "shrt/checkability.h"
-#include "shrt/coverage.h"
-#include "shrt/spec_loader.h"
+#include "shrt/engine/spec_loader.h"
+#include "shrt/report/checkability.h"
+#include "shrt/report/coverage.h"
 #include "tools/validate_command.h"
 
 namespace shrt {
@@ -52,7 +52,7 @@ void Accounting(std::ostream& out, const CoverageReport& report) {
     out << absl::StrFormat("%-20s | %9d | %7d | %13d | %15d\n", g.name(), g.overloads(),
                            g.checked(), g.not_checkable(), g.not_yet_covered());
   }
-  out << "\nNot checkable here, by category (shrt/checkability.h):\n";
+  out << "\nNot checkable here, by category (shrt/report/checkability.h):\n";
   for (const CategoryCount& c : report.not_checkable()) {
     out << absl::StrFormat("  %-22s %5d\n", c.category(), c.overloads());
   }

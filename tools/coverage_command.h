@@ -1,16 +1,16 @@
 // `shrt coverage`: every overload of the dispatcher accounted for, by
 // namespace: checked (a spec and a registered strategy: a generated test),
-// not checkable here (by category: shrt/checkability.h, with the overloads
+// not checkable here (by category: shrt/report/checkability.h, with the overloads
 // named in <spec_dir>/not_checkable.textproto), or not yet covered; and the
 // specs by family, listing what lacks a spec or a strategy
-// (shrt/coverage.h).
+// (shrt/report/coverage.h).
 #ifndef TOOLS_COVERAGE_COMMAND_H_
 #define TOOLS_COVERAGE_COMMAND_H_
 
 #include <ostream>
 #include <string>
 
-#include "shrt/registry.h"
+#include "shrt/strategies/registry.h"
 
 namespace shrt {
 

@@ -10,17 +10,17 @@
 #include "absl/strings/str_replace.h"
 #include "google/protobuf/text_format.h"
 #include "google/protobuf/util/json_util.h"
-#include "shrt/mesh.h"
-#include "shrt/op_lookup.h"
-#include "shrt/overload_name.h"
-#include "shrt/report.pb.h"
-#include "shrt/spec_loader.h"
-#include "shrt/synthesize.h"
-#include "shrt/table.pb.h"
-#include "shrt/ground_truth.h"
-#include "shrt/isolation.h"
-#include "shrt/validate.h"
-#include "shrt/sample.h"
+#include "shrt/engine/ground_truth.h"
+#include "shrt/engine/isolation.h"
+#include "shrt/engine/sample.h"
+#include "shrt/engine/spec_loader.h"
+#include "shrt/engine/validate.h"
+#include "shrt/ops/op_lookup.h"
+#include "shrt/ops/overload_name.h"
+#include "shrt/report/report.pb.h"
+#include "shrt/report/synthesize.h"
+#include "shrt/strategies/table.pb.h"
+#include "shrt/vocab/mesh.h"
 #include "tools/validate_command.h"
 
 namespace shrt {
@@ -161,7 +161,7 @@ std::string TextProto(const DiscoveryReport& r) {
     if (s.not_generalised().empty()) continue;
     absl::StrAppend(&left, "#   ", s.name(), ": ", absl::StrJoin(s.not_generalised(), "; "), "\n");
   }
-  return absl::StrCat("# proto-file: shrt/table.proto\n# proto-message: shrt.StrategyTable\n",
+  return absl::StrCat("# proto-file: shrt/strategies/table.proto\n# proto-message: shrt.StrategyTable\n",
                       "# Discovered by `shrt discover --op=", r.op(), " --world_size=", r.world_size(),
                       " --format=textproto` on ", r.spec(), ".\n",
                       left.empty() ? "" : absl::StrCat("# Valid on one sample, not generalised:\n", left),
@@ -175,8 +175,8 @@ std::string Cc(const DiscoveryReport& r) {
   return absl::StrCat(
       "// Discovered by `shrt discover --op=", r.op(), " --world_size=", r.world_size(),
       " --format=cc` on ", r.spec(), ".\n",
-      "// Paste into a strategy source (its library depends on //shrt:strategy_api and //shrt:table).\n",
-      "#include \"shrt/registry.h\"\n#include \"shrt/table.h\"\n\nnamespace shrt {\nnamespace {\n\n",
+      "// Paste into a strategy source (its library depends on //shrt/strategies:strategy_api and //shrt/strategies:table).\n",
+      "#include \"shrt/strategies/registry.h\"\n#include \"shrt/strategies/table.h\"\n\nnamespace shrt {\nnamespace {\n\n",
       "const TableStrategy& ", fn, "() {\n",
       "  static const auto* file = new StrategyTableFile(*StrategyTableFile::FromText(R\"pb(\n", table,
       ")pb\", \"", r.op(), " (discovered)\"));\n  return *file->ops()[0];\n}\n\n",
@@ -227,7 +227,7 @@ int RunDiscover(const DiscoverCommand& cmd, std::ostream& out, std::ostream& err
   options.seed = cmd.seed;
   options.partial_redraws = cmd.redraws;
   const auto start = std::chrono::steady_clock::now();
-  // In a crash-isolated worker (shrt/isolation.h): an operator that
+  // In a crash-isolated worker (shrt/engine/isolation.h): an operator that
   // crashes is reported, its other cases still judged.
   IsolationOptions isolation;
   isolation.call_time_limit = cmd.call_time_limit;

@@ -1,5 +1,5 @@
 // `shrt discover`: find the rules an overload admits, and generalise them
-// into symbolic rules with conditions (shrt/synthesize.h).
+// into symbolic rules with conditions (shrt/report/synthesize.h).
 #ifndef TOOLS_DISCOVER_COMMAND_H_
 #define TOOLS_DISCOVER_COMMAND_H_
 
@@ -26,7 +26,7 @@ struct DiscoverCommand {
 
 // Runs the command, writing the report to `out` and errors to `err`.
 // Returns 0; 1 when the operator crashed (the report lists the crashes;
-// shrt/isolation.h); 2 on a usage or input error.
+// shrt/engine/isolation.h); 2 on a usage or input error.
 int RunDiscover(const DiscoverCommand& cmd, std::ostream& out, std::ostream& err);
 
 }  // namespace shrt

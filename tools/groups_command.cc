@@ -5,8 +5,8 @@
 #include <fstream>
 
 #include "absl/strings/str_cat.h"
-#include "shrt/group_manifest.h"
-#include "shrt/spec_loader.h"
+#include "shrt/engine/spec_loader.h"
+#include "shrt/report/group_manifest.h"
 #include "tools/validate_command.h"
 
 namespace shrt {

@@ -1,6 +1,6 @@
 // `shrt groups`: the op group (functional, in-place, out=) of every spec of
 // a spec tree, from the dispatcher's schemas, as the Starlark manifest the
-// Bazel macro reads (shrt/group_manifest.h). Prints it, or with --write
+// Bazel macro reads (shrt/report/group_manifest.h). Prints it, or with --write
 // replaces <spec_dir>/groups.bzl atomically.
 #ifndef TOOLS_GROUPS_COMMAND_H_
 #define TOOLS_GROUPS_COMMAND_H_

@@ -8,9 +8,9 @@
 #include "absl/status/status.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/str_cat.h"
-#include "shrt/op_args.h"
-#include "shrt/placement.h"
-#include "shrt/registry.h"
+#include "shrt/ops/op_args.h"
+#include "shrt/strategies/registry.h"
+#include "shrt/vocab/placement.h"
 
 namespace shrt {
 namespace {

@@ -11,7 +11,7 @@
 #define TOOLS_PLUGIN_REGISTRATION_H_
 
 #include "shrt/plugin.h"
-#include "shrt/strategy.h"
+#include "shrt/strategies/strategy.h"
 
 namespace shrt {
 
@@ -20,7 +20,7 @@ int PluginRegistrations();
 
 // `strategy` as a shrt::Strategy: it sees the sample's OpArgs through
 // plugin::Args and its rule texts are parsed with ParseRule
-// (shrt/placement.h). The returned strategy's errors: InvalidArgument
+// (shrt/vocab/placement.h). The returned strategy's errors: InvalidArgument
 // naming the rule text that does not parse, or the exception the plugin
 // strategy threw.
 Strategy FromPlugin(plugin::Strategy strategy);

@@ -6,9 +6,9 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "shrt/op_args.h"
-#include "shrt/placement.h"
-#include "shrt/registry.h"
+#include "shrt/ops/op_args.h"
+#include "shrt/strategies/registry.h"
+#include "shrt/vocab/placement.h"
 
 namespace shrt {
 namespace {

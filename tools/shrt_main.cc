@@ -26,10 +26,10 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "absl/time/time.h"
-#include "shrt/registry.h"
-#include "shrt/spec_loader.h"
-#include "shrt/suggest.h"
-#include "shrt/torch_runtime.h"
+#include "shrt/engine/spec_loader.h"
+#include "shrt/engine/torch_runtime.h"
+#include "shrt/strategies/registry.h"
+#include "shrt/vocab/suggest.h"
 #include "tools/coverage_command.h"
 #include "tools/discover_command.h"
 #include "tools/groups_command.h"
@@ -43,7 +43,7 @@ ABSL_FLAG(std::vector<std::string>, op, {},
 ABSL_FLAG(bool, all, false, "Validate every overload that has a spec and a strategy");
 ABSL_FLAG(std::vector<std::string>, spec, {}, "Spec files to validate, comma-separated");
 ABSL_FLAG(std::string, strategies, "",
-          "A strategy table (shrt/table.proto) to validate instead of the registered strategies");
+          "A strategy table (shrt/strategies/table.proto) to validate instead of the registered strategies");
 ABSL_FLAG(bool, dtensor, false,
           "Validate the rules the installed torch's DTensor registers instead of the registered "
           "strategies");

@@ -10,16 +10,16 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "shrt/atomic_file.h"
-#include "shrt/html_report.h"
-#include "shrt/mesh.h"
-#include "shrt/op_lookup.h"
-#include "shrt/overload_name.h"
-#include "shrt/printable.h"
-#include "shrt/report.h"
-#include "shrt/spec_loader.h"
-#include "shrt/table_claims.h"
-#include "shrt/validate.h"
+#include "shrt/engine/spec_loader.h"
+#include "shrt/engine/validate.h"
+#include "shrt/ops/op_lookup.h"
+#include "shrt/ops/overload_name.h"
+#include "shrt/report/html_report.h"
+#include "shrt/report/report.h"
+#include "shrt/report/table_claims.h"
+#include "shrt/vocab/atomic_file.h"
+#include "shrt/vocab/mesh.h"
+#include "shrt/vocab/printable.h"
 #include "tools/dtensor/ask_dtensor.h"
 #include "tools/progress.h"
 
@@ -292,7 +292,7 @@ int RunValidate(const ValidateCommand& cmd, const StrategyRegistry& registry, st
     }
     return report;
   };
-  // Overloads run in crash-isolated worker processes (shrt/isolation.h;
+  // Overloads run in crash-isolated worker processes (shrt/engine/isolation.h;
   // ATen intra-op threads stay at 1): an operator that crashes makes its
   // overload *crashed*, the other overloads are unaffected.
   isolation.jobs = std::max(1, std::min<int>(isolation.jobs, static_cast<int>(targets.size())));

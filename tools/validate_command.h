@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "absl/time/time.h"
 #include "absl/strings/string_view.h"
-#include "shrt/registry.h"
+#include "absl/time/time.h"
+#include "shrt/strategies/registry.h"
 
 namespace shrt {
 
@@ -19,7 +19,7 @@ struct ValidateCommand {
   std::vector<std::string> ops;  // --op, canonical or alias spellings
   bool all = false;              // --all: every overload with a spec and a strategy
   std::vector<std::string> specs;  // --spec: spec files, possibly outside spec_dir
-  // --strategies: a strategy table (shrt/table.proto) whose rules are
+  // --strategies: a strategy table (shrt/strategies/table.proto) whose rules are
   // validated instead of the registered strategies.
   std::string strategies;
   // --dtensor: validate the rules the installed torch's DTensor registers
@@ -32,7 +32,7 @@ struct ValidateCommand {
   // register DTensor strategies (e.g. for the custom ops of --load).
   std::vector<std::string> dtensor_rules;
   int world_size = 4;            // --world_size
-  // --mesh: an N-D mesh such as "2x2" (shrt/mesh.h MeshShape::Parse); when
+  // --mesh: an N-D mesh such as "2x2" (shrt/vocab/mesh.h MeshShape::Parse); when
   // set, each strategy's expansion to it is validated (DESIGN.md §9)
   // instead of its rules on the 1-D mesh of world_size.
   std::string mesh;
@@ -52,7 +52,7 @@ struct ValidateCommand {
   int jobs = 0;  // --jobs: overloads validated in parallel; 0 = one per core
   int redraws = 3;
   // --call_time_limit: wall time one operator call may take before it
-  // counts as crashed (shrt/isolation.h).
+  // counts as crashed (shrt/engine/isolation.h).
   absl::Duration call_time_limit = absl::Seconds(60);
 };
 
@@ -65,7 +65,7 @@ inline constexpr int kExitUsage = 2;      // usage or input error (flags, specs,
 
 // Writes "shrt <command>: <message>" ("shrt: <message>" for an empty
 // command) and a newline to `err` with control
-// characters escaped (shrt/printable.h: a name a user typed cannot move
+// characters escaped (shrt/vocab/printable.h: a name a user typed cannot move
 // the cursor or forge a line), and returns kExitUsage: how every command
 // reports a usage or input error.
 int UsageError(std::ostream& err, absl::string_view command, absl::string_view message);
@@ -76,8 +76,8 @@ int UsageError(std::ostream& err, absl::string_view command, absl::string_view m
 // warning on `err` naming its file and line (the table may serve other
 // spec trees too; the exit status is unchanged). With --html, the same
 // report (the ValidationReport that --format=json prints) is also written
-// to that file as one self-contained HTML page (shrt/html_report.h),
-// replaced atomically (shrt/atomic_file.h); a directory that does not exist
+// to that file as one self-contained HTML page (shrt/report/html_report.h),
+// replaced atomically (shrt/vocab/atomic_file.h); a directory that does not exist
 // or cannot be written is found before the run, and any failure to write
 // is a usage error naming --html (kExitUsage). With --dtensor, DTensor is
 // asked about every sample first (tools/dtensor/ask_dtensor.h); --all then

@@ -10,7 +10,7 @@
 #include "gmock/gmock.h"
 #include "google/protobuf/util/json_util.h"
 #include "gtest/gtest.h"
-#include "shrt/report.pb.h"
+#include "shrt/report/report.pb.h"
 #include "testing/wrong_strategies.h"
 
 namespace shrt {

@@ -5,10 +5,10 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/time/civil_time.h"
-#include "shrt/atomic_file.h"
-#include "shrt/overload_name.h"
-#include "shrt/xfail_text.h"
-#include "shrt/xfails.h"
+#include "shrt/ops/overload_name.h"
+#include "shrt/report/xfail_text.h"
+#include "shrt/report/xfails.h"
+#include "shrt/vocab/atomic_file.h"
 #include "tools/validate_command.h"
 
 namespace shrt {

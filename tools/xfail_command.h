@@ -1,9 +1,9 @@
 // `shrt xfail add|remove|list`: edit and list op_specs/xfails.textproto
-// (shrt/xfail.proto) without hand-editing.
+// (shrt/report/xfail.proto) without hand-editing.
 //
-// add and remove edit the file's text in place (shrt/xfail_text.h: every
+// add and remove edit the file's text in place (shrt/report/xfail_text.h: every
 // comment and the order of entries survive) and replace the file
-// atomically (shrt/atomic_file.h): killed at any moment, or out of disk,
+// atomically (shrt/vocab/atomic_file.h): killed at any moment, or out of disk,
 // they leave the old file or the new one, never a torn one, and they write
 // nothing if the file changed since they read it. add creates a missing
 // file, with a header comment.

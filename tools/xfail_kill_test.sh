@@ -1,5 +1,5 @@
 #!/bin/bash
-# Faults while `shrt xfail add|remove` writes (shrt/atomic_file.h):
+# Faults while `shrt xfail add|remove` writes (shrt/vocab/atomic_file.h):
 #   - killed with kill -9 after a random delay, for add and for remove, the
 #     xfails file is byte-identical to the old or the new version every
 #     time. The delays cover the command's whole run time (1.2 times the
@@ -33,7 +33,7 @@ slow_disk=(strace -f -qq --seccomp-bpf -o /dev/null -e trace=fsync -e inject=fsy
 
 # The old version: commented entries around a 16 MB comment block.
 {
-  printf '# proto-file: shrt/xfail.proto\n# proto-message: shrt.XfailList\n# kill test\n'
+  printf '# proto-file: shrt/report/xfail.proto\n# proto-message: shrt.XfailList\n# kill test\n'
   printf 'xfail {\n  op: "aten::neg"  # inside\n  rule: "P(sum) -> P(sum)"\n  reason: "r"\n'
   printf '  issue: "https://example.org/2"\n  added: "2026-01-01"\n}  # after neg\n'
   yes '# padding: a comment line of eighty bytes that every edit must keep as it is....' | head -n 200000

@@ -3,10 +3,10 @@
 // bad-input error naming the file; in an accepted file Find answers, for
 // what each entry names, that entry or the entry of the same operator's
 // overload (which takes precedence).
-#include "shrt/checkability.h"
 #include "shrt/fuzz/fuzz_checks.h"
-#include "shrt/overload_name.h"
-#include "shrt/text_proto.h"
+#include "shrt/ops/overload_name.h"
+#include "shrt/report/checkability.h"
+#include "shrt/vocab/text_proto.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string path = "fuzz/not_checkable.textproto";

@@ -1,15 +1,15 @@
-// Placement and rule text (shrt/placement.h): what a user writes in
+// Placement and rule text (shrt/vocab/placement.h): what a user writes in
 // `--rule=`, an xfail's or a missing entry's `rule`, and the fixed
-// placements of a strategy table; N-D rules (shrt/nd_rule.h, a table's
-// N-D rules) and `--mesh=` (shrt/mesh.h). The input is parsed as one
+// placements of a strategy table; N-D rules (shrt/vocab/nd_rule.h, a table's
+// N-D rules) and `--mesh=` (shrt/vocab/mesh.h). The input is parsed as one
 // placement, a rule, an N-D rule and a mesh shape. Property: text that
 // parses round-trips through the canonical form,
 // Parse(ToString(Parse(x))) == Parse(x), and the canonical form prints as
 // itself.
 #include "shrt/fuzz/fuzz_checks.h"
-#include "shrt/mesh.h"
-#include "shrt/nd_rule.h"
-#include "shrt/placement.h"
+#include "shrt/vocab/mesh.h"
+#include "shrt/vocab/nd_rule.h"
+#include "shrt/vocab/placement.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using shrt::fuzz::Expect;

@@ -1,4 +1,4 @@
-// Recipe files (shrt/recipe.proto), as every run reads op_specs/recipes/:
+// Recipe files (shrt/spec/recipe.proto), as every run reads op_specs/recipes/:
 // RecipeSet::FromFiles, with the file named after the recipe it declares
 // (a mismatch is refused before anything else is checked). Every generator
 // of an accepted recipe then draws small tensors of each kind of dtype
@@ -8,9 +8,9 @@
 #include <string>
 
 #include "shrt/fuzz/fuzz_checks.h"
-#include "shrt/generators.h"
-#include "shrt/recipes.h"
-#include "shrt/text_proto.h"
+#include "shrt/spec/generators.h"
+#include "shrt/spec/recipes.h"
+#include "shrt/vocab/text_proto.h"
 
 namespace {
 

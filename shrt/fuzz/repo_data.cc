@@ -8,9 +8,9 @@
 #include <vector>
 
 #include "ATen/ops/zeros.h"
-#include "shrt/overload_name.h"
-#include "shrt/sample.h"
-#include "shrt/spec_loader.h"
+#include "shrt/engine/sample.h"
+#include "shrt/engine/spec_loader.h"
+#include "shrt/ops/overload_name.h"
 
 namespace shrt::fuzz {
 namespace {

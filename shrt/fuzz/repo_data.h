@@ -10,8 +10,8 @@
 #include <memory>
 
 #include "ATen/core/operator_name.h"
-#include "shrt/op_args.h"
-#include "shrt/recipes.h"
+#include "shrt/ops/op_args.h"
+#include "shrt/spec/recipes.h"
 
 namespace shrt::fuzz {
 

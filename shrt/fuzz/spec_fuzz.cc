@@ -1,12 +1,12 @@
-// Op spec text (shrt/spec.proto) into validated specs, as `shrt validate
+// Op spec text (shrt/spec/spec.proto) into validated specs, as `shrt validate
 // --spec=FILE` reads it: LoadedSpec::FromText with the repository's
 // recipes, then every checked overload of the group and every sample of it
 // bound to the overload's schema (BoundSample::BindAll). No operator runs.
 // Property: a refusal is a bad-input error naming the file.
+#include "shrt/engine/sample.h"
+#include "shrt/engine/spec_loader.h"
 #include "shrt/fuzz/fuzz_checks.h"
 #include "shrt/fuzz/repo_data.h"
-#include "shrt/sample.h"
-#include "shrt/spec_loader.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using shrt::fuzz::ExpectInputError;

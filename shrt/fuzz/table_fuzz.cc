@@ -1,4 +1,4 @@
-// Strategy tables (shrt/table.proto), as `shrt validate --strategies=FILE`
+// Strategy tables (shrt/strategies/table.proto), as `shrt validate --strategies=FILE`
 // reads them: StrategyTableFile::FromText, which parses the placements and
 // compiles the conditions and dim expressions (muparser); then every
 // overload's rules are instantiated on the first sample of its spec in the
@@ -9,7 +9,7 @@
 
 #include "shrt/fuzz/fuzz_checks.h"
 #include "shrt/fuzz/repo_data.h"
-#include "shrt/table.h"
+#include "shrt/strategies/table.h"
 
 namespace {
 

@@ -1,9 +1,9 @@
-// Xfail files (shrt/xfail.proto), as every generated test and `shrt xfail`
+// Xfail files (shrt/report/xfail.proto), as every generated test and `shrt xfail`
 // read op_specs/xfails.textproto: ParseXfails. Properties: a refusal is a
 // bad-input error naming the file; an accepted entry covers its own rule
 // (or any rule, for all_rules) on the day it was added.
 #include "shrt/fuzz/fuzz_checks.h"
-#include "shrt/xfails.h"
+#include "shrt/report/xfails.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string path = "fuzz/xfails.textproto";

@@ -46,7 +46,7 @@
 //   No Partial on q, k or mask (softmax is not linear or monotone in them).
 #include <vector>
 
-#include "shrt/registry.h"
+#include "shrt/strategies/registry.h"
 #include "shrt/strategies/rule_set.h"
 
 namespace shrt {

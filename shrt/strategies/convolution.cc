@@ -101,7 +101,7 @@
 #include <utility>
 #include <vector>
 
-#include "shrt/registry.h"
+#include "shrt/strategies/registry.h"
 #include "shrt/strategies/rule_set.h"
 
 namespace shrt {

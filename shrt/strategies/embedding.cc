@@ -25,7 +25,7 @@
 //   - linear in grad_output: P(sum), R -> P(sum), P(avg), R -> P(avg).
 #include <vector>
 
-#include "shrt/registry.h"
+#include "shrt/strategies/registry.h"
 #include "shrt/strategies/rule_set.h"
 
 namespace shrt {

@@ -1,6 +1,7 @@
 """The strategy families: the one list of them.
 
-Each family is one source file shrt/strategies/<family>.cc, built as the
+Each family is the source file shrt/strategies/<family>.cc (plus, for a
+family too long for one file, the files FAMILY_SRCS lists), built as the
 library //shrt/strategies:<family>, and one spec directory
 op_specs/<family>/ whose generated tests link that library. A new family is
 one more name here.
@@ -36,3 +37,19 @@ FAMILIES = [
     "views",
     "where",
 ]
+
+# A family's sources besides <family>.cc, by family: more strategy sources
+# (each registers its own overloads) and the internal headers they share.
+FAMILY_SRCS = {
+    "indexing": [
+        "indexing_advanced.cc",
+        "indexing_rules.cc",
+        "indexing_rules.h",
+        "indexing_scatter.cc",
+    ],
+    "matrix": [
+        "matrix_einsum.cc",
+        "matrix_product.cc",
+        "matrix_product.h",
+    ],
+}

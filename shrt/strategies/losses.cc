@@ -102,8 +102,8 @@
 #include <variant>
 #include <vector>
 
-#include "shrt/registry.h"
 #include "shrt/strategies/pointwise_rules.h"
+#include "shrt/strategies/registry.h"
 #include "shrt/strategies/rule_set.h"
 
 namespace shrt {

@@ -2,54 +2,26 @@
 // matmul, chain_matmul, kron, linear without bias (P = A @ B) and the fused
 // beta * self + alpha * (A @ B) forms addmm, addmv, baddbmm, addbmm, addr,
 // linear with bias; and, in their own sections below (each with its
-// algebra): _addmm_activation (addmm then relu/gelu), tensordot, bilinear,
-// einsum (a small equation parser), cdist / _cdist_forward /
-// _euclidean_dist. linear_backward is not here: libtorch 1.13 has no CPU
-// kernel for it (NestedTensor and MPS only), so it cannot be executed.
+// algebra): _addmm_activation (addmm then relu/gelu), tensordot, cdist /
+// _cdist_forward / _euclidean_dist. bilinear and einsum (a small equation
+// parser) are in matrix_einsum.cc, the algebra of A @ B and of the fused
+// forms in matrix_product.h. linear_backward is not here: libtorch 1.13 has
+// no CPU kernel for it (NestedTensor and MPS only), so it cannot be
+// executed.
 //
-// Product rules (DTensor's _matrix_ops.py, from the einsum view of A @ B):
-//   - an output dim that A (and/or B) carries shards through: A and B are
-//     sharded on that dim where they have it, replicated where they do not
-//     (mm: S(0), R -> S(0); R, S(1) -> S(1); bmm's batch: S(0), S(0) -> S(0));
-//   - the contracted dim sharded on both gives the local partial sums:
-//     S(k_A), S(k_B) -> P(sum) (a rank past the end contracts an empty
-//     chunk and contributes zeros);
-//   - the product is bilinear: P(sum), R -> P(sum), R, P(sum) -> P(sum),
-//     and the same with P(avg).
-//   No rule holds for P(max|min|product): a sum of products is not monotone
-//   or multiplicative in one factor.
-//
-// With self (out = beta * self + alpha * P, self broadcast to P's shape):
-//   - shard rules: self follows the output dim where it has that dim with
-//     the output's size, and is replicated where it broadcasts (both work
-//     on a size-1 output dim);
-//   - P(sum) product: the per-rank results sum to beta * sum(self_r) +
-//     alpha * P, so self must be P(sum) too (a replicated self would be
-//     counted W times);
-//   - P(avg) product: the mean over ranks is beta * mean(self_r) + alpha *
-//     P, so self may be P(avg) or R;
-//   - product replicated: beta * self_r + alpha * P is affine in self_r:
-//     P(avg) -> P(avg); increasing when beta > 0 (P(max) -> P(max),
-//     P(min) -> P(min)), decreasing when beta < 0 (P(max) -> P(min), ...).
-//     P(sum) self alone would count alpha * P W times: not claimed.
 // The registry derives the out= forms and the in-place forms (addmm_,
-// addmv_, baddbmm_, addbmm_, addr_), which keep the rules whose output placement equals
-// self's.
+// addmv_, baddbmm_, addbmm_, addr_), which keep the rules whose output
+// placement equals self's.
 //
-// When every contracted dim has size 1 (or none is contracted) the product
-// is an outer product, elementwise multiplicative in each factor:
-// P(product), P(product) -> P(product) (mm, bmm, mv, dot, outer, inner,
-// matmul, linear without bias; not with an added self).
-//
-// More ops with the same algebra (each is A @ B, or beta * self + alpha *
-// (A @ B), with its own dim structure). These are the rules of DTensor's
+// More ops with the same algebra (matrix_product.h; each is A @ B, or
+// beta * self + alpha * (A @ B), with its own dim structure). These are the rules of DTensor's
 // gen_einsum_strategies (torch/distributed/tensor/_ops/_einsum_strategy.py,
 // which _matrix_ops.py builds mm/bmm/addmm/baddbmm from) applied to each
 // op's einsum; DTensor reaches matmul, linear, inner, outer and kron through
 // their CompositeImplicitAutograd decompositions into those ops:
 //   - addbmm: sum_b batch1[b] @ batch2[b] contracts two dims, the batch dim
 //     and k; each sharded on both factors gives P(sum) (S(0), S(0) and
-//     S(2), S(1)); self is handled like addmm's (the rules above);
+//     S(2), S(1)); self is handled like addmm's (matrix_product.h);
 //   - outer / ger (alias) and addr: vec1 (x) vec2 contracts nothing, so there
 //     is no S, S -> P(sum) rule; out[i, j] = a[i] * b[j] is a product of one
 //     element of each factor, hence P(product), P(product) -> P(product)
@@ -82,36 +54,25 @@
 //   - linear: input @ weight.T (contracts input's last dim with weight's
 //     dim 1), plus bias as self with beta = 1 (bias broadcasts on the last
 //     output dim); without bias it is a plain product.
-//
-// libtorch 1.13 quirk: addmv with an empty local mat (a rank past the end of
-// a sharded dim of mat) returns beta * self in self's own shape instead of
-// broadcasting it to the (empty) output, so a rule that shards mat needs a
-// self of the local output's shape on every rank: sharded with the output
-// (S(0)), or full-shaped when the output is Partial. Some world size always
-// leaves a rank with an empty chunk. Seen as `R, S(0), R -> S(0)` giving
-// shape [1] instead of [0] on rank 3 of 4 for self [1], mat [6, 1].
 #include <algorithm>
 #include <cmath>
-#include <optional>
-#include <string>
 #include <utility>
-#include <variant>
 #include <vector>
 
-#include "shrt/registry.h"
+#include "shrt/strategies/matrix_product.h"
+#include "shrt/strategies/registry.h"
 #include "shrt/strategies/rule_set.h"
 
 namespace shrt {
 namespace {
 
-// The dim structure of A @ B: for each output dim, the dim of A and of B
-// that carries it (-1 where that factor lacks it), and the contracted dims.
-struct ProductDims {
-  std::vector<std::pair<int64_t, int64_t>> out_dims;
-  // Pairs (dim of A, dim of B) summed over; empty for an outer product.
-  std::vector<std::pair<int64_t, int64_t>> contracted;
-};
+using matrix_internal::AddProduct;
+using matrix_internal::kBiasLast;
+using matrix_internal::PlainProduct;
+using matrix_internal::ProductDims;
+using matrix_internal::ShardOrR;
 
+// The dim structures that do not depend on the inputs' shapes.
 const ProductDims kMm{{{0, -1}, {-1, 1}}, {{1, 0}}};
 const ProductDims kBmm{{{0, 0}, {1, -1}, {-1, 2}}, {{2, 1}}};
 const ProductDims kMv{{{0, -1}}, {{1, 0}}};
@@ -178,130 +139,6 @@ ProductDims LinearDims(const OpArgs& args) {
   return dims;
 }
 
-Placement ShardOrR(int64_t dim) { return dim >= 0 ? Placement::Shard(dim) : Placement::Replicate(); }
-
-// One rule of the product alone: placements of A, B and the output.
-struct ProductRule {
-  Placement a, b, out;
-};
-
-std::vector<ProductRule> ProductRules(const ProductDims& dims) {
-  std::vector<ProductRule> rules;
-  for (size_t d = 0; d < dims.out_dims.size(); ++d) {
-    rules.push_back({ShardOrR(dims.out_dims[d].first), ShardOrR(dims.out_dims[d].second),
-                     Placement::Shard(static_cast<int64_t>(d))});
-  }
-  const Placement sum = Placement::Partial(ReduceOp::kSum);
-  const Placement avg = Placement::Partial(ReduceOp::kAvg);
-  const Placement r = Placement::Replicate();
-  for (const auto& [a_k, b_k] : dims.contracted) {
-    rules.push_back({Placement::Shard(a_k), Placement::Shard(b_k), sum});
-  }
-  rules.push_back({sum, r, sum});
-  rules.push_back({r, sum, sum});
-  rules.push_back({avg, r, avg});
-  rules.push_back({r, avg, avg});
-  return rules;
-}
-
-// mm, bmm, mv, dot, ...: inputs (A, B), one output.
-std::vector<Rule> PlainProduct(const OpArgs& args, const ProductDims& dims) {
-  std::vector<Rule> rules;
-  for (const ProductRule& p : ProductRules(dims)) rules.push_back({{p.a, p.b}, {p.out}});
-  const TensorMeta& a = args.inputs()[0];
-  const bool unit_contraction =
-      std::all_of(dims.contracted.begin(), dims.contracted.end(),
-                  [&](const std::pair<int64_t, int64_t>& k) { return k.first < a.ndim() && a.sizes[k.first] == 1; });
-  if (unit_contraction) {
-    const Placement prod = Placement::Partial(ReduceOp::kProduct);
-    rules.push_back({{prod, prod}, {prod}});
-  }
-  return KeepApplicable(args, std::move(rules));
-}
-
-// The placements of self (broadcast to the output `out`) that go with a
-// product placed `prod` in beta * self + alpha * product.
-std::vector<Placement> SelfOptions(const TensorMeta& self, const TensorMeta& out, const Placement& prod) {
-  std::vector<Placement> options;
-  if (prod.is_shard()) {
-    const int64_t d = prod.dim();
-    const int64_t a = d - (out.ndim() - self.ndim());
-    const bool aligned = a >= 0 && self.sizes[a] == out.sizes[d];
-    if (aligned) options.push_back(Placement::Shard(a));
-    if (!aligned || out.sizes[d] == 1) options.push_back(Placement::Replicate());
-  } else if (prod.reduce_op() == ReduceOp::kSum) {
-    options.push_back(prod);
-  } else {  // P(avg)
-    options.push_back(prod);
-    options.push_back(Placement::Replicate());
-  }
-  return options;
-}
-
-// (self, output) placements with the product replicated: beta * self + c
-// is affine in self.
-std::vector<std::pair<Placement, Placement>> SelfPartialRules(double beta) {
-  const Placement avg = Placement::Partial(ReduceOp::kAvg);
-  const Placement max = Placement::Partial(ReduceOp::kMax);
-  const Placement min = Placement::Partial(ReduceOp::kMin);
-  std::vector<std::pair<Placement, Placement>> rules = {{avg, avg}};
-  if (beta >= 0) {
-    rules.push_back({max, max});
-    rules.push_back({min, min});
-  }
-  if (beta <= 0) {
-    rules.push_back({max, min});
-    rules.push_back({min, max});
-  }
-  return rules;
-}
-
-// Where self, A and B sit among the inputs of an op with self.
-struct AddOrder {
-  size_t self, a, b;
-};
-constexpr AddOrder kSelfFirst{0, 1, 2};  // addmm(self, mat1, mat2), ...
-constexpr AddOrder kBiasLast{2, 0, 1};   // linear(input, weight, bias)
-
-// A rule of inputs (self, A, B) in the op's input order.
-Rule AddRule(const AddOrder& order, const Placement& s, const Placement& a, const Placement& b,
-             const Placement& out) {
-  std::vector<Placement> in(3, Placement::Replicate());
-  in[order.self] = s;
-  in[order.a] = a;
-  in[order.b] = b;
-  return {std::move(in), {out}};
-}
-
-// addmm, addmv, baddbmm, addbmm, addr, linear: inputs self, A, B (in
-// `order`), one output.
-std::vector<Rule> AddProduct(const OpArgs& args, const ProductDims& dims,
-                             bool empty_mat_breaks_broadcast, const AddOrder& order = kSelfFirst) {
-  const double beta = args.GetDouble("beta").value_or(1.0);
-  const TensorMeta& self = args.inputs()[order.self];
-  const TensorMeta& out = args.outputs()[0];
-  const Placement r = Placement::Replicate();
-  std::vector<Rule> rules;
-  for (const ProductRule& p : ProductRules(dims)) {
-    for (const Placement& s : SelfOptions(self, out, p.out)) rules.push_back(AddRule(order, s, p.a, p.b, p.out));
-  }
-  // The product replicated, self partial.
-  for (const auto& [s, o] : SelfPartialRules(beta)) rules.push_back(AddRule(order, s, r, r, o));
-  if (empty_mat_breaks_broadcast) {
-    // A rank's self must have the shape of its local output whenever its
-    // mat may be empty: self sharded with the output, or full-shaped.
-    const bool full_self = self.sizes == out.sizes;
-    rules.erase(std::remove_if(rules.begin(), rules.end(),
-                               [&](const Rule& rule) {
-                                 if (!rule.inputs[1].is_shard()) return false;
-                                 if (rule.outputs[0].is_shard()) return !rule.inputs[0].is_shard();
-                                 return !full_self;
-                               }),
-                rules.end());
-  }
-  return KeepApplicable(args, std::move(rules));
-}
-
 ProductDims MmDims(const OpArgs&) { return kMm; }
 ProductDims BmmDims(const OpArgs&) { return kBmm; }
 ProductDims MvDims(const OpArgs&) { return kMv; }
@@ -325,7 +162,7 @@ constexpr PlainOp kPlainOps[] = {
 struct AddOp {
   const char* overload;
   DimsFn dims;
-  bool empty_mat_breaks_broadcast;  // the addmv quirk above
+  bool empty_mat_breaks_broadcast;  // the addmv quirk (matrix_product.h)
 };
 
 constexpr AddOp kAddOps[] = {
@@ -452,174 +289,6 @@ ProductDims TensordotDims(const OpArgs& args) {
   return dims;
 }
 
-// bilinear(x1 [..., i], x2 [..., j], W [o, i, j], bias? [o]):
-// y[..., o] = sum_ij x1[..., i] W[o, i, j] x2[..., j] + bias[o], trilinear
-// in (x1, x2, W) (einsum "...i,oij,...j->...o"): batch dims shard x1 and
-// x2 together, o shards W (bias sharded with it: bilinear checks
-// bias.size(0) == weight.size(0) on each rank); P(sum|avg) on one of the
-// three, the others R; bias is
-// added with beta = 1 (SelfOptions, SelfPartialRules). Without bias and
-// with i = j = 1 each output element is one product x1 * W * x2:
-// P(product) on all three. Not claimed: i (or j) sharded on W and x1 (or
-// x2), the local partial sums of the contraction, which DTensor's einsum
-// view would give P(sum): libtorch 1.13's _trilinear raises on an empty
-// chunk of a contracted dim ("cannot reshape tensor of 0 elements into
-// shape [-1, 0]"), and every size has a world size leaving one rank empty.
-std::vector<Rule> Bilinear(const OpArgs& args) {
-  const std::vector<TensorMeta>& in = args.inputs();
-  const TensorMeta& out = args.outputs()[0];
-  const int64_t n = in[0].ndim();
-  const bool has_bias = in.size() == 4;
-  const Placement r = Placement::Replicate();
-  const Placement sum = Placement::Partial(ReduceOp::kSum);
-  const Placement avg = Placement::Partial(ReduceOp::kAvg);
-  struct Tri {
-    Placement x1, x2, w, out;
-  };
-  std::vector<Tri> tri;
-  for (int64_t d = 0; d + 1 < n; ++d) tri.push_back({Placement::Shard(d), Placement::Shard(d), r, Placement::Shard(d)});
-  tri.push_back({r, r, Placement::Shard(0), Placement::Shard(n - 1)});
-  for (const Placement& p : {sum, avg}) {
-    tri.push_back({p, r, r, p});
-    tri.push_back({r, p, r, p});
-    tri.push_back({r, r, p, p});
-  }
-  std::vector<Rule> rules;
-  for (const Tri& t : tri) {
-    if (!has_bias) {
-      rules.push_back({{t.x1, t.x2, t.w}, {t.out}});
-      continue;
-    }
-    // bilinear requires bias.size(0) == weight.size(0): with W sharded,
-    // bias is sharded with it (no broadcast of a replicated [1] bias).
-    const bool w_sharded = t.w.is_shard();
-    for (const Placement& b : SelfOptions(in[3], out, t.out)) {
-      if (!w_sharded || b.is_shard()) rules.push_back({{t.x1, t.x2, t.w, b}, {t.out}});
-    }
-  }
-  if (has_bias) {
-    for (const auto& [b, o] : SelfPartialRules(1.0)) rules.push_back({{r, r, r, b}, {o}});
-  } else if (in[2].ndim() == 3 && in[2].sizes[1] == 1 && in[2].sizes[2] == 1) {
-    const Placement prod = Placement::Partial(ReduceOp::kProduct);
-    rules.push_back({{prod, prod, prod}, {prod}});
-  }
-  return KeepApplicable(args, std::move(rules));
-}
-
-// einsum(equation, operands): the equation "ab,bc->ac" parsed into one
-// letter string per operand and the output's (implicit form "ab,bc": the
-// letters used once, sorted). Ellipses ("...") are not parsed: no rules.
-struct EinsumEq {
-  std::vector<std::string> operands;
-  std::string output;
-};
-
-std::optional<EinsumEq> ParseEinsum(const std::string& equation) {
-  std::string eq;
-  for (char c : equation) {
-    if (c != ' ') eq += c;
-  }
-  if (eq.find('.') != std::string::npos) return std::nullopt;
-  const size_t arrow = eq.find("->");
-  const std::string lhs = eq.substr(0, arrow);
-  EinsumEq parsed;
-  size_t start = 0;
-  while (true) {
-    const size_t comma = lhs.find(',', start);
-    parsed.operands.push_back(lhs.substr(start, comma - start));
-    if (comma == std::string::npos) break;
-    start = comma + 1;
-  }
-  if (arrow != std::string::npos) {
-    parsed.output = eq.substr(arrow + 2);
-  } else {
-    for (char c : std::string(lhs)) {
-      if (c != ',' && std::count(lhs.begin(), lhs.end(), c) == 1) parsed.output += c;
-    }
-    std::sort(parsed.output.begin(), parsed.output.end());
-  }
-  return parsed;
-}
-
-// The rules of DTensor's gen_einsum_strategies (_einsum_strategy.py) for
-// one equation: a letter kept on the output shards it, every operand that
-// has the letter at its full size sharded on it and the others (lacking it
-// or broadcasting it from size 1) replicated; a summed letter sharded the
-// same way gives P(sum) (each rank sums its chunk; a rank past the end sums
-// nothing: zeros). A letter an operand repeats (a diagonal, "ii") would
-// need two shard dims on it: no rule. The result is multilinear in the
-// operands: P(sum|avg) on one, the others R. When every summed letter has
-// size 1 each output element is one product of one element per operand:
-// P(product) on all; with one operand it is then a copy (permutation,
-// diagonal), so P(max|min) carry through too.
-std::vector<Rule> Einsum(const OpArgs& args) {
-  const ArgValue* eq_arg = args.Find("equation");
-  if (eq_arg == nullptr || !std::holds_alternative<std::string>(*eq_arg)) return {};
-  const std::optional<EinsumEq> eq = ParseEinsum(std::get<std::string>(*eq_arg));
-  const std::vector<TensorMeta>& in = args.inputs();
-  if (!eq || eq->operands.size() != in.size()) return {};
-  const size_t n = in.size();
-  for (size_t i = 0; i < n; ++i) {
-    if (static_cast<int64_t>(eq->operands[i].size()) != in[i].ndim()) return {};
-  }
-  // Each letter's full size: the largest over its occurrences.
-  auto letter_size = [&](char c) {
-    int64_t size = 1;
-    for (size_t i = 0; i < n; ++i) {
-      for (size_t d = 0; d < eq->operands[i].size(); ++d) {
-        if (eq->operands[i][d] == c) size = std::max(size, in[i].sizes[d]);
-      }
-    }
-    return size;
-  };
-  // Operand placements for sharding letter c, or nullopt if one repeats it.
-  auto shard_on = [&](char c) -> std::optional<std::vector<Placement>> {
-    const int64_t size = letter_size(c);
-    std::vector<Placement> placements(n, Placement::Replicate());
-    for (size_t i = 0; i < n; ++i) {
-      const std::string& ops = eq->operands[i];
-      const auto count = std::count(ops.begin(), ops.end(), c);
-      if (count > 1) return std::nullopt;
-      if (count == 0) continue;
-      const int64_t d = static_cast<int64_t>(ops.find(c));
-      if (in[i].sizes[d] == size) placements[i] = Placement::Shard(d);
-    }
-    return placements;
-  };
-  std::vector<Rule> rules;
-  std::string letters;
-  for (const std::string& ops : eq->operands) letters += ops;
-  std::sort(letters.begin(), letters.end());
-  letters.erase(std::unique(letters.begin(), letters.end()), letters.end());
-  bool unit_sums = true;
-  for (char c : letters) {
-    const size_t o = eq->output.find(c);
-    if (o == std::string::npos && letter_size(c) != 1) unit_sums = false;
-    std::optional<std::vector<Placement>> placements = shard_on(c);
-    if (!placements) continue;
-    const Placement out =
-        o == std::string::npos ? Placement::Partial(ReduceOp::kSum) : Placement::Shard(static_cast<int64_t>(o));
-    rules.push_back({std::move(*placements), {out}});
-  }
-  std::vector<ReduceOp> linear = {ReduceOp::kSum, ReduceOp::kAvg};
-  if (n == 1 && unit_sums) {
-    linear.push_back(ReduceOp::kMax);
-    linear.push_back(ReduceOp::kMin);
-  }
-  for (ReduceOp op : linear) {
-    for (size_t i = 0; i < n; ++i) {
-      std::vector<Placement> placements(n, Placement::Replicate());
-      placements[i] = Placement::Partial(op);
-      rules.push_back({std::move(placements), {Placement::Partial(op)}});
-    }
-  }
-  if (unit_sums) {
-    const Placement prod = Placement::Partial(ReduceOp::kProduct);
-    rules.push_back({std::vector<Placement>(n, prod), {prod}});
-  }
-  return KeepApplicable(args, std::move(rules));
-}
-
 // cdist(x1 [B..., P, M], x2 [B..., R, M], p) -> [B..., P, R]:
 // out[b, i, j] = (sum_m |x1[b, i, m] - x2[b, j, m]|^p)^(1/p). Batch dims
 // (broadcast like matmul's: a factor broadcasting one is replicated on it)
@@ -678,12 +347,6 @@ const bool kRegistered = [] {
   });
   StrategyRegistrar("aten::tensordot", [](const OpArgs& args) -> absl::StatusOr<std::vector<Rule>> {
     return PlainProduct(args, TensordotDims(args));
-  });
-  StrategyRegistrar("aten::bilinear", [](const OpArgs& args) -> absl::StatusOr<std::vector<Rule>> {
-    return Bilinear(args);
-  });
-  StrategyRegistrar("aten::einsum", [](const OpArgs& args) -> absl::StatusOr<std::vector<Rule>> {
-    return Einsum(args);
   });
   for (const char* op : {"aten::cdist", "aten::_cdist_forward", "aten::_euclidean_dist"}) {
     StrategyRegistrar(op, [](const OpArgs& args) -> absl::StatusOr<std::vector<Rule>> { return Cdist(args); });

@@ -166,11 +166,11 @@
 // aten::native_layer_norm_backward has no strategy: with its all-true
 // output_mask it needs all six tensors (grad_out, input, mean, rstd, weight,
 // bias), and even 1-D ones have 7^6 > 65,536 input placement tuples
-// (shrt/limits.h); only a degenerate all-0-d call fits, where grad_input is 0.
+// (shrt/vocab/limits.h); only a degenerate all-0-d call fits, where grad_input is 0.
 #include <utility>
 #include <vector>
 
-#include "shrt/registry.h"
+#include "shrt/strategies/registry.h"
 #include "shrt/strategies/rule_set.h"
 
 namespace shrt {

@@ -8,7 +8,7 @@
 #include <optional>
 
 #include "c10/core/ScalarType.h"
-#include "shrt/placement.h"
+#include "shrt/vocab/placement.h"
 
 namespace shrt {
 

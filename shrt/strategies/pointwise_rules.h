@@ -33,9 +33,9 @@
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "absl/types/span.h"
-#include "shrt/op_args.h"
-#include "shrt/placement.h"
-#include "shrt/registry.h"
+#include "shrt/ops/op_args.h"
+#include "shrt/strategies/registry.h"
+#include "shrt/vocab/placement.h"
 
 namespace shrt {
 

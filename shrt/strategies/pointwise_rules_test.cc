@@ -5,8 +5,8 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "shrt/overload_name.h"
-#include "shrt/registry.h"
+#include "shrt/ops/overload_name.h"
+#include "shrt/strategies/registry.h"
 #include "shrt/strategies/test_util.h"
 
 namespace shrt {

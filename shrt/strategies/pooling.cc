@@ -54,7 +54,7 @@
 //     these two-output ops (the values alone would be P(max)).
 #include <vector>
 
-#include "shrt/registry.h"
+#include "shrt/strategies/registry.h"
 #include "shrt/strategies/rule_set.h"
 
 namespace shrt {

@@ -95,8 +95,8 @@
 #include "absl/strings/string_view.h"
 #include "c10/core/ScalarType.h"
 #include "c10/core/WrapDimMinimal.h"
-#include "shrt/registry.h"
 #include "shrt/strategies/pointwise_rules.h"
+#include "shrt/strategies/registry.h"
 #include "shrt/strategies/rule_set.h"
 
 namespace shrt {

@@ -44,9 +44,9 @@
 #include <vector>
 
 #include "c10/core/ScalarType.h"
-#include "shrt/registry.h"
 #include "shrt/strategies/partial_algebra.h"
 #include "shrt/strategies/pointwise_rules.h"
+#include "shrt/strategies/registry.h"
 #include "shrt/strategies/rule_set.h"
 
 namespace shrt {

@@ -4,7 +4,7 @@
 #include <optional>
 
 #include "c10/core/WrapDimMinimal.h"
-#include "shrt/candidates.h"
+#include "shrt/ops/candidates.h"
 
 namespace shrt {
 namespace {

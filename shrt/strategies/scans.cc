@@ -20,8 +20,8 @@
 #include <vector>
 
 #include "c10/core/ScalarType.h"
-#include "shrt/registry.h"
 #include "shrt/strategies/pointwise_rules.h"
+#include "shrt/strategies/registry.h"
 #include "shrt/strategies/rule_set.h"
 
 namespace shrt {

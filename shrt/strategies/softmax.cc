@@ -16,8 +16,8 @@
 #include <optional>
 #include <vector>
 
-#include "shrt/registry.h"
 #include "shrt/strategies/pointwise_rules.h"
+#include "shrt/strategies/registry.h"
 #include "shrt/strategies/rule_set.h"
 
 namespace shrt {

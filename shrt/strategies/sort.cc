@@ -15,7 +15,7 @@
 #include <algorithm>
 #include <vector>
 
-#include "shrt/registry.h"
+#include "shrt/strategies/registry.h"
 
 namespace shrt {
 namespace {

@@ -79,8 +79,8 @@
 #include <vector>
 
 #include "c10/core/WrapDimMinimal.h"
-#include "shrt/registry.h"
 #include "shrt/strategies/partial_algebra.h"
+#include "shrt/strategies/registry.h"
 #include "shrt/strategies/rule_set.h"
 
 namespace shrt {

@@ -7,8 +7,8 @@
 #include <utility>
 #include <vector>
 
-#include "shrt/op_args.h"
-#include "shrt/placement.h"
+#include "shrt/ops/op_args.h"
+#include "shrt/vocab/placement.h"
 
 namespace shrt {
 

@@ -70,7 +70,7 @@
 #include <vector>
 
 #include "c10/core/WrapDimMinimal.h"
-#include "shrt/registry.h"
+#include "shrt/strategies/registry.h"
 #include "shrt/strategies/rule_set.h"
 
 namespace shrt {

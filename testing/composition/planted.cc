@@ -4,7 +4,7 @@
 // only. composition_test.sh checks that the generated tests pass at W = 2
 // and fail on the 2x2 mesh, naming each as a composition failure with its
 // evidence.
-#include "shrt/registry.h"
+#include "shrt/strategies/registry.h"
 
 namespace shrt {
 namespace {

@@ -1,5 +1,5 @@
 // Operators that crash on some shard shapes, for the crash-isolation tests
-// (shrt/isolation.h, DESIGN.md §10). Each computes 2 * self, and faults
+// (shrt/engine/isolation.h, DESIGN.md §10). Each computes 2 * self, and faults
 // when self's dim 0 is odd: a [6, 4] sample is fine in full, on R and
 // S(1) and Partial locals, and at W = 4 (chunks 2, 2, 2, 0), but each rank's
 // S(0) chunk at W = 2 has 3 rows:
@@ -19,8 +19,8 @@
 #include <cstdlib>
 
 #include "ATen/ATen.h"
-#include "shrt/registry.h"
 #include "shrt/strategies/pointwise_rules.h"
+#include "shrt/strategies/registry.h"
 #include "torch/library.h"
 
 namespace shrt_crashing {

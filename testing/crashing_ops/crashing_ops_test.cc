@@ -4,8 +4,8 @@
 // nothing had crashed.
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "shrt/test_recipes.h"
-#include "shrt/validate.h"
+#include "shrt/engine/test_recipes.h"
+#include "shrt/engine/validate.h"
 
 namespace shrt {
 namespace {

@@ -7,8 +7,8 @@
 // Its generated test, //testing/custom_op:shrt_example_scaled_add, comes
 // from the same shrt_op_tests macro as every aten overload's.
 #include "ATen/ATen.h"
-#include "shrt/registry.h"
 #include "shrt/strategies/pointwise_rules.h"
+#include "shrt/strategies/registry.h"
 #include "torch/library.h"
 
 namespace shrt_example {

@@ -1,7 +1,7 @@
 // Discovered by `shrt discover --op=aten::argmax --world_size=4 --format=cc` on tables/specs/aten_argmax.textproto.
-// Paste into a strategy source (its library depends on //shrt:strategy_api and //shrt:table).
-#include "shrt/registry.h"
-#include "shrt/table.h"
+// Paste into a strategy source (its library depends on //shrt/strategies:strategy_api and //shrt/strategies:table).
+#include "shrt/strategies/registry.h"
+#include "shrt/strategies/table.h"
 
 namespace shrt {
 namespace {

@@ -3,8 +3,8 @@
 // //testing/missing_demo only: its spec explains all but one of the missing
 // rules and carries one stale explanation, so the generated test must fail
 // on both (missing_rules_test.sh).
-#include "shrt/registry.h"
 #include "shrt/strategies/pointwise_rules.h"
+#include "shrt/strategies/registry.h"
 
 namespace shrt {
 namespace {

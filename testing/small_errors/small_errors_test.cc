@@ -3,8 +3,8 @@
 // correct rules of the same operators stay correct.
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "shrt/test_recipes.h"
-#include "shrt/validate.h"
+#include "shrt/engine/test_recipes.h"
+#include "shrt/engine/validate.h"
 
 namespace shrt {
 namespace {

@@ -2,8 +2,8 @@
 // (square is not linear), registered globally for the xfail demo tests
 // only: its xfail keeps //testing/xfail_demo:aten_square green, and the
 // stale and expired xfails of //testing/xfail_demo/stale fail it.
-#include "shrt/registry.h"
 #include "shrt/strategies/pointwise_rules.h"
+#include "shrt/strategies/registry.h"
 
 namespace shrt {
 namespace {

@@ -3,7 +3,7 @@
 Usage: compare_verdicts.py BEFORE.json AFTER.json
 
 For every overload in either report, compares each rule's verdict
-(correct, incorrect, missing, unverified; shrt/report.proto) and the error.
+(correct, incorrect, missing, unverified; shrt/report/report.proto) and the error.
 A *change* is a rule whose verdict differs, a rule judged only in the first
 report, an overload in the first report only, or a different error; a rule
 judged only in the second report (e.g. an overload that now runs more

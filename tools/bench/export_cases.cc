@@ -57,12 +57,12 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
-#include "shrt/generators.h"
-#include "shrt/overload_name.h"
-#include "shrt/recipes.h"
-#include "shrt/rng.h"
-#include "shrt/sample.h"
-#include "shrt/spec_loader.h"
+#include "shrt/engine/sample.h"
+#include "shrt/engine/spec_loader.h"
+#include "shrt/ops/overload_name.h"
+#include "shrt/spec/generators.h"
+#include "shrt/spec/recipes.h"
+#include "shrt/spec/rng.h"
 
 ABSL_FLAG(std::string, op, "", "Overloads to export, comma-separated (aten::mul.Tensor,aten::mm)");
 ABSL_FLAG(std::string, spec, "", "A spec file to export instead (its group's first overload)");

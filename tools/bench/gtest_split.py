@@ -3,7 +3,7 @@
 Usage: gtest_split.py TESTLOGS_DIR   (e.g. bazel-testlogs after `bazel test //shrt/...`)
 
 Reads the test.xml of every generated test (TESTLOGS_DIR/op_specs/aten_*/,
-written by gtest; shrt/op_test.h names the cases) and sums, per target, the
+written by gtest; shrt/op_test/op_test.h names the cases) and sums, per target, the
 seconds of its sample cases (the 1-D checks: every case that is not
 `mesh_*`, `xfails`, `missing_rules` or `known_crashes`) and of its `mesh_*`
 cases. Prints the totals, the number of targets whose mesh check took

@@ -64,7 +64,7 @@ def placement_text(text):
     """A placement as the validator prints it (str(placement)), as ShRT
     writes it: "S(0)", "R", "P(sum)" and "_NormP(2)" are the same;
     _MaskPartial's "MaskP(sum, torch.Size([12, 4]), 0)" is
-    "_MaskP(sum, 12)" (shrt/placement.h: the size of offset_shape's
+    "_MaskP(sum, 12)" (shrt/vocab/placement.h: the size of offset_shape's
     offset_dim)."""
     m = _MASK.fullmatch(text)
     if not m:

@@ -13,9 +13,9 @@
 
 #include "ATen/core/dispatch/Dispatcher.h"
 #include "benchmark/benchmark.h"
-#include "shrt/spec_loader.h"
-#include "shrt/torch_runtime.h"
-#include "shrt/validate.h"
+#include "shrt/engine/spec_loader.h"
+#include "shrt/engine/torch_runtime.h"
+#include "shrt/engine/validate.h"
 
 namespace shrt {
 namespace {

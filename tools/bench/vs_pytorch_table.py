@@ -4,7 +4,7 @@ validator on the same operators, world sizes, dtype and machine.
 Usage: vs_pytorch_table.py OUT_DIR W...
        vs_pytorch_table.py --claims OUT_DIR W
 
-The second form prints a ShRT strategy table (shrt/table.proto) claiming
+The second form prints a ShRT strategy table (shrt/strategies/table.proto) claiming
 every rule PyTorch's validator flags at W (incorrect or missing), for
 `shrt validate --strategies`: ShRT's ground truth on each of them, with
 evidence, is then OUT_DIR/shrt_on_pytorch_w<W>.json.
@@ -66,8 +66,8 @@ def flagged(pytorch):
 
 
 def claims_table(pytorch, specs):
-    """shrt/table.proto text claiming `flagged` rules of overloads in specs."""
-    lines = ["# proto-file: shrt/table.proto", "# proto-message: shrt.StrategyTable",
+    """shrt/strategies/table.proto text claiming `flagged` rules of overloads in specs."""
+    lines = ["# proto-file: shrt/strategies/table.proto", "# proto-message: shrt.StrategyTable",
              "# Every rule PyTorch's strategy_validation flags (vs_pytorch.sh)."]
     for overload, rules in sorted(flagged(pytorch).items()):
         if overload not in specs:

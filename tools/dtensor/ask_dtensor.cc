@@ -3,7 +3,7 @@
 #include <filesystem>
 
 #include "c10/util/Exception.h"
-#include "shrt/sample_args.h"
+#include "shrt/engine/sample_args.h"
 
 namespace shrt {
 namespace {

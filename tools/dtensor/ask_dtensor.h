@@ -9,10 +9,10 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "shrt/ground_truth.h"
-#include "shrt/isolation.h"
-#include "shrt/mesh.h"
-#include "shrt/spec_loader.h"
+#include "shrt/engine/ground_truth.h"
+#include "shrt/engine/isolation.h"
+#include "shrt/engine/spec_loader.h"
+#include "shrt/vocab/mesh.h"
 #include "tools/dtensor/dtensor_claims.h"
 
 namespace shrt {

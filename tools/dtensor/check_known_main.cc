@@ -6,7 +6,7 @@
 #include <iostream>
 
 #include "google/protobuf/util/json_util.h"
-#include "shrt/text_proto.h"
+#include "shrt/vocab/text_proto.h"
 #include "tools/dtensor/known_findings.h"
 
 int main(int argc, char** argv) {

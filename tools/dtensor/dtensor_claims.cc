@@ -15,12 +15,12 @@
 #include "absl/strings/str_join.h"
 #include "google/protobuf/util/json_util.h"
 #include "google/protobuf/util/message_differencer.h"
-#include "shrt/atomic_file.h"
-#include "shrt/overload_name.h"
-#include "shrt/nd_rule.h"
-#include "shrt/nd_verdicts.h"
-#include "shrt/placement.h"
-#include "shrt/text_proto.h"
+#include "shrt/engine/nd_verdicts.h"
+#include "shrt/ops/overload_name.h"
+#include "shrt/vocab/atomic_file.h"
+#include "shrt/vocab/nd_rule.h"
+#include "shrt/vocab/placement.h"
+#include "shrt/vocab/text_proto.h"
 #include "tools/dtensor/request.h"
 
 extern char** environ;
@@ -31,7 +31,7 @@ namespace {
 using google::protobuf::util::MessageDifferencer;
 
 // About how many input tuples export_claims.py asks for `sample`: per
-// tensor, R, S(d) for each dim and five Partials (shrt/candidates.h, Bool
+// tensor, R, S(d) for each dim and five Partials (shrt/ops/candidates.h, Bool
 // and narrow integers aside), to the power of the mesh's dims; capped at
 // `max_tuples`, past which a sample is not asked. For balancing shares.
 double TupleEstimate(const dtensor::RequestSample& sample, int mesh_dims, int max_tuples) {

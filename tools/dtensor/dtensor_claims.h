@@ -18,8 +18,8 @@
 
 #include "ATen/core/operator_name.h"
 #include "absl/status/statusor.h"
-#include "shrt/sample_args.h"
-#include "shrt/validate.h"
+#include "shrt/engine/sample_args.h"
+#include "shrt/engine/validate.h"
 #include "tools/dtensor/claims.pb.h"
 
 namespace shrt {

@@ -12,7 +12,7 @@
 #include "gmock/gmock.h"
 #include "google/protobuf/text_format.h"
 #include "gtest/gtest.h"
-#include "shrt/nd_rule.h"
+#include "shrt/vocab/nd_rule.h"
 
 namespace shrt {
 namespace {

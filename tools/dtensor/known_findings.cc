@@ -5,9 +5,9 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
-#include "shrt/nd_rule.h"
-#include "shrt/placement.h"
-#include "shrt/text_proto.h"
+#include "shrt/vocab/nd_rule.h"
+#include "shrt/vocab/placement.h"
+#include "shrt/vocab/text_proto.h"
 
 namespace shrt {
 namespace {

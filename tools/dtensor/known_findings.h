@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
-#include "shrt/report.pb.h"
+#include "shrt/report/report.pb.h"
 #include "tools/dtensor/known.pb.h"
 
 namespace shrt {

@@ -1,4 +1,4 @@
-"""DTensor placements as ShRT's placement text (shrt/placement.h, nd_rule.h).
+"""DTensor placements as ShRT's placement text (shrt/vocab/placement.h, nd_rule.h).
 
   Replicate()                      R
   Shard(d)                         S(d)
@@ -9,8 +9,8 @@
   _MaskPartial(op, offset_shape, offset_dim)
                                    _MaskP(op, offset_shape[offset_dim]), on
                                    a 1-D mesh
-(shrt/placement.h; ground truth builds both where a rule names them,
-shrt/ground_truth.h named_placements).
+(shrt/vocab/placement.h; ground truth builds both where a rule names them,
+shrt/engine/ground_truth.h named_placements).
 
 On an N-D mesh ShRT's ground truth builds neither: a rule using one there
 is "not judged" with the placement named, never judged as if it were
@@ -27,7 +27,7 @@ class NotModelled(ValueError):
 
 def norm_text(norm_type):
     """_NormP(p)'s text with p exact (Python's shortest round-trip repr, as
-    shrt/placement.cc prints it): "_NormP(2)", "_NormP(0.5)"."""
+    shrt/vocab/placement.cc prints it): "_NormP(2)", "_NormP(0.5)"."""
     text = repr(float(norm_type))
     return "_NormP(%s)" % (text[:-2] if text.endswith(".0") else text)
 
@@ -59,7 +59,7 @@ def placement_text(p, nd=False):
 
 def tensor_text(placements):
     """One tensor's placements, one per mesh dim, as a rule writes them:
-    "S(0)" on a 1-D mesh, "[S(0), R]" on an N-D one (shrt/nd_rule.h).
+    "S(0)" on a 1-D mesh, "[S(0), R]" on an N-D one (shrt/vocab/nd_rule.h).
     Raises NotModelled as placement_text."""
     if len(placements) == 1:
         return placement_text(placements[0])

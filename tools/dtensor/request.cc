@@ -6,7 +6,7 @@
 
 #include "ATen/core/dispatch/Dispatcher.h"
 #include "absl/strings/str_cat.h"
-#include "shrt/overload_name.h"
+#include "shrt/ops/overload_name.h"
 
 namespace shrt {
 namespace {

@@ -9,7 +9,7 @@
 #include "ATen/core/operator_name.h"
 #include "absl/status/statusor.h"
 #include "google/protobuf/struct.pb.h"
-#include "shrt/op_args.h"
+#include "shrt/ops/op_args.h"
 
 namespace shrt {
 

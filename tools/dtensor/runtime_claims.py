@@ -24,11 +24,11 @@ local call is DTensor's own, not a re-implementation:
   (embedding's and gather's row-wise rules), claimed with the _MaskPartial
   input it runs with.
 
-Every input tuple ShRT enumerates is considered (shrt/candidates.h: R, S(d)
+Every input tuple ShRT enumerates is considered (shrt/ops/candidates.h: R, S(d)
 for every dim, every Partial; Bool tensors no Partial; integer dtypes
 narrower than 32 bits no P(avg)), out= tensors included, whose placement
 must then equal the output's (DTensor skips a strategy otherwise) and which
-are not rule inputs (shrt/variant_rules.h). For a single-dim registration,
+are not rule inputs (shrt/ops/variant_rules.h). For a single-dim registration,
 a tuple whose positional tensors are placed as the inputs of none of its
 rules is counted "unmatched" and not asked: DTensor cannot claim it
 (_RuleInputs), and asking such tuples was most of the time spent. Every
@@ -60,7 +60,7 @@ _NO_AVG = (torch.int8, torch.uint8, torch.int16)
 
 def candidate_placements(meta):
     """The DTensor placements ShRT enumerates for a tensor of TensorMeta
-    `meta` (shrt/candidates.h CandidatePlacements), in ShRT's order."""
+    `meta` (shrt/ops/candidates.h CandidatePlacements), in ShRT's order."""
     out = [dt.Replicate()] + [dt.Shard(d) for d in range(len(meta.shape))]
     if meta.dtype == torch.bool:
         return out
@@ -216,7 +216,7 @@ def _ask(op, args, slots, mesh, shape, propagator, info, prune):
             # An overload that returns nothing writes its results into
             # arguments, which keep their placements (an in-place self
             # cannot be redistributed): DTensor's output is None, the
-            # written tensors are the outputs (shrt/op_lookup.h
+            # written tensors are the outputs (shrt/ops/op_lookup.h
             # WrittenArgumentsAsOutputs).
             outputs = [p for (name, _, _, _), p in zip(slots, placements) if name in written]
         else:

@@ -1,0 +1,322 @@
+#include "shrt/engine/distribute.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "ATen/Dispatch.h"
+#include "ATen/ops/add.h"
+#include "ATen/ops/cat.h"
+#include "ATen/ops/div.h"
+#include "ATen/ops/ge.h"
+#include "ATen/ops/logical_or.h"
+#include "ATen/ops/lt.h"
+#include "ATen/ops/maximum.h"
+#include "ATen/ops/minimum.h"
+#include "ATen/ops/mul.h"
+#include "ATen/ops/pow.h"
+#include "ATen/ops/sub.h"
+#include "ATen/ops/view_as_complex.h"
+#include "ATen/ops/where.h"
+#include "ATen/ops/zeros.h"
+#include "absl/types/span.h"
+#include "c10/util/BFloat16.h"
+#include "c10/util/Half.h"
+#include "shrt/engine/compare.h"
+#include "shrt/engine/torch_runtime.h"
+#include "shrt/spec/generators.h"
+#include "shrt/spec/rng.h"
+#include "shrt/vocab/mesh.h"
+
+namespace shrt {
+namespace {
+
+// Rounds x to the nearest value representable in floating dtype t.
+double RoundTo(c10::ScalarType t, double x) {
+  switch (t) {
+    case c10::ScalarType::Float:
+      return static_cast<float>(x);
+    case c10::ScalarType::Half:
+      return static_cast<float>(c10::Half(static_cast<float>(x)));
+    case c10::ScalarType::BFloat16:
+      return static_cast<float>(c10::BFloat16(static_cast<float>(x)));
+    default:
+      return x;
+  }
+}
+
+// The values of `t` in row-major order, read directly (no ATen temporary
+// unless `t` is not contiguous).
+std::vector<double> ToDoubles(const at::Tensor& t) {
+  const at::Tensor c = t.contiguous();
+  std::vector<double> out(static_cast<size_t>(c.numel()));
+  AT_DISPATCH_ALL_TYPES_AND3(at::kHalf, at::kBFloat16, at::kBool, c.scalar_type(), "ToDoubles", [&] {
+    const scalar_t* p = c.data_ptr<scalar_t>();
+    for (size_t k = 0; k < out.size(); ++k) out[k] = static_cast<double>(p[k]);
+  });
+  return out;
+}
+
+// The W parts of one Partial placement, rank-major in one buffer: element
+// e of rank r is at(r, e). One buffer means one tensor for all ranks.
+class Parts {
+ public:
+  Parts(int w, size_t n) : n_(n), v_(static_cast<size_t>(w) * n) {}
+  double& at(int r, size_t e) { return v_[static_cast<size_t>(r) * n_ + e]; }
+  const std::vector<double>& values() const { return v_; }
+  absl::Span<const double> row(int r) const {
+    return absl::MakeConstSpan(v_).subspan(static_cast<size_t>(r) * n_, n_);
+  }
+
+ private:
+  size_t n_;
+  std::vector<double> v_;
+};
+
+// Parts summing to `target` (see header). For integers the noise is
+// integral and the result is later wrapped into the dtype.
+void SumParts(const std::vector<double>& target, int w, c10::ScalarType dtype, Rng& rng,
+              Parts& parts) {
+  const bool integral = c10::isIntegralType(dtype, false);
+  double max_abs = 0;
+  for (double x : target) {
+    if (std::isfinite(x)) max_abs = std::max(max_abs, std::abs(x));
+  }
+  for (size_t e = 0; e < target.size(); ++e) {
+    const int holder = static_cast<int>(rng.Index(w));
+    double rest = target[e];
+    for (int r = 0; r < w; ++r) {
+      if (r == holder) continue;
+      double noise = rng.Uniform(-2, 2) * (max_abs + 1);
+      noise = integral ? std::nearbyint(noise) : RoundTo(dtype, noise);
+      parts.at(r, e) = noise;
+      rest -= noise;
+    }
+    parts.at(holder, e) = rest;
+  }
+}
+
+void ExtremeParts(const std::vector<double>& target, int w, bool is_max, c10::ScalarType dtype,
+                  Rng& rng, Parts& parts) {
+  const bool integral = c10::isIntegralType(dtype, false);
+  double lo = 0, hi = 0;
+  bool any = false;
+  for (double x : target) {
+    if (!std::isfinite(x)) continue;
+    lo = any ? std::min(lo, x) : x;
+    hi = any ? std::max(hi, x) : x;
+    any = true;
+  }
+  const double range = hi - lo + 1;
+  for (size_t e = 0; e < target.size(); ++e) {
+    const int holder = static_cast<int>(rng.Index(w));
+    for (int r = 0; r < w; ++r) {
+      double gap = rng.Uniform(0.5, 2) * range;
+      if (integral) gap = std::max(1.0, std::nearbyint(gap));
+      double v = r == holder ? target[e] : target[e] + (is_max ? -gap : gap);
+      if (!integral && r != holder) {
+        // Keep the bound strict after rounding to the dtype.
+        v = RoundTo(dtype, v);
+        if (is_max ? v > target[e] : v < target[e]) v = target[e];
+      }
+      parts.at(r, e) = v;
+    }
+  }
+}
+
+void ProductParts(const std::vector<double>& target, int w, c10::ScalarType dtype, Rng& rng,
+                  Parts& parts) {
+  const bool integral = c10::isIntegralType(dtype, false);
+  for (size_t e = 0; e < target.size(); ++e) {
+    const int holder = static_cast<int>(rng.Index(w));
+    double others = 1;
+    for (int r = 0; r < w; ++r) {
+      if (r == holder) continue;
+      const double f = integral ? rng.Sign() : RoundTo(dtype, rng.Sign() * rng.Uniform(0.5, 2));
+      parts.at(r, e) = f;
+      others *= f;
+    }
+    parts.at(holder, e) = target[e] / others;
+  }
+}
+
+// _NormP(p) parts: x_r = v * u_r ** (1 / p) with u_r > 0 drawn per element
+// and normalised to sum 1, so sum_r x_r ** p = v ** p (see header).
+void NormParts(const std::vector<double>& target, int w, double p, c10::ScalarType dtype,
+               Rng& rng, Parts& parts) {
+  std::vector<double> u(w);
+  for (size_t e = 0; e < target.size(); ++e) {
+    double total = 0;
+    for (double& x : u) total += (x = rng.Uniform(0.05, 1));
+    for (int r = 0; r < w; ++r) {
+      parts.at(r, e) = RoundTo(dtype, target[e] * std::pow(u[r] / total, 1 / p));
+    }
+  }
+}
+
+}  // namespace
+
+at::Tensor MaskOf(const at::Tensor& index, const Placement& p, int world_size, int rank) {
+  const ChunkRange c = ChunkOf(p.mask_size(), world_size, rank);
+  return at::logical_or(at::lt(index, c.begin), at::ge(index, c.end));
+}
+
+at::Tensor ApplyMask(const at::Tensor& local, const at::Tensor& mask) {
+  // MaskBuffer.apply_mask: tensor[mask] = 0 (gather), or tensor[mask, :] = 0
+  // for an output with more dims than the mask (embedding): the mask
+  // covers the leading dims, and a set element zeroes the row it indexes.
+  at::Tensor m = mask;
+  while (m.dim() < local.dim()) m = m.unsqueeze(-1);
+  return at::where(m, at::zeros({}, local.options()), local);
+}
+
+at::Tensor ShardPiece(const at::Tensor& t, const Placement& p, int world_size, int rank) {
+  if (p.is_shard()) {
+    const ChunkRange c = ChunkOf(t.size(p.dim()), world_size, rank);
+    return t.narrow(p.dim(), c.begin, c.length());
+  }
+  std::vector<at::Tensor> pieces;
+  for (const ChunkRange& c : StridedChunkOf(t.size(p.dim()), world_size, p.split_factor(), rank)) {
+    pieces.push_back(t.narrow(p.dim(), c.begin, c.length()));
+  }
+  return at::cat(pieces, p.dim());
+}
+
+std::vector<at::Tensor> Distribute(const at::Tensor& full, const Placement& p, int world_size,
+                                   uint64_t seed, double* max_abs_part) {
+  const UnfilledScope unfilled;  // every local is written in full
+  std::vector<at::Tensor> locals;
+  locals.reserve(world_size);
+  switch (p.kind()) {
+    case Placement::Kind::kReplicate:
+      for (int r = 0; r < world_size; ++r) locals.push_back(full.clone(at::MemoryFormat::Contiguous));
+      return locals;
+    case Placement::Kind::kShard:
+    case Placement::Kind::kStridedShard:
+      for (int r = 0; r < world_size; ++r) {
+        locals.push_back(
+            ShardPiece(full, p, world_size, r).clone(at::MemoryFormat::Contiguous));
+      }
+      return locals;
+    case Placement::Kind::kPartial:
+      break;
+  }
+  if (p.is_mask_partial()) {
+    // _MaskPartial._partition_value: index - begin, 0 where masked.
+    for (int r = 0; r < world_size; ++r) {
+      const ChunkRange c = ChunkOf(p.mask_size(), world_size, r);
+      const at::Tensor shifted = at::sub(full, c.begin);
+      locals.push_back(ApplyMask(shifted, MaskOf(full, p, world_size, r))
+                           .clone(at::MemoryFormat::Contiguous));
+    }
+    return locals;
+  }
+  if (c10::isComplexType(full.scalar_type())) {
+    // Complex parts: the real and imaginary parts split independently
+    // (a sum or mean of complex numbers is one of each).
+    for (const at::Tensor& part : Distribute(RealView(full), p, world_size, seed, max_abs_part)) {
+      locals.push_back(at::view_as_complex(part.contiguous()));
+    }
+    return locals;
+  }
+  const c10::ScalarType dtype = full.scalar_type();
+  const bool integral = c10::isIntegralType(dtype, false);
+  Rng rng(seed);
+  std::vector<double> target = ToDoubles(full);
+  Parts parts(world_size, target.size());
+  switch (p.reduce_op()) {
+    case ReduceOp::kSum:
+      SumParts(target, world_size, dtype, rng, parts);
+      break;
+    case ReduceOp::kAvg:
+      for (double& x : target) x *= world_size;
+      SumParts(target, world_size, dtype, rng, parts);
+      break;
+    case ReduceOp::kMax:
+    case ReduceOp::kMin:
+      ExtremeParts(target, world_size, p.reduce_op() == ReduceOp::kMax, dtype, rng, parts);
+      break;
+    case ReduceOp::kProduct:
+      ProductParts(target, world_size, dtype, rng, parts);
+      break;
+    case ReduceOp::kNorm:
+      NormParts(target, world_size, p.norm_type(), dtype, rng, parts);
+      break;
+  }
+  if (max_abs_part != nullptr) {
+    for (double x : parts.values()) {
+      if (std::isfinite(x)) *max_abs_part = std::max(*max_abs_part, std::abs(x));
+    }
+  }
+  // Sums and products of integer parts wrap back to `full` in the dtype;
+  // extremes were built within range and are clamped, never wrapped. Each
+  // rank's part is a buffer of its own.
+  const bool wrap = integral && (p.reduce_op() == ReduceOp::kSum ||
+                                 p.reduce_op() == ReduceOp::kAvg ||
+                                 p.reduce_op() == ReduceOp::kProduct);
+  for (int r = 0; r < world_size; ++r) {
+    const absl::Span<const double> values = parts.row(r);
+    locals.push_back(wrap ? ValuesToTensor(values, full.sizes(), at::kLong).to(dtype)
+                          : ValuesToTensor(values, full.sizes(), dtype));
+  }
+  return locals;
+}
+
+at::Tensor WithLayout(const at::Tensor& t, Layout layout) {
+  switch (layout) {
+    case TRANSPOSED:
+      if (t.dim() < 2) return t;
+      return t.transpose(-1, -2).contiguous().transpose(-1, -2);
+    case STRIDED: {
+      if (t.dim() == 0) return t;
+      std::vector<int64_t> sizes = t.sizes().vec();
+      sizes.back() *= 2;
+      at::Tensor buffer = at::zeros(sizes, t.options());
+      at::Tensor view = buffer.slice(-1, 0, sizes.back(), 2);
+      view.copy_(t);
+      return view;
+    }
+    default:
+      return t;
+  }
+}
+
+at::Tensor ReducePartial(const std::vector<at::Tensor>& locals, const Placement& p) {
+  // A _MaskP's locals are reduced after masking (header): by its op here.
+  const ReduceOp op = p.reduce_op();
+  const c10::ScalarType dtype = locals.front().scalar_type();
+  const bool integral = c10::isIntegralType(dtype, /*includeBool=*/true);
+  const bool in_double = !integral || op == ReduceOp::kAvg;
+  const c10::ScalarType wide = c10::isComplexType(dtype) ? at::kComplexDouble : at::kDouble;
+  auto prep = [&](const at::Tensor& t) {
+    const at::Tensor x = in_double ? t.to(wide) : t;
+    // _NormPartial._pre_reduce_transform: x ** p, summed below.
+    return op == ReduceOp::kNorm ? at::pow(x, p.norm_type()) : x;
+  };
+  at::Tensor acc = prep(locals.front()).clone();
+  for (size_t r = 1; r < locals.size(); ++r) {
+    const at::Tensor x = prep(locals[r]);
+    switch (op) {
+      case ReduceOp::kSum:
+      case ReduceOp::kAvg:
+      case ReduceOp::kNorm:
+        acc = at::add(acc, x);
+        break;
+      case ReduceOp::kMax:
+        acc = at::maximum(acc, x);
+        break;
+      case ReduceOp::kMin:
+        acc = at::minimum(acc, x);
+        break;
+      case ReduceOp::kProduct:
+        acc = at::mul(acc, x);
+        break;
+    }
+  }
+  if (op == ReduceOp::kAvg) acc = at::div(acc, static_cast<double>(locals.size()));
+  // _NormPartial._post_reduce_transform: the sum ** (1 / p).
+  if (op == ReduceOp::kNorm) acc = at::pow(acc, 1 / p.norm_type());
+  return acc;
+}
+
+}  // namespace shrt

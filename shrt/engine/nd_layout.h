@@ -1,0 +1,84 @@
+// DTensor's nested layout of a tensor on an N-D mesh (DESIGN.md §9): the
+// per-rank locals of N-D placements, their local shapes, and the check of
+// an operator's per-rank outputs against N-D output placements.
+//
+// Mesh dim 0 applies first (outermost): rank (i, j) of `[p0, p1]` holds
+// piece j under p1 of piece i under p0 of the full tensor, with torch.chunk
+// at every Shard level, uneven and empty pieces included (DTensor's default
+// left-to-right order; DTensorSpec and
+// torch/distributed/tensor/_utils.py compute_local_shape_and_global_offset).
+// `[S(0), S(0)]` is a chunk of a chunk; `[_S(0, 2), S(0)]` expresses the
+// other order (placement.h).
+//
+// Ranks are in row-major order (mesh.h MeshShape). A 1-D mesh gives
+// exactly the layout of distribute.h and the check of output_check.h.
+#ifndef SHRT_ENGINE_ND_LAYOUT_H_
+#define SHRT_ENGINE_ND_LAYOUT_H_
+
+#include <cstdint>
+#include <functional>
+#include <vector>
+
+#include "ATen/core/Tensor.h"
+#include "shrt/engine/output_check.h"
+#include "shrt/vocab/mesh.h"
+#include "shrt/vocab/placement.h"
+
+namespace shrt {
+
+// The mesh.size() locals of `full` under `placements` (one per mesh dim;
+// CheckNdPlacements holds), distributed level by level with distribute.h
+// Distribute: Partial levels split the current piece into parts (parts of
+// parts for [P(sum), P(sum)]), drawn with seeds derived from `seed`, the
+// level and the piece's non-Replicate coordinates, so that ranks that
+// differ only on Replicate mesh dims hold the same values. `max_abs_part`
+// as Distribute's, over every level. Replicate and Shard levels cut views;
+// each distinct local is then copied once, and ranks holding the same
+// content share that tensor: a caller that lets an operator write its
+// inputs copies them first (nd_truth.cc).
+// If `rank_keys` is given, it receives one key per rank, naming what the
+// rank's local holds: equal keys, equal locals, whatever placements gave
+// them. A key names the index ranges of `full` a local holds, so the rank
+// holding chunk 1 of dim 0 has the same key under [S(0), R] and [R, S(0)],
+// and the same as a 1-D S(0) rank 1 of 2; a Partial level's parts are
+// keyed by the piece they split, the placement and their seed. Keys do not
+// name `full` itself: a caller mixes in which tensor it distributed.
+std::vector<at::Tensor> DistributeNd(const at::Tensor& full,
+                                     const std::vector<Placement>& placements,
+                                     const MeshShape& mesh, uint64_t seed,
+                                     double* max_abs_part = nullptr,
+                                     std::vector<uint64_t>* rank_keys = nullptr);
+
+// The shape of rank `rank`'s local of a tensor of shape `shape` under
+// `placements`: the Shard and _StridedShard levels' pieces, nested.
+std::vector<int64_t> NdLocalShape(std::vector<int64_t> shape,
+                                  const std::vector<Placement>& placements, const MeshShape& mesh,
+                                  int rank);
+
+// Checks the per-rank outputs `locals` (mesh.size(), row-major) against
+// `full` under `placements`. The ranks fall into groups that agree on every
+// non-Partial mesh dim coordinate; a group's expected value is `full`
+// pieced by those dims' placements alone (a Partial level keeps the shape,
+// so the pieces of later levels are the same), and the group's ranks,
+// varying over the Partial mesh dims, are checked against it by
+// output_check.h CheckOutput under the one Partial op (as one Partial
+// placement over that many ranks), or, with no Partial level, each rank
+// alone as Replicate of its piece. Numeric failures of a low-precision
+// computation are re-judged against `reference` (if not null: the full
+// output's float64 reference, pieced alike) by CheckAgainstReference.
+// OutputCheck::rank is the flat rank (mesh.RankName names it), or -1 when
+// only a group's reduction is wrong, with the group in `detail`.
+// `expected`, if not null, keeps the groups' expected pieces (contiguous
+// copies, in group order) between calls with the same `full`, `placements`
+// and mesh: a call cuts those it needs that are not there yet, so a caller
+// that checks many rank outputs against one output placement (every tuple
+// of input placements of a case, nd_truth.cc) cuts each piece once.
+OutputCheck CheckNdOutput(const at::Tensor& full, const std::vector<at::Tensor>& locals,
+                          const std::vector<Placement>& placements, const MeshShape& mesh,
+                          const CheckContext& context,
+                          const std::function<const RoundingReference*()>& reference,
+                          std::vector<at::Tensor>* expected = nullptr);
+
+}  // namespace shrt
+
+#endif  // SHRT_ENGINE_ND_LAYOUT_H_

@@ -1,0 +1,415 @@
+#include "shrt/engine/nd_truth.h"
+
+#include <algorithm>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <tuple>
+#include <unordered_map>
+
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_format.h"
+#include "c10/util/Logging.h"
+#include "shrt/engine/cases.h"
+#include "shrt/engine/distribute.h"
+#include "shrt/engine/full_case.h"
+#include "shrt/engine/isolation.h"
+#include "shrt/engine/nd_layout.h"
+#include "shrt/engine/rank_locals.h"
+#include "shrt/engine/sample.h"
+#include "shrt/ops/candidates.h"
+#include "shrt/ops/overload_name.h"
+#include "shrt/spec/recipes.h"
+#include "shrt/spec/rng.h"
+#include "shrt/vocab/limits.h"
+
+namespace shrt {
+namespace {
+
+using NdPlacements = std::vector<Placement>;
+// One input's locals on every rank, with the key of each rank's content
+// (nd_layout.h DistributeNd: equal keys, equal locals).
+struct NdLocals {
+  std::vector<at::Tensor> ranks;
+  std::vector<uint64_t> keys;
+  double scale = 0;
+};
+// Locals of one case by (input, N-D placements, redraw, negated).
+using NdLocalsCache = std::map<std::tuple<size_t, NdPlacements, int, bool>, NdLocals>;
+
+// The outputs of one case's successful rank calls by what their locals
+// held (NdLocals keys mixed over the inputs, with each input's negation):
+// a call whose every input holds what an earlier call's held is not made
+// again, in its own tuple or in another. On 2x2, ranks that differ only on
+// a Replicate mesh dim make one call, and [S(0), R] makes the calls of
+// [R, S(0)] on other ranks. Only for an overload that writes no input and
+// takes no per-rank output shape; the outputs are read, never written.
+// At most kMaxMemoElements elements are kept (8 x kMaxSampleElements,
+// limits.h: 64 MiB of float64), these outputs and the case's expected
+// pieces (NdExpectedCache) together; past it, calls are made.
+struct NdCallMemo {
+  std::unordered_map<uint64_t, Tensors> outputs;
+  int64_t elements = 0;
+};
+inline constexpr int64_t kMaxMemoElements = 8 * kMaxSampleElements;
+
+// One case's expected output pieces (nd_layout.h CheckNdOutput's
+// `expected`) by the run's negated inputs, the output and its N-D
+// placements: every tuple of input placements is checked against the same
+// pieces of the same full output. The pieces share the call memo's budget:
+// an entry is made while what it may hold (at most one full output per
+// rank) fits in kMaxMemoElements with the memo's outputs and the other
+// entries; past it, pieces are cut per check.
+struct NdExpectedCache {
+  std::map<std::tuple<std::vector<bool>, size_t, NdPlacements>, std::vector<at::Tensor>> pieces;
+
+  // The entry for `key`, made if it fits in `memo`'s budget (and charged
+  // to it); nullptr when it does not.
+  std::vector<at::Tensor>* Find(std::tuple<std::vector<bool>, size_t, NdPlacements> key,
+                                const at::Tensor& full, int ranks, NdCallMemo& memo) {
+    auto it = pieces.find(key);
+    if (it != pieces.end()) return &it->second;
+    const int64_t most = full.numel() * ranks;
+    if (memo.elements + most > kMaxMemoElements) return nullptr;
+    memo.elements += most;
+    return &pieces[std::move(key)];
+  }
+};
+
+// A stable seed for input i's N-D placements in one case and redraw (the
+// same for every rule that uses them, so that their verdicts agree).
+uint64_t LocalsSeed(uint64_t case_seed, size_t i, const NdPlacements& ps, int redraw) {
+  uint64_t seed = MixSeed({case_seed, i, static_cast<uint64_t>(redraw)});
+  for (const Placement& p : ps) {
+    seed = MixSeed({seed, static_cast<uint64_t>(p.kind()), static_cast<uint64_t>(p.dim()),
+                    static_cast<uint64_t>(p.reduce_op()), static_cast<uint64_t>(p.split_factor())});
+  }
+  return seed;
+}
+
+// Whether `p` can be built for a tensor of `ndim` dims and `dtype`: as a
+// 1-D placement (candidates.h), a _StridedShard as its Shard.
+bool Applies(const Placement& p, int64_t ndim, c10::ScalarType dtype) {
+  return PlacementApplies(p.is_strided_shard() ? Placement::Shard(p.dim()) : p, ndim, dtype);
+}
+
+// The Partial placement of an N-D placement list, if any, else its first:
+// what PartialVariants needs to know of an input.
+Placement Representative(const NdPlacements& ps) {
+  for (const Placement& p : ps) {
+    if (p.is_partial()) return p;
+  }
+  return ps.front();
+}
+
+class NdTruthBuilder {
+ public:
+  NdTruthBuilder(const LoadedSpec& spec, int s, const BoundSample& sample, const MeshShape& mesh,
+                 const NdRuleSource& source, const TruthOptions& options)
+      : spec_(spec),
+        sample_(sample),
+        mesh_(mesh),
+        source_(source),
+        options_(options),
+        cases_(spec, s, sample, options) {}
+
+  absl::StatusOr<NdSampleTruth> Run() {
+    if (absl::Status st = cases_.Init(); !st.ok()) return st;
+    truth_.name = sample_.name();
+    truth_.description = sample_.Describe();
+    bool started = false;
+    for (size_t g = 0; g < cases_.generators(); ++g) {
+      absl::StatusOr<FullCase> made = cases_.Make(g);
+      if (!made.ok()) return made.status();
+      FullCase& full = *made;
+      if (!full.call.ok() && IsCrash(full.call.status())) continue;
+      if (!full.call.ok() && spec_.is_variant()) {
+        truth_.rejection =
+            absl::StrCat("sample ", sample_.name(), ": ", OverloadToString(spec_.op()),
+                         " rejects the full inputs (generator ", full.generator,
+                         "): ", full.call.status().message());
+        return Finish();
+      }
+      if (!full.call.ok()) {
+        return cases_.Bad(absl::StrCat("the operator rejects the full inputs (generator ",
+                                       full.generator, "): ", full.call.status().message()));
+      }
+      full.outputs = *full.call;
+      if (!started) {
+        started = true;
+        absl::StatusOr<bool> go = Start(full.outputs);
+        if (!go.ok()) return go.status();
+        if (!*go) return Finish();
+      } else if (full.outputs.size() != outputs_.size()) {
+        return cases_.Bad("the number of outputs differs between generators");
+      }
+      const bool informative = Informative(full.outputs);
+      NdLocalsCache cache;
+      NdCallMemo memo;
+      NdExpectedCache expected;
+      for (const auto& [inputs, rules] : tuples_) {
+        if (std::none_of(rules.begin(), rules.end(), [&](size_t r) { return Open(r); })) continue;
+        RunTuple(inputs, rules, full, cache, memo, expected);
+        if (!informative) continue;
+        for (size_t r : rules) ++informative_[r];
+      }
+    }
+    if (!started && cases_.crashed()) {
+      truth_.rejection =
+          absl::StrCat("sample ", sample_.name(), ": every call of ", OverloadToString(spec_.op()),
+                       " on the full inputs crashed (see its crashes)");
+      return Finish();
+    }
+    if (!started) return cases_.Bad("the sample produced no case");
+    for (size_t r = 0; r < truth_.rules.size(); ++r) {
+      NdFinding& f = truth_.findings[r];
+      if (f.finding != Finding::kValid) continue;
+      if (informative_[r] == 0) {
+        f = {Finding::kUninformative,
+             absl::StrCat("sample ", truth_.name,
+                          ": every case was uninformative (all-zero or all-NaN full output)")};
+      }
+    }
+    return Finish();
+  }
+
+ private:
+  NdSampleTruth Finish() {
+    truth_.crashes = cases_.TakeCrashes();
+    return std::move(truth_);
+  }
+
+  bool Open(size_t r) const { return truth_.findings[r].finding == Finding::kValid; }
+
+  // Queries the rules for the sample's metadata and judges what needs no
+  // call. False when the source failed (recorded in the truth).
+  absl::StatusOr<bool> Start(const Tensors& outputs) {
+    outputs_ = outputs;
+    for (const at::Tensor& t : outputs) cases_.PickPrecision(t.scalar_type());
+    absl::StatusOr<std::vector<NdRule>> rules = source_(sample_.MakeOpArgs(outputs));
+    if (!rules.ok()) {
+      truth_.source_status = rules.status();
+      return false;
+    }
+    truth_.rules = *std::move(rules);
+    truth_.findings.assign(truth_.rules.size(), {Finding::kValid, ""});
+    informative_.assign(truth_.rules.size(), 0);
+    for (size_t r = 0; r < truth_.rules.size(); ++r) {
+      const NdRule& rule = truth_.rules[r];
+      if (rule.ndim() != mesh_.ndim() || rule.num_inputs() != sample_.inputs().size() ||
+          rule.num_outputs() != outputs.size()) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "N-D rule '", NdRuleToString(rule), "' has ", rule.num_inputs(), " inputs, ",
+            rule.num_outputs(), " outputs and ", rule.ndim(), " mesh dims; sample ", sample_.name(),
+            " has ", sample_.inputs().size(), ", ", outputs.size(), " and the mesh ",
+            mesh_.ToString(), " ", mesh_.ndim()));
+      }
+      if (std::optional<NdFinding> f = Static(rule); f.has_value()) {
+        truth_.findings[r] = *std::move(f);
+        continue;
+      }
+      std::vector<NdPlacements> inputs;
+      for (size_t i = 0; i < rule.num_inputs(); ++i) inputs.push_back(rule.Input(i));
+      tuples_[inputs].push_back(r);
+    }
+    return true;
+  }
+
+  // What ground truth says of `rule` without running it, if anything.
+  std::optional<NdFinding> Static(const NdRule& rule) const {
+    const std::string head = absl::StrCat("not applicable to sample ", sample_.name(), ": ");
+    for (size_t i = 0; i < rule.num_inputs(); ++i) {
+      const InputSpec& in = sample_.inputs()[i];
+      for (const Placement& p : rule.Input(i)) {
+        if (!Applies(p, static_cast<int64_t>(in.shape.size()), in.dtype)) {
+          return NdFinding{Finding::kNotApplicable,
+                           absl::StrCat(head, p.ToString(), " cannot be built for input ", i, " (",
+                                        in.label, ")")};
+        }
+        if (p.is_partial() && cases_.index_inputs()[i]) {
+          return NdFinding{Finding::kRefuted,
+                           absl::StrCat("sample ", sample_.name(), ": input ", i, " (", in.label,
+                                        ") is an index tensor, and ", p.ToString(),
+                                        " parts of an index are not indices")};
+        }
+      }
+    }
+    for (size_t k = 0; k < rule.num_outputs(); ++k) {
+      for (const Placement& p : rule.Output(k)) {
+        if (!Applies(p, outputs_[k].dim(), outputs_[k].scalar_type())) {
+          return NdFinding{Finding::kNotApplicable,
+                           absl::StrCat(head, p.ToString(), " cannot be built for output ", k)};
+        }
+      }
+    }
+    const std::vector<int>& aliases = sample_.output_aliases();
+    for (size_t k = 0; k < aliases.size() && k < rule.num_outputs(); ++k) {
+      const int i = aliases[k];
+      if (i >= 0 && rule.Output(k) != rule.Input(i)) {
+        return NdFinding{
+            Finding::kRefuted,
+            absl::StrCat("sample ", sample_.name(), ": output ", k, " is input ", i,
+                         " written in place, so its placement ", NdPlacementToString(rule.Input(i)),
+                         " cannot become ", NdPlacementToString(rule.Output(k)))};
+      }
+    }
+    return std::nullopt;
+  }
+
+  void Refute(size_t r, std::string evidence) {
+    if (Open(r)) truth_.findings[r] = {Finding::kRefuted, std::move(evidence)};
+  }
+
+  void RunTuple(const std::vector<NdPlacements>& placements, const std::vector<size_t>& rules,
+                FullCase& full, NdLocalsCache& cache, NdCallMemo& memo,
+                NdExpectedCache& expected) {
+    std::vector<Placement> rep;
+    for (const NdPlacements& ps : placements) rep.push_back(Representative(ps));
+    const int n = mesh_.size();
+    std::string tuple_text;
+    for (size_t i = 0; i < placements.size(); ++i) {
+      absl::StrAppend(&tuple_text, i == 0 ? "" : ", ", NdPlacementToString(placements[i]));
+    }
+    for (const PartialVariant& run : PartialVariants(
+             rep, cases_.input_dtypes(), cases_.input_numels(), options_.partial_redraws)) {
+      const std::optional<CaseMaker::RunTensors> tensors = cases_.ForRun(full, run.negated);
+      if (!tensors) continue;
+      const Tensors* inputs = tensors->inputs;
+      const Tensors* want = tensors->want;
+      // locals[r][i]: rank r's local for input i; content[r]: the key of
+      // what rank r's locals hold (the memo's key).
+      std::vector<Tensors> locals(n, Tensors(placements.size()));
+      std::vector<uint64_t> content(n, 0);
+      double input_scale = 0, full_input_scale = 0;
+      for (size_t i = 0; i < placements.size(); ++i) {
+        const bool partial = rep[i].is_partial();
+        if (partial) full_input_scale = std::max(full_input_scale, full.scales[i]);
+        const int redraw = partial ? run.redraw : 0;
+        auto key = std::make_tuple(i, placements[i], redraw, static_cast<bool>(run.negated[i]));
+        auto it = cache.find(key);
+        if (it == cache.end()) {
+          NdLocals made;
+          made.ranks = DistributeNd((*inputs)[i], placements[i], mesh_,
+                                    LocalsSeed(full.seed, sample_.inputs()[i].seed_index, placements[i], redraw), &made.scale,
+                                    &made.keys);
+          it = cache.emplace(std::move(key), std::move(made)).first;
+        }
+        input_scale = std::max(input_scale, it->second.scale);
+        const Layout layout = sample_.inputs()[i].layout;
+        for (int r = 0; r < n; ++r) {
+          content[r] = MixSeed(
+              {content[r], it->second.keys[r], static_cast<uint64_t>(run.negated[i])});
+          const at::Tensor& x = it->second.ranks[r];
+          locals[r][i] = layout != CONTIGUOUS ? WithLayout(x, layout)
+                         : sample_.mutates()  ? x.clone(at::MemoryFormat::Contiguous)
+                                              : x;
+        }
+      }
+      const bool share = !sample_.mutates() && !sample_.has_local_shape();
+      const std::string where =
+          absl::StrCat("sample ", sample_.name(), ", generator ", full.generator,
+                       run.label.empty() ? "" : ", ", run.label);
+      // Per output placement of output 0 when every rank's call takes its
+      // local output shape (spec.proto local_shape_arg), else one set.
+      std::map<NdPlacements, std::vector<size_t>> by_shape;
+      for (size_t r : rules) {
+        if (!Open(r)) continue;
+        by_shape[sample_.has_local_shape() ? truth_.rules[r].Output(0) : NdPlacements()].push_back(
+            r);
+      }
+      for (const auto& [shape_placements, group] : by_shape) {
+        std::vector<Tensors> outs(outputs_.size(), Tensors(n));
+        std::string error;
+        for (int r = 0; r < n && error.empty(); ++r) {
+          if (auto made = share ? memo.outputs.find(content[r]) : memo.outputs.end();
+              made != memo.outputs.end()) {
+            for (size_t k = 0; k < outputs_.size(); ++k) outs[k][r] = made->second[k];
+            continue;
+          }
+          absl::StatusOr<Tensors> got =
+              sample_.has_local_shape()
+                  ? sample_.Call(locals[r],
+                                 NdLocalShape((*want)[0].sizes().vec(), shape_placements, mesh_, r))
+                  : sample_.Call(locals[r]);
+          if (!got.ok()) {
+            if (IsCrash(got.status())) {
+              cases_.Crashed(got.status(), full.generator, run.label, tuple_text,
+                             mesh_.RankName(r));
+            }
+            error = absl::StrCat(where, ": rank ", mesh_.RankName(r),
+                                 " raised: ", got.status().message());
+          } else if (got->size() != outputs_.size()) {
+            error = absl::StrCat(where, ": rank ", mesh_.RankName(r), " returned ", got->size(),
+                                 " outputs instead of ", outputs_.size());
+          } else {
+            for (size_t k = 0; k < got->size(); ++k) outs[k][r] = (*got)[k];
+            int64_t elements = 0;
+            for (const at::Tensor& t : *got) elements += t.numel();
+            if (share && memo.elements + elements <= kMaxMemoElements) {
+              memo.elements += elements;
+              memo.outputs.emplace(content[r], *std::move(got));
+            }
+          }
+        }
+        truth_.combination_checks += static_cast<int64_t>(group.size());
+        if (!error.empty()) {
+          for (size_t r : group) Refute(r, error);
+          continue;
+        }
+        std::map<std::pair<size_t, NdPlacements>, OutputCheck> checked;
+        for (size_t r : group) {
+          for (size_t k = 0; k < outputs_.size() && Open(r); ++k) {
+            const NdPlacements out = truth_.rules[r].Output(k);
+            auto it = checked.find({k, out});
+            if (it == checked.end()) {
+              auto reference = [&]() {
+                return cases_.Reference(full, run.negated, *inputs, *want, k);
+              };
+              OutputCheck check =
+                  CheckNdOutput((*want)[k], outs[k], out, mesh_,
+                                cases_.Context(k, input_scale, full_input_scale), reference,
+                                expected.Find({run.negated, k, out}, (*want)[k], n, memo));
+              it = checked.emplace(std::make_pair(k, out), std::move(check)).first;
+            }
+            const OutputCheck& check = it->second;
+            if (check.ok) continue;
+            const std::string rank = check.rank < 0
+                                         ? std::string("the reduction over ranks")
+                                         : absl::StrCat("rank ", mesh_.RankName(check.rank));
+            Refute(r,
+                   absl::StrCat(where, ": output ", k, " ", NdPlacementToString(out), " on ", rank,
+                                ": max |difference| ", absl::StrFormat("%.6g", check.max_abs_diff),
+                                " (", check.detail, ")"));
+          }
+        }
+      }
+    }
+  }
+
+  const LoadedSpec& spec_;
+  const BoundSample& sample_;
+  const MeshShape& mesh_;
+  const NdRuleSource& source_;
+  const TruthOptions& options_;
+  CaseMaker cases_;
+  NdSampleTruth truth_;
+  Tensors outputs_;               // the first case's full outputs
+  std::vector<int> informative_;  // per rule: informative cases run
+  // The open rules by their tuple of N-D input placements.
+  std::map<std::vector<NdPlacements>, std::vector<size_t>> tuples_;
+};
+
+}  // namespace
+
+absl::StatusOr<NdSampleTruth> NdGroundTruth(const LoadedSpec& spec, int s,
+                                            const BoundSample& sample, const MeshShape& mesh,
+                                            const NdRuleSource& source,
+                                            const TruthOptions& options) {
+  DisableC10Backtraces();
+  if (options.partial_redraws < 1) {
+    return absl::InvalidArgumentError("partial_redraws must be at least 1");
+  }
+  return NdTruthBuilder(spec, s, sample, mesh, source, options).Run();
+}
+
+}  // namespace shrt

@@ -1,0 +1,295 @@
+#include "shrt/engine/output_check.h"
+
+#include <cmath>
+#include <functional>
+#include <limits>
+
+#include "ATen/Dispatch.h"
+#include "ATen/ops/abs.h"
+#include "ATen/ops/add.h"
+#include "ATen/ops/div.h"
+#include "ATen/ops/isfinite.h"
+#include "ATen/ops/mul.h"
+#include "ATen/ops/where.h"
+#include "ATen/ops/zeros_like.h"
+#include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
+#include "shrt/engine/distribute.h"
+#include "shrt/engine/torch_runtime.h"
+#include "shrt/vocab/mesh.h"
+
+namespace shrt {
+namespace {
+
+OutputCheck Fail(int rank, const Comparison& c) {
+  return {false, rank, c.max_abs_diff, c.detail};
+}
+
+OutputCheck FailMeta(int rank, std::string detail) {
+  return {false, rank, std::numeric_limits<double>::infinity(), std::move(detail)};
+}
+
+std::string ShapeText(at::IntArrayRef s) { return absl::StrCat("[", absl::StrJoin(s, ", "), "]"); }
+
+// The reduction of Partial locals, its rounding slack and the comparison in
+// one pass over contiguous buffers of T (float or double): the same values
+// the reference path computes with ATen ops, with no temporaries.
+template <typename T>
+Comparison FusedPartial(const at::Tensor& full, const std::vector<at::Tensor>& locals,
+                        ReduceOp op, Tolerance tol, double eps, double input_scale) {
+  const at::Tensor expected = full.contiguous();
+  const int64_t n = expected.numel();
+  const int w = static_cast<int>(locals.size());
+  std::vector<const T*> parts;
+  for (const at::Tensor& l : locals) parts.push_back(l.data_ptr<T>());
+  const T* ep = expected.data_ptr<T>();
+  std::vector<double> reduced(n), slack(n);
+  for (int64_t i = 0; i < n; ++i) {
+    double acc = static_cast<double>(parts[0][i]);
+    double abs_sum = std::abs(acc);
+    for (int r = 1; r < w; ++r) {
+      const double x = static_cast<double>(parts[r][i]);
+      switch (op) {
+        case ReduceOp::kSum:
+        case ReduceOp::kAvg: acc += x; break;
+        case ReduceOp::kMax: acc = (std::isnan(acc) || std::isnan(x)) ? NAN : std::max(acc, x); break;
+        case ReduceOp::kMin: acc = (std::isnan(acc) || std::isnan(x)) ? NAN : std::min(acc, x); break;
+        case ReduceOp::kProduct: acc *= x; break;
+        case ReduceOp::kNorm: break;  // never fused (CheckOutput)
+      }
+      abs_sum += std::abs(x);
+    }
+    switch (op) {
+      case ReduceOp::kSum: slack[i] = 4 * eps * (abs_sum + w * input_scale); break;
+      case ReduceOp::kAvg:
+        acc /= w;
+        slack[i] = 4 * eps * (abs_sum + w * input_scale) / w;
+        break;
+      case ReduceOp::kProduct: slack[i] = 4 * w * eps * std::abs(acc); break;
+      default: slack[i] = 0; break;
+    }
+    // A non-finite full element is no evidence (output_check.h).
+    reduced[i] = std::isfinite(static_cast<double>(ep[i])) ? acc : static_cast<double>(ep[i]);
+  }
+  std::vector<double> want(ep, ep + n);
+  return CompareValues(n, reduced.data(), want.data(), slack.data(), tol, expected.sizes());
+}
+
+}  // namespace
+
+OutputCheck CheckOutput(const at::Tensor& full, const std::vector<at::Tensor>& locals,
+                        const Placement& p, const CheckContext& context) {
+  const UnfilledScope unfilled;  // ShRT's own arithmetic, no operator under test
+  const Tolerance tol = context.tol;
+  const double input_scale = context.input_scale;
+  const bool reference = context.reference_paths;
+  const double eps = context.eps >= 0 ? context.eps : Epsilon(full.scalar_type());
+  const int w = static_cast<int>(locals.size());
+  for (int r = 0; r < w; ++r) {
+    if (locals[r].scalar_type() != full.scalar_type()) {
+      return FailMeta(r, absl::StrCat("dtype ", c10::toString(locals[r].scalar_type()),
+                                      " vs expected ", c10::toString(full.scalar_type())));
+    }
+  }
+  if (p.is_mask_partial()) {
+    // Its reduction needs the input's mask: ground_truth.cc masks the locals
+    // and checks them as P(op).
+    return FailMeta(-1, absl::StrCat(p.ToString(), " is checked on masked locals, as P(",
+                                     ReduceOpName(p.reduce_op()), ")"));
+  }
+  switch (p.kind()) {
+    case Placement::Kind::kReplicate:
+      for (int r = 0; r < w; ++r) {
+        Comparison c = CompareTensors(locals[r], full, tol, at::Tensor(), reference);
+        if (!c.equal) return Fail(r, c);
+      }
+      return {};
+    case Placement::Kind::kShard:
+    case Placement::Kind::kStridedShard: {
+      if (p.dim() < 0 || p.dim() >= full.dim()) {
+        return FailMeta(-1, absl::StrCat(p.ToString(), " on a ", full.dim(), "-d output"));
+      }
+      for (int r = 0; r < w; ++r) {
+        const ChunkRange chunk = ChunkOf(full.size(p.dim()), w, r);
+        // Fast path: the chunk read in place, when the local has its shape.
+        std::optional<Comparison> fast;
+        if (!reference && p.is_shard() && locals[r].dim() == full.dim() &&
+            locals[r].size(p.dim()) == chunk.length()) {
+          fast = CompareChunk(locals[r], full, p.dim(), chunk.begin, tol);
+        }
+        Comparison c = fast.has_value() ? *std::move(fast)
+                                        : CompareTensors(locals[r], ShardPiece(full, p, w, r), tol,
+                                                         at::Tensor(), reference);
+        if (!c.equal) return Fail(r, c);
+      }
+      return {};
+    }
+    case Placement::Kind::kPartial:
+      break;
+  }
+  for (int r = 0; r < w; ++r) {
+    if (locals[r].sizes() != full.sizes()) {
+      return FailMeta(r, absl::StrCat("shape ", ShapeText(locals[r].sizes()), " vs expected ",
+                                      ShapeText(full.sizes())));
+    }
+  }
+  const at::ScalarType t = full.scalar_type();
+  // The fused loops know the five enumerated reductions; _NormP takes the
+  // ATen path (ReducePartial).
+  bool fused = !reference && (t == at::kFloat || t == at::kDouble) &&
+               p.reduce_op() != ReduceOp::kNorm;
+  for (const at::Tensor& l : locals) fused = fused && l.is_contiguous();
+  if (fused) {
+    Comparison c;
+    AT_DISPATCH_FLOATING_TYPES(t, "FusedPartial", [&] {
+      c = FusedPartial<scalar_t>(full, locals, p.reduce_op(), tol, eps, input_scale);
+    });
+    if (!c.equal) return Fail(-1, c);
+    return {};
+  }
+  at::Tensor reduced = ReducePartial(locals, p);
+  if (at::isFloatingType(t) || at::isComplexType(t)) {
+    reduced = at::where(at::isfinite(full), reduced, full);
+  }
+  at::Tensor slack;
+  if (eps > 0) {
+    switch (p.reduce_op()) {
+      case ReduceOp::kSum:
+      case ReduceOp::kAvg: {
+        // |part| in float64 (a complex part's modulus).
+        auto magnitude = [](const at::Tensor& l) { return at::abs(l).to(at::kDouble); };
+        at::Tensor abs_sum = magnitude(locals[0]);
+        for (int r = 1; r < w; ++r) abs_sum = at::add(abs_sum, magnitude(locals[r]));
+        abs_sum = at::add(abs_sum, w * input_scale);
+        if (p.reduce_op() == ReduceOp::kAvg) abs_sum = at::div(abs_sum, static_cast<double>(w));
+        slack = at::mul(abs_sum, 4 * eps);
+        break;
+      }
+      case ReduceOp::kProduct:
+      case ReduceOp::kNorm:
+        slack = at::mul(at::abs(reduced), 4 * w * eps);
+        break;
+      default:
+        break;
+    }
+  }
+  Comparison c = CompareTensors(reduced, full, tol, slack);
+  if (!c.equal) return Fail(-1, c);
+  return {};
+}
+
+namespace {
+
+// Compares `actual` with the reference where the full output and the
+// reference are finite (allowing `allowance(i)` at element i), and with the full output
+// elsewhere: exactly for R and S, not at all for Partial (`partial`). All
+// three float64, contiguous, one shape.
+Comparison CompareToReference(const at::Tensor& actual, const at::Tensor& full,
+                              const at::Tensor& ref, bool partial, Tolerance tol,
+                              const std::function<double(int64_t)>& allowance) {
+  const int64_t n = actual.numel();
+  const double* a = actual.data_ptr<double>();
+  const double* f = full.data_ptr<double>();
+  const double* e = ref.data_ptr<double>();
+  std::vector<double> got(a, a + n), want(n), slack(n, 0);
+  for (int64_t i = 0; i < n; ++i) {
+    if (!std::isfinite(f[i])) {
+      want[i] = f[i];
+      if (partial) got[i] = f[i];
+    } else if (!std::isfinite(e[i])) {
+      want[i] = f[i];
+    } else {
+      want[i] = e[i];
+      slack[i] = allowance(i);
+    }
+  }
+  Comparison c = CompareValues(n, got.data(), want.data(), slack.data(), tol, actual.sizes());
+  if (!c.equal) absl::StrAppend(&c.detail, ", expected from the float64 reference");
+  return c;
+}
+
+// `t` in float64, a complex tensor as its real view (RealView).
+at::Tensor Float64(const at::Tensor& t) { return RealView(t).to(at::kDouble).contiguous(); }
+
+}  // namespace
+
+OutputCheck CheckAgainstReference(const at::Tensor& full, const std::vector<at::Tensor>& locals,
+                                  const Placement& p, const CheckContext& context,
+                                  const RoundingReference& reference,
+                                  const OutputCheck& plain) {
+  if (plain.ok || !std::isfinite(plain.max_abs_diff) || !reference.value.defined() ||
+      reference.value.sizes() != full.sizes()) {
+    return plain;
+  }
+  const double eps = context.eps >= 0 ? context.eps : Epsilon(full.scalar_type());
+  const at::Tensor ref = Float64(reference.value);
+  const at::Tensor f = Float64(full);
+  const double max_ref = FiniteMaxAbs(ref);
+  const int w = static_cast<int>(locals.size());
+  const double base = std::max(reference.own_error, eps * max_ref);
+  double growth = 1;
+  if (context.input_scale > 0) {
+    growth = context.full_input_scale > 0
+                 ? std::max(1.0, w * context.input_scale / context.full_input_scale)
+                 : w;
+  }
+  const double own = kRoundingFactor * base * growth;
+  switch (p.kind()) {
+    case Placement::Kind::kReplicate:
+    case Placement::Kind::kShard:
+    case Placement::Kind::kStridedShard: {
+      const double allowance = std::min(kRoundingFactor * eps * max_ref + own,
+                                        kMaxRelativeRounding * max_ref);
+      for (int r = 0; r < w; ++r) {
+        at::Tensor want = f, want_ref = ref;
+        if (!p.is_replicate()) {
+          want = ShardPiece(f, p, w, r).contiguous();
+          want_ref = ShardPiece(ref, p, w, r).contiguous();
+        }
+        Comparison c = CompareToReference(Float64(locals[r]), want, want_ref, false,
+                                          context.tol, [&](int64_t) { return allowance; });
+        if (!c.equal) return Fail(r, c);
+      }
+      return {};
+    }
+    case Placement::Kind::kPartial:
+      break;
+  }
+  std::vector<at::Tensor> locals64;
+  for (const at::Tensor& l : locals) locals64.push_back(Float64(l));
+  const at::Tensor reduced = ReducePartial(locals64, p).contiguous();
+  // The scale at which the reduction over ranks itself rounds, per element:
+  // the sum of |parts| for sums, W * |value| for products, none for max and
+  // min (exact).
+  at::Tensor scale = at::zeros_like(ref);
+  switch (p.reduce_op()) {
+    case ReduceOp::kSum:
+    case ReduceOp::kAvg:
+      for (int r = 0; r < w; ++r) scale = at::add(scale, at::abs(locals64[r]));
+      if (p.reduce_op() == ReduceOp::kAvg) scale = at::div(scale, static_cast<double>(w));
+      scale = at::add(scale, w * context.input_scale);
+      break;
+    case ReduceOp::kProduct:
+    case ReduceOp::kNorm: scale = at::mul(at::abs(ref), static_cast<double>(w)); break;
+    default: break;
+  }
+  scale = scale.contiguous();
+  const double* sp = scale.data_ptr<double>();
+  const double* rp = ref.data_ptr<double>();
+  // P(max) and P(min) reduce exactly and one rank holds each value: their
+  // allowance is R's and S's, relative to the output's magnitude (a
+  // contraction rounds relative to its terms, not to a small result).
+  const bool exact = p.reduce_op() == ReduceOp::kMax || p.reduce_op() == ReduceOp::kMin;
+  Comparison c = CompareToReference(reduced, f, ref, true, context.tol, [&](int64_t i) {
+    if (exact) {
+      return std::min(kRoundingFactor * eps * max_ref + own, kMaxRelativeRounding * max_ref);
+    }
+    const double m = std::isfinite(sp[i]) ? sp[i] : 0;
+    return std::min(kRoundingFactor * eps * m + own,
+                    kMaxRelativeRounding * (std::abs(rp[i]) + m));
+  });
+  if (!c.equal) return Fail(-1, c);
+  return {};
+}
+
+}  // namespace shrt

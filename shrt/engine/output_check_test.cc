@@ -1,0 +1,186 @@
+#include "shrt/engine/output_check.h"
+
+#include <cmath>
+
+#include "ATen/Context.h"
+#include "ATen/TensorOperators.h"
+#include "ATen/core/Tensor.h"
+#include "ATen/ops/arange.h"
+#include "ATen/ops/mm.h"
+#include "ATen/ops/randn.h"
+#include "ATen/ops/tensor.h"
+#include "ATen/ops/zeros.h"
+#include "gtest/gtest.h"
+#include "shrt/engine/distribute.h"
+
+namespace shrt {
+namespace {
+
+at::Tensor Full() { return at::arange(15, at::kFloat).reshape({5, 3}); }
+const Tolerance kTol = DefaultTolerance(at::kFloat);
+
+TEST(OutputCheckTest, ShardAcceptsTheChunkLayout) {
+  const at::Tensor full = Full();
+  EXPECT_TRUE(CheckOutput(full, Distribute(full, Placement::Shard(0), 4, 0), Placement::Shard(0),
+                          {kTol}).ok);
+  EXPECT_TRUE(CheckOutput(full, Distribute(full, Placement::Shard(1), 2, 0), Placement::Shard(1),
+                          {kTol}).ok);
+}
+
+TEST(OutputCheckTest, ShardRejectsWrongChunksNamingTheRank) {
+  const at::Tensor full = Full();
+  std::vector<at::Tensor> locals = Distribute(full, Placement::Shard(0), 4, 0);
+  locals[2] = locals[2] + 1;
+  OutputCheck c = CheckOutput(full, locals, Placement::Shard(0), {kTol});
+  EXPECT_FALSE(c.ok);
+  EXPECT_EQ(c.rank, 2);
+  EXPECT_DOUBLE_EQ(c.max_abs_diff, 1);
+}
+
+TEST(OutputCheckTest, EmptyChunkMustBeEmpty) {
+  const at::Tensor full = Full();
+  std::vector<at::Tensor> locals = Distribute(full, Placement::Shard(0), 4, 0);
+  locals[3] = at::zeros({1, 3});  // rank 3 should hold a [0, 3] chunk
+  OutputCheck c = CheckOutput(full, locals, Placement::Shard(0), {kTol});
+  EXPECT_FALSE(c.ok);
+  EXPECT_EQ(c.rank, 3);
+  EXPECT_NE(c.detail.find("shape"), std::string::npos);
+}
+
+TEST(OutputCheckTest, ReplicateNeedsEveryRankWhole) {
+  const at::Tensor full = Full();
+  std::vector<at::Tensor> locals = Distribute(full, Placement::Replicate(), 3, 0);
+  EXPECT_TRUE(CheckOutput(full, locals, Placement::Replicate(), {kTol}).ok);
+  EXPECT_FALSE(CheckOutput(full, locals, Placement::Shard(0), {kTol}).ok);
+}
+
+TEST(OutputCheckTest, PartialChecksTheReduction) {
+  const at::Tensor full = Full();
+  for (ReduceOp op : kAllReduceOps) {
+    const Placement p = Placement::Partial(op);
+    std::vector<at::Tensor> locals = Distribute(full, p, 4, 5);
+    EXPECT_TRUE(CheckOutput(full, locals, p, {kTol}).ok) << p.ToString();
+  }
+  // Sum parts are not max parts.
+  std::vector<at::Tensor> sum_parts = Distribute(full, Placement::Partial(ReduceOp::kSum), 4, 5);
+  OutputCheck c = CheckOutput(full, sum_parts, Placement::Partial(ReduceOp::kMax), {kTol});
+  EXPECT_FALSE(c.ok);
+  EXPECT_EQ(c.rank, -1);
+  // Replicated values are P(max) but not P(sum).
+  std::vector<at::Tensor> copies = Distribute(full, Placement::Replicate(), 4, 0);
+  EXPECT_TRUE(CheckOutput(full, copies, Placement::Partial(ReduceOp::kMax), {kTol}).ok);
+  EXPECT_FALSE(CheckOutput(full, copies, Placement::Partial(ReduceOp::kSum), {kTol}).ok);
+}
+
+TEST(OutputCheckTest, PartialNeedsTheFullShapeOnEveryRank) {
+  const at::Tensor full = Full();
+  std::vector<at::Tensor> locals = Distribute(full, Placement::Shard(0), 2, 0);
+  OutputCheck c = CheckOutput(full, locals, Placement::Partial(ReduceOp::kSum), {kTol});
+  EXPECT_FALSE(c.ok);
+  EXPECT_EQ(c.rank, 0);
+}
+
+TEST(OutputCheckTest, DtypeMustMatch) {
+  const at::Tensor full = Full();
+  std::vector<at::Tensor> locals = Distribute(full.to(at::kDouble), Placement::Replicate(), 2, 0);
+  EXPECT_FALSE(CheckOutput(full, locals, Placement::Replicate(), {kTol}).ok);
+}
+
+TEST(OutputCheckTest, ZeroDimOutputs) {
+  const at::Tensor full = at::arange(1, at::kFloat).reshape({}) + 3;
+  EXPECT_TRUE(CheckOutput(full, Distribute(full, Placement::Partial(ReduceOp::kSum), 4, 1),
+                          Placement::Partial(ReduceOp::kSum), {kTol}).ok);
+  EXPECT_TRUE(CheckOutput(full, Distribute(full, Placement::Replicate(), 4, 1),
+                          Placement::Replicate(), {kTol}).ok);
+}
+
+// DESIGN.md §3: inf - inf = nan, so a non-finite element of the full
+// output is no evidence against a Partial output.
+TEST(OutputCheckTest, NonFiniteFullElementsAreNoEvidenceForPartials) {
+  const at::Tensor full = at::tensor({1.0f, INFINITY, NAN, 4.0f});
+  const std::vector<at::Tensor> locals = {at::tensor({3.0f, INFINITY, 1.0f, 1.0f}),
+                                          at::tensor({-2.0f, -INFINITY, NAN, 3.0f})};
+  EXPECT_TRUE(CheckOutput(full, locals, Placement::Partial(ReduceOp::kSum), {kTol}).ok);
+  CheckContext reference{kTol};
+  reference.reference_paths = true;
+  EXPECT_TRUE(CheckOutput(full, locals, Placement::Partial(ReduceOp::kSum), reference).ok);
+  // Finite elements still count.
+  std::vector<at::Tensor> wrong = locals;
+  wrong[0] = at::tensor({3.0f, INFINITY, 1.0f, 2.0f});
+  EXPECT_FALSE(CheckOutput(full, wrong, Placement::Partial(ReduceOp::kSum), {kTol}).ok);
+  EXPECT_FALSE(CheckOutput(full, wrong, Placement::Partial(ReduceOp::kSum), reference).ok);
+}
+
+TEST(OutputCheckTest, NonFiniteElementsMustMatchForReplicateAndShard) {
+  const at::Tensor full = at::tensor({1.0f, INFINITY, NAN, 4.0f});
+  std::vector<at::Tensor> locals = {full.clone(), full.clone()};
+  EXPECT_TRUE(CheckOutput(full, locals, Placement::Replicate(), {kTol}).ok);
+  locals[1] = at::tensor({1.0f, INFINITY, 3.0f, 4.0f});  // a number where NaN is
+  EXPECT_FALSE(CheckOutput(full, locals, Placement::Replicate(), {kTol}).ok);
+  locals[1] = at::tensor({1.0f, -INFINITY, NAN, 4.0f});
+  EXPECT_FALSE(CheckOutput(full, locals, Placement::Replicate(), {kTol}).ok);
+}
+
+// A float32 contraction whose P(sum) parts round beyond the fixed slack
+// passes against its float64 reference, but an error of one part in 10^3
+// does not.
+TEST(OutputCheckTest, ReferenceAllowsTheComputationsRoundingOnly) {
+  at::manual_seed(3);
+  const at::Tensor a = at::randn({6, 256}), b = at::randn({256, 5});
+  const at::Tensor full = at::mm(a, b);
+  RoundingReference ref{at::mm(a.to(at::kDouble), b.to(at::kDouble)), 0};
+  ref.own_error = (full.to(at::kDouble) - ref.value).abs().max().item<double>();
+  // Two parts of a with large magnitudes: each rank's mm rounds relative to
+  // them.
+  const at::Tensor p0 = a + 100 * at::randn({6, 256});
+  const at::Tensor p1 = a - p0;
+  const std::vector<at::Tensor> locals = {at::mm(p0, b), at::mm(p1, b)};
+  const Placement sum = Placement::Partial(ReduceOp::kSum);
+  CheckContext context{DefaultTolerance(at::kFloat), Epsilon(at::kFloat)};
+  context.input_scale = std::max(p0.abs().max().item<double>(), p1.abs().max().item<double>());
+  context.full_input_scale = a.abs().max().item<double>();
+  EXPECT_FALSE(CheckOutput(full, locals, sum, context).ok) << "the fixed slack should not suffice";
+  EXPECT_TRUE(CheckAgainstReference(full, locals, sum, context, ref,
+                                    CheckOutput(full, locals, sum, context)).ok);
+  std::vector<at::Tensor> off = locals;
+  off[1] = off[1] + 1e-3 * off[1].abs();
+  EXPECT_FALSE(CheckAgainstReference(full, off, sum, context, ref,
+                                    CheckOutput(full, off, sum, context)).ok);
+}
+
+TEST(OutputCheckTest, ReferenceStillRejectsAShardOneRowOff) {
+  // Rows that differ by one part in 10^3 of their value.
+  const at::Tensor full = 1000 + at::arange(8, at::kFloat).reshape({8, 1}).expand({8, 3}).contiguous();
+  // Even for an operator whose float32 result were far from float64 (the
+  // relief is capped at kMaxRelativeRounding).
+  RoundingReference ref{full.to(at::kDouble), 1.0};
+  std::vector<at::Tensor> locals = Distribute(full, Placement::Shard(0), 2, 0);
+  locals[1] = full.narrow(0, 3, 4).contiguous();  // rows 3..6 instead of 4..7
+  const CheckContext context{DefaultTolerance(at::kFloat), Epsilon(at::kFloat)};
+  EXPECT_FALSE(CheckAgainstReference(full, locals, Placement::Shard(0), context, ref,
+                                    CheckOutput(full, locals, Placement::Shard(0), context)).ok);
+}
+
+// P(max) and P(min) reduce exactly: a rank's rounding is judged relative to
+// the output's magnitude, as R's, not to one small element (addbmm's
+// P(max) self on a 2x3 mesh: a contraction of large terms with a small
+// result, off by 1.1e-4 of it in float32).
+TEST(OutputCheckTest, ReferenceJudgesMaxAndMinPartialsLikeReplicate) {
+  const at::Tensor want = at::tensor({2.0f, 1000.0f, -500.0f});
+  RoundingReference ref{want.to(at::kDouble), 0.05};  // the call's own float32 error
+  const Placement max = Placement::Partial(ReduceOp::kMax);
+  const CheckContext context{DefaultTolerance(at::kFloat), Epsilon(at::kFloat)};
+  // The holder of element 0 is off by 3e-4 (1.5e-4 of 2, 3e-7 of 1000).
+  std::vector<at::Tensor> locals = {want.clone(), want - 7};
+  locals[0][0] = 2.0003f;
+  ASSERT_FALSE(CheckOutput(want, locals, max, context).ok);
+  EXPECT_TRUE(CheckAgainstReference(want, locals, max, context, ref,
+                                    CheckOutput(want, locals, max, context)).ok);
+  // Off by one part in 10^3 of the largest value still fails.
+  locals[0][0] = 3.0f;
+  EXPECT_FALSE(CheckAgainstReference(want, locals, max, context, ref,
+                                     CheckOutput(want, locals, max, context)).ok);
+}
+
+}  // namespace
+}  // namespace shrt

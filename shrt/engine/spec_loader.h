@@ -1,0 +1,160 @@
+// Loading op specs (spec.proto) from protobuf text files, with errors that
+// name the file, line and field. A spec file describes an op group
+// (op_group.h); LoadedSpec::ForOverload gives the spec of one overload of
+// the group, which is what the validator runs.
+#ifndef SHRT_ENGINE_SPEC_LOADER_H_
+#define SHRT_ENGINE_SPEC_LOADER_H_
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "ATen/core/operator_name.h"
+#include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
+#include "shrt/ops/op_group.h"
+#include "shrt/spec/recipes.h"
+#include "shrt/spec/spec.pb.h"
+#include "shrt/vocab/text_proto.h"
+
+namespace shrt {
+
+// A parsed, checked spec, the recipes it may use, and where each of its
+// fields came from; bound to one overload of its group (at first the
+// group's own `op`).
+class LoadedSpec {
+ public:
+  // Parses `text` as the content of `path`. `samples_from` is the spec the
+  // proto's samples_from names (nullptr when it names none); its samples
+  // come first. Errors (every message starts "<path>:<line>"):
+  //   NotFound          `op`, an `exclude` or a `missing` entry's `op`
+  //                     names no overload the dispatcher knows (close
+  //                     matches are suggested);
+  //   InvalidArgument   a syntax error or unknown field, a malformed `op`, no
+  //                     sample, a sample name that is not an identifier or is
+  //                     repeated, a recipe `recipes` lacks, a world size
+  //                     outside [2, 64], a sweep with no values, with two
+  //                     kinds of values, or naming an argument twice; an
+  //                     `exclude` entry that names no variant of the group
+  //                     or has no reason; a `missing` entry whose rule does
+  //                     not parse, is listed twice, has no reason, or names
+  //                     an overload outside the group; samples_from that
+  //                     names a spec which was not given, or which uses
+  //                     samples_from itself;
+  //   FailedPrecondition the dispatcher's schemas make the group ambiguous.
+  // Schema checks (argument names, types, arity) happen when a sample is
+  // bound (sample.h).
+  static absl::StatusOr<LoadedSpec> FromText(absl::string_view text, const std::string& path,
+                                             std::shared_ptr<const RecipeSet> recipes,
+                                             const LoadedSpec* samples_from = nullptr);
+  // As FromText, reading `path`. Errors: also NotFound if it cannot be read.
+  static absl::StatusOr<LoadedSpec> FromFile(const std::string& path,
+                                             std::shared_ptr<const RecipeSet> recipes,
+                                             const LoadedSpec* samples_from = nullptr);
+
+  // The proto, with samples_from's samples first.
+  const OpSpec& proto() const { return proto_; }
+  const std::string& path() const { return locations_.path(); }
+  // The overload this spec runs: the group's `op`, or one of its variants
+  // after ForOverload.
+  const c10::OperatorName& op() const { return op_; }
+  // The group of the spec's `op` (op_group.h).
+  const OpGroup& group() const { return group_; }
+  // The group's overloads that get checked: group().Overloads() minus the
+  // `exclude`d ones, functional first.
+  std::vector<c10::OperatorName> overloads() const;
+  // This spec bound to `name`, one of overloads(). Errors: NotFound
+  // otherwise.
+  absl::StatusOr<LoadedSpec> ForOverload(const c10::OperatorName& name) const;
+  // True when op() is an in-place or out= variant of the spec's `op`: a
+  // sample it rejects on full inputs is then a finding about the variant,
+  // not a bad spec (validate.h).
+  bool is_variant() const { return !(op_ == group_.functional); }
+  // True for a sample argument that op() does not take because it is an
+  // out= argument of the group's out= variant (e.g. `out`, to choose the
+  // out= tensor's dtype): only that variant gets it.
+  bool IgnoresArgument(absl::string_view name) const;
+  // The path of the samples_from spec, or "".
+  std::string samples_from_path() const { return source_ ? source_->path() : ""; }
+  const RecipeSet& recipes() const { return *recipes_; }
+  // The world sizes to check: proto().world_sizes(), or {4} when empty.
+  std::vector<int> world_sizes() const;
+
+  // "<path>:<line>" of the `op` field, of the `local_shape_arg` field, of
+  // sample `s`, of argument `a` of sample `s`, of sweep `w` of sample `s`
+  // (in the samples_from spec for its samples), of `missing` entry `m` and
+  // of `crash` entry `c`.
+  std::string WhereOp() const;
+  std::string WhereLocalShapeArg() const;
+  std::string WhereSample(int s) const;
+  std::string WhereArg(int s, int a) const;
+  std::string WhereSweep(int s, int w) const;
+  std::string WhereMissing(int m) const;
+  std::string WhereCrash(int c) const;
+
+ private:
+  LoadedSpec(OpSpec proto, TextLocations locations, std::shared_ptr<const RecipeSet> recipes)
+      : proto_(std::move(proto)), locations_(std::move(locations)), recipes_(std::move(recipes)) {}
+  // Where in its own file sample `s` of proto() is, or in the source's.
+  std::string WhereInSample(int s, std::initializer_list<std::pair<absl::string_view, int>> rest) const;
+  absl::Status CheckGroupFields();
+
+  OpSpec proto_;
+  TextLocations locations_;
+  std::shared_ptr<const RecipeSet> recipes_;
+  c10::OperatorName op_{"", ""};
+  OpGroup group_;
+  // The samples_from spec, whose samples are proto_'s first ones.
+  std::shared_ptr<const LoadedSpec> source_;
+};
+
+// The layout of a spec tree: <root>/<family>/*.textproto are specs,
+// <root>/recipes/*.textproto recipes, <root>/xfails.textproto the
+// xfails, <root>/exemptions.textproto the strategies without a spec and
+// <root>/not_checkable.textproto the overloads that cannot be checked
+// (shrt/report/checkability.h).
+inline constexpr absl::string_view kRecipeDir = "recipes";
+inline constexpr absl::string_view kXfailFile = "xfails.textproto";
+inline constexpr absl::string_view kExemptionFile = "exemptions.textproto";
+inline constexpr absl::string_view kNotCheckableFile = "not_checkable.textproto";
+
+// <spec_dir>/recipes: where a spec tree keeps its recipes, and the recipe
+// directory of the CLI unless --recipe_dir names another.
+std::string DefaultRecipeDir(const std::string& spec_dir);
+
+// Loads every "*.textproto" below `root`
+// (recursively, following symlinked folders, each folder once however
+// often links reach it) except those in `recipe_dir` and in
+// DefaultRecipeDir(root), kXfailFile, kExemptionFile and kNotCheckableFile, with the recipes
+// in `recipe_dir`, and returns one
+// LoadedSpec per checked overload of every group (ForOverload), sorted by
+// file path, then group order. Every sample of every overload is bound
+// (sample.h) before this returns, so a bad sample is reported at load.
+// Errors: NotFound if a directory cannot be listed, or a link in the tree
+// cannot be followed (dangling, or a loop of links); InvalidArgument
+// "<path>:<line>: field 'op': ..." for a spec file not named after its op
+// (TestTargetName + ".textproto", as codegen/naming.py), and for a
+// samples_from that no spec of the tree has; otherwise the first error
+// RecipeSet::FromDir, LoadedSpec::FromFile or BoundSample::BindAll
+// reports.
+absl::StatusOr<std::vector<LoadedSpec>> LoadSpecTree(const std::string& root,
+                                                     const std::string& recipe_dir);
+
+// `specs` by canonical overload text ("aten::add.Tensor"): the one lookup
+// of an overload's spec (validate --op, discover --op). Errors:
+// InvalidArgument "<path>:<line>: field 'op': aten::x already has a spec in
+// <other path>" when two specs check one overload.
+absl::StatusOr<std::map<std::string, const LoadedSpec*>> SpecsByOverload(
+    const std::vector<LoadedSpec>& specs);
+
+// Loads the spec file `path` (its samples_from spec found below `root`) and
+// returns one LoadedSpec per checked overload of its group, every sample
+// bound. Errors: as LoadSpecTree.
+absl::StatusOr<std::vector<LoadedSpec>> LoadSpecFile(const std::string& path,
+                                                     std::shared_ptr<const RecipeSet> recipes,
+                                                     const std::string& root);
+
+}  // namespace shrt
+
+#endif  // SHRT_ENGINE_SPEC_LOADER_H_

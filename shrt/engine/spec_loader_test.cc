@@ -1,0 +1,110 @@
+// Loading spec trees from disk (LoadSpecTree): links, names, recipes and
+// bad samples, each reported rather than skipped or thrown.
+#include "shrt/engine/spec_loader.h"
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include "gmock/gmock.h"
+#include "gtest/gtest.h"
+#include "shrt/ops/overload_name.h"
+
+namespace shrt {
+namespace {
+
+namespace fs = std::filesystem;
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+
+constexpr char kRecipes[] = "op_specs/recipes";
+constexpr char kRelu[] =
+    "op: \"aten::relu\"\nsample { name: \"a\" arg { name: \"self\" tensor { shape: [4, 3] } } }\n";
+
+// A fresh spec tree for one test.
+fs::path Tree(const std::string& name) {
+  const fs::path root = fs::path(std::getenv("TEST_TMPDIR")) / name;
+  fs::remove_all(root);
+  fs::create_directories(root);
+  return root;
+}
+
+void Write(const fs::path& path, const std::string& text) {
+  fs::create_directories(path.parent_path());
+  std::ofstream(path) << text;
+}
+
+std::vector<std::string> Ops(const std::vector<LoadedSpec>& specs) {
+  std::vector<std::string> out;
+  for (const LoadedSpec& s : specs) out.push_back(OverloadToString(s.op()));
+  return out;
+}
+
+TEST(SpecTreeTest, WalksSymlinkedFamilyFolders) {
+  // Issue 14: a family folder that is a symlink was never walked.
+  const fs::path root = Tree("linked_family");
+  Write(root / "../linked_family_elsewhere/aten_relu.textproto", kRelu);
+  fs::create_directory_symlink(fs::canonical(root / "../linked_family_elsewhere"), root / "unary");
+  absl::StatusOr<std::vector<LoadedSpec>> specs = LoadSpecTree(root.string(), kRecipes);
+  ASSERT_TRUE(specs.ok()) << specs.status();
+  EXPECT_THAT(Ops(*specs), ElementsAre("aten::relu", "aten::relu_", "aten::relu.out"));
+  EXPECT_EQ(specs->front().path(), (root / "unary/aten_relu.textproto").string());
+}
+
+TEST(SpecTreeTest, AFolderReachedTwiceIsWalkedOnce) {
+  const fs::path root = Tree("loop_of_folders");
+  Write(root / "unary/aten_relu.textproto", kRelu);
+  fs::create_directory_symlink("..", root / "unary/up");  // unary/up/unary/up/...
+  absl::StatusOr<std::vector<LoadedSpec>> specs = LoadSpecTree(root.string(), kRecipes);
+  ASSERT_TRUE(specs.ok()) << specs.status();
+  EXPECT_EQ(specs->size(), 3u);
+}
+
+TEST(SpecTreeTest, ALinkThatCannotBeFollowedIsAnError) {
+  // Issue 14: a symlink loop threw an uncaught filesystem_error.
+  const fs::path root = Tree("self_link");
+  Write(root / "unary/aten_relu.textproto", kRelu);
+  fs::create_symlink("loop", root / "unary/loop");
+  absl::StatusOr<std::vector<LoadedSpec>> specs = LoadSpecTree(root.string(), kRecipes);
+  ASSERT_FALSE(specs.ok());
+  EXPECT_EQ(specs.status().message(),
+            (root / "unary/loop").string() +
+                ": cannot follow the link: Too many levels of symbolic links");
+}
+
+TEST(SpecTreeTest, SpecFilesAreNamedAfterTheirOp) {
+  const fs::path root = Tree("misnamed");
+  Write(root / "unary/aten_abs.textproto", kRelu);
+  absl::StatusOr<std::vector<LoadedSpec>> specs = LoadSpecTree(root.string(), kRecipes);
+  ASSERT_FALSE(specs.ok());
+  EXPECT_EQ(specs.status().message(),
+            (root / "unary/aten_abs.textproto").string() +
+                ":1: field 'op': the spec of aten::relu must be named aten_relu.textproto, not "
+                "aten_abs.textproto (one spec per op group, named after its op: codegen/naming.py)");
+}
+
+TEST(SpecTreeTest, TheTreesRecipeFolderHoldsNoSpecs) {
+  // Issue 14: --spec_dir without --recipe_dir read <spec_dir>/recipes as specs.
+  const fs::path root = Tree("own_recipes");
+  Write(root / "unary/aten_relu.textproto", kRelu);
+  fs::copy(kRecipes, root / "recipes");
+  absl::StatusOr<std::vector<LoadedSpec>> specs = LoadSpecTree(root.string(), kRecipes);
+  ASSERT_TRUE(specs.ok()) << specs.status();
+  EXPECT_EQ(specs->size(), 3u);
+  EXPECT_EQ(DefaultRecipeDir(root.string()), (root / "recipes").string());
+}
+
+TEST(SpecTreeTest, BadSamplesAreReportedAtLoad) {
+  const fs::path root = Tree("bad_sample");
+  Write(root / "unary/aten_relu.textproto",
+        "op: \"aten::relu\"\nsample {\n  name: \"big\"\n"
+        "  arg { name: \"self\" tensor { shape: [100000, 100000] } }\n}\n");
+  absl::StatusOr<std::vector<LoadedSpec>> specs = LoadSpecTree(root.string(), kRecipes);
+  ASSERT_FALSE(specs.ok());
+  EXPECT_THAT(std::string(specs.status().message()),
+              HasSubstr("aten_relu.textproto:4: field 'sample[0].arg[0] (sample 'big')': input "
+                        "'self': shape [100000, 100000] has 10000000000 elements"));
+}
+
+}  // namespace
+}  // namespace shrt

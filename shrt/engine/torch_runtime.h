@@ -1,0 +1,69 @@
+// The libtorch settings ground truth runs under (DESIGN.md §8: ATen
+// intra-op threads at 1). One home for every process-wide setting of
+// libtorch that ground truth depends on.
+//
+// UseGroundTruthRuntime() sets, once per process:
+//
+// - One intra-op thread (`at::set_num_threads(1)`): a kernel's reduction
+//   order does not depend on the machine, and worker processes fork
+//   (isolation.h) from a parent that has no OpenMP threads. ShRT
+//   parallelises across processes instead.
+// - Uninitialised memory filled deterministically: every tensor libtorch
+//   allocates without initialising it (`at::empty*`, the outputs a kernel
+//   allocates, the elements `resize_` adds, the out= tensors ShRT shapes)
+//   holds NaN (floating and complex dtypes) or the dtype's largest value
+//   (integral and bool), never what the allocator last held. Source:
+//   aten/src/ATen/native/TensorFactories.h fill_empty_deterministic_ and
+//   ResizeCommon.h fill_resize_deterministic_, applied when
+//   `at::globalContext().deterministicAlgorithms()` and
+//   `deterministicFillUninitializedMemory()` are both set (the C++ side of
+//   `torch.use_deterministic_algorithms` and
+//   `torch.utils.deterministic.fill_uninitialized_memory`).
+//   Without it a kernel that leaves part of its output unwritten makes a
+//   rule's verdict depend on the heap: torch 2.13's
+//   aten::binary_cross_entropy_backward with a target of shape [0, 3, 5]
+//   and self [1, 3, 5] returns an uninitialised [1, 3, 5] tensor, and the
+//   rule 'R, R, S(0), R -> P(sum)' "held" whenever those pages were zero.
+//   With it, such an output is NaN and the rule fails on every run.
+// - Deterministic algorithms in warn-only mode, which the fill needs: an
+//   operator with no deterministic implementation on CPU raises a c10
+//   warning (counted in the report like any other) instead of an error.
+//
+// The engine calls it before it binds a sample (sample.h), so no entry
+// point can run ground truth without it; programs call it first thing in
+// main() as well, before any tensor work, so that a parent process never
+// starts OpenMP threads before it forks.
+#ifndef SHRT_ENGINE_TORCH_RUNTIME_H_
+#define SHRT_ENGINE_TORCH_RUNTIME_H_
+
+namespace shrt {
+
+// Applies the settings above; the first call does the work, later calls
+// cost an atomic load. Thread-safe. Never fails.
+void UseGroundTruthRuntime();
+
+// While alive, libtorch's allocations are not filled (the fill above is
+// off; the previous setting comes back on destruction, so scopes nest).
+// For ShRT's own tensor work that writes every element it allocates:
+// distributing the locals (distribute.h, nd_layout.h) and comparing outputs
+// (output_check.h CheckOutput). There the fill was about a tenth of a mesh
+// check's instructions (valgrind --tool=callgrind on //op_specs:aten_sub_out
+// --gtest_filter=*mesh*: fill_empty_deterministic_ 9.1%), each tensor
+// filled and then overwritten. Never open one around a call of an operator
+// under test, or a callback that may make one: their outputs must be
+// filled. ShRT runs ground truth on one thread; the setting is
+// process-wide.
+class UnfilledScope {
+ public:
+  UnfilledScope();
+  ~UnfilledScope();
+  UnfilledScope(const UnfilledScope&) = delete;
+  UnfilledScope& operator=(const UnfilledScope&) = delete;
+
+ private:
+  bool was_;
+};
+
+}  // namespace shrt
+
+#endif  // SHRT_ENGINE_TORCH_RUNTIME_H_

@@ -1,0 +1,56 @@
+// A tiny, fully specified pseudo-random generator for reproducible inputs.
+//
+// ShRT's inputs must be identical on every machine and library version so
+// that a failure reproduces from its seed. ATen's generators and the
+// <random> distributions are not specified bit-for-bit across versions, so
+// generators and partial constructions draw from SplitMix64 (Steele, Lea
+// and Flood, "Fast splittable pseudorandom number generators", OOPSLA 2014)
+// instead.
+#ifndef SHRT_SPEC_RNG_H_
+#define SHRT_SPEC_RNG_H_
+
+#include <cmath>
+#include <cstdint>
+#include <initializer_list>
+
+namespace shrt {
+
+class Rng {
+ public:
+  explicit Rng(uint64_t seed) : state_(seed) {}
+
+  // The next 64 random bits.
+  uint64_t NextU64() {
+    uint64_t z = (state_ += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+  }
+  // Uniform in [0, 1), 53 bits of precision.
+  double Uniform() { return static_cast<double>(NextU64() >> 11) * 0x1.0p-53; }
+  // Uniform in [lo, hi).
+  double Uniform(double lo, double hi) { return lo + (hi - lo) * Uniform(); }
+  // Uniform integer in [0, n); n > 0.
+  int64_t Index(int64_t n) { return static_cast<int64_t>(NextU64() % static_cast<uint64_t>(n)); }
+  // Standard normal (Box-Muller, one of the pair).
+  double Normal() {
+    const double u = 1.0 - Uniform();  // (0, 1]
+    return std::sqrt(-2.0 * std::log(u)) * std::cos(6.283185307179586 * Uniform());
+  }
+  // +1 or -1 with equal probability.
+  double Sign() { return (NextU64() & 1) ? 1.0 : -1.0; }
+
+ private:
+  uint64_t state_;
+};
+
+// Combines seed components into one seed, order-sensitively.
+inline uint64_t MixSeed(std::initializer_list<uint64_t> parts) {
+  uint64_t h = 0x243f6a8885a308d3ULL;
+  for (uint64_t p : parts) h = Rng(h ^ (p * 0x9e3779b97f4a7c15ULL)).NextU64();
+  return h;
+}
+
+}  // namespace shrt
+
+#endif  // SHRT_SPEC_RNG_H_
