@@ -114,6 +114,10 @@ absl::StatusOr<std::vector<Rule>> IndexPutRules(const OpArgs& args) {
   // values broadcasts to (*bshape, *self.sizes[n_mid:]); self dim d >= n_mid
   // is slot nb + d - n_mid of that shape.
   const int64_t slots = nb + self.ndim() - n_mid;
+  // Metadata index_put rejects (more index tensors than self has dims, or
+  // values of more dims than the shape it broadcasts to): no rule to claim,
+  // and no slot of values to read.
+  if (self.ndim() < n_mid || values.ndim() > slots) return rules.Take();
   const P r = P::Replicate();
   for (int64_t d = n_mid; d < self.ndim(); ++d) {
     const int64_t vd = nb + d - n_mid - (slots - values.ndim());
