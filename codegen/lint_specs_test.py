@@ -1,7 +1,9 @@
 """Every spec file is named by the naming function, no two specs map to one
-test target (over op_specs/ and the example specs in testing/), and the
-target names in op_specs/groups.bzl (written by the C++ `shrt groups`,
-shrt/ops/overload_name.h TestTargetName) are the naming function's."""
+test target (over op_specs/ and the example specs in testing/), no spec of
+op_specs/ repeats another's whole sample list (one writes it, the others
+name it in samples_from), and the target names in op_specs/groups.bzl (written by
+the C++ `shrt groups`, shrt/ops/overload_name.h TestTargetName) are the
+naming function's."""
 
 import pathlib
 import unittest
@@ -43,6 +45,22 @@ class LintSpecsTest(unittest.TestCase):
             self.assertNotIn(key, seen, f"{path} and {seen.get(key)} map to one target {key[1]}")
             seen[key] = path
 
+    def test_no_spec_repeats_another_specs_samples(self):
+        first = {}
+        for path, text in spec_files():
+            if path.parts[0] != "op_specs":
+                continue  # tables/ and testing/ hold examples, each whole on its own
+            spec = text_format.Parse(text, spec_pb2.OpSpec())
+            # A spec with samples_from adds its own samples to another's,
+            # which may equal a sibling's additions (samples_from has no
+            # chains): only whole sample lists are compared.
+            if not spec.sample or spec.samples_from:
+                continue
+            key = tuple(text_format.MessageToString(s, as_one_line=True) for s in spec.sample)
+            if key in first:
+                self.fail(f"{path} repeats the samples of {first[key][0]}: "
+                          f"write samples_from: \"{first[key][1]}\" instead")
+            first[key] = (path, spec.op)
 
     def test_manifest_targets_follow_the_naming_function(self):
         manifest = {}

@@ -1562,12 +1562,12 @@ OP_GROUPS = {
     "pooling/aten__adaptive_avg_pool2d.textproto": {
         "overloads": ["aten::_adaptive_avg_pool2d", "aten::_adaptive_avg_pool2d.out"],
         "targets": ["aten__adaptive_avg_pool2d", "aten__adaptive_avg_pool2d_out"],
-        "samples_from": "",
+        "samples_from": "pooling/aten_adaptive_avg_pool2d.textproto",
     },
     "pooling/aten__adaptive_avg_pool3d.textproto": {
         "overloads": ["aten::_adaptive_avg_pool3d", "aten::_adaptive_avg_pool3d.out"],
         "targets": ["aten__adaptive_avg_pool3d", "aten__adaptive_avg_pool3d_out"],
-        "samples_from": "",
+        "samples_from": "pooling/aten_adaptive_avg_pool3d.textproto",
     },
     "pooling/aten_adaptive_avg_pool1d.textproto": {
         "overloads": ["aten::adaptive_avg_pool1d", "aten::adaptive_avg_pool1d.out"],
@@ -1587,17 +1587,17 @@ OP_GROUPS = {
     "pooling/aten_adaptive_max_pool1d.textproto": {
         "overloads": ["aten::adaptive_max_pool1d"],
         "targets": ["aten_adaptive_max_pool1d"],
-        "samples_from": "",
+        "samples_from": "pooling/aten_adaptive_avg_pool1d.textproto",
     },
     "pooling/aten_adaptive_max_pool2d.textproto": {
         "overloads": ["aten::adaptive_max_pool2d", "aten::adaptive_max_pool2d.out"],
         "targets": ["aten_adaptive_max_pool2d", "aten_adaptive_max_pool2d_out"],
-        "samples_from": "",
+        "samples_from": "pooling/aten_adaptive_avg_pool2d.textproto",
     },
     "pooling/aten_adaptive_max_pool3d.textproto": {
         "overloads": ["aten::adaptive_max_pool3d", "aten::adaptive_max_pool3d.out"],
         "targets": ["aten_adaptive_max_pool3d", "aten_adaptive_max_pool3d_out"],
-        "samples_from": "",
+        "samples_from": "pooling/aten_adaptive_avg_pool3d.textproto",
     },
     "pooling/aten_avg_pool1d.textproto": {
         "overloads": ["aten::avg_pool1d", "aten::avg_pool1d.out"],
@@ -1622,7 +1622,7 @@ OP_GROUPS = {
     "pooling/aten_max_pool1d_with_indices.textproto": {
         "overloads": ["aten::max_pool1d_with_indices"],
         "targets": ["aten_max_pool1d_with_indices"],
-        "samples_from": "",
+        "samples_from": "pooling/aten_max_pool1d.textproto",
     },
     "pooling/aten_max_pool2d.textproto": {
         "overloads": ["aten::max_pool2d"],
@@ -1632,7 +1632,7 @@ OP_GROUPS = {
     "pooling/aten_max_pool2d_with_indices.textproto": {
         "overloads": ["aten::max_pool2d_with_indices", "aten::max_pool2d_with_indices.out"],
         "targets": ["aten_max_pool2d_with_indices", "aten_max_pool2d_with_indices_out"],
-        "samples_from": "",
+        "samples_from": "pooling/aten_max_pool2d.textproto",
     },
     "pooling/aten_max_pool3d.textproto": {
         "overloads": ["aten::max_pool3d"],
@@ -1642,7 +1642,7 @@ OP_GROUPS = {
     "pooling/aten_max_pool3d_with_indices.textproto": {
         "overloads": ["aten::max_pool3d_with_indices", "aten::max_pool3d_with_indices.out"],
         "targets": ["aten_max_pool3d_with_indices", "aten_max_pool3d_with_indices_out"],
-        "samples_from": "",
+        "samples_from": "pooling/aten_max_pool3d.textproto",
     },
     "reductions/aten__aminmax.textproto": {
         "overloads": ["aten::_aminmax", "aten::_aminmax.out"],
