@@ -3,7 +3,7 @@
 shrt/BUILD.bazel makes each layer's package group of users from it (the
 visibility of the restricted layers), and //shrt:layering_test checks every
 layer's includes against it. README "Layout" draws it. Plain literals and
-one function, so that the test can read this file with Python's exec.
+functions, so that the test can read this file with Python's exec.
 """
 
 # Each layer (the package shrt/<layer>) and the layers its sources may use,
@@ -31,6 +31,17 @@ CONSUMERS = [
 def users_of(layer):
     """The packages that may depend on `layer`: the layers that list it, and CONSUMERS."""
     return sorted(["//shrt/" + other for other in LAYERS if other != layer and layer in LAYERS[other]]) + CONSUMERS
+
+def layer_sources():
+    """Declares :sources, the layer's .cc and .h files, for //shrt:layering_test."""
+    native.filegroup(
+        name = "sources",
+        srcs = native.glob([
+            "*.cc",
+            "*.h",
+        ]),
+        visibility = ["//shrt:__pkg__"],
+    )
 
 ABSL_STRINGS = [
     "@com_google_absl//:strings",

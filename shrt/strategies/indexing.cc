@@ -48,6 +48,7 @@ namespace {
 using P = Placement;
 using indexing_internal::AddCopyPartials;
 using indexing_internal::AddFillPartials;
+using indexing_internal::AddOffDimShards;
 using indexing_internal::DimIndexArgs;
 using indexing_internal::ReadDimIndexArgs;
 using indexing_internal::SizeAt;
@@ -107,11 +108,7 @@ absl::StatusOr<std::vector<Rule>> IndexCopyRules(const OpArgs& args) {
   const std::optional<DimIndexArgs> in = ReadDimIndexArgs(args, /*has_source=*/true);
   if (!in) return rules.Take();
   const auto& [self, index, source, dim] = *in;
-  if (self.ndim() == source->ndim()) {
-    for (int64_t d = 0; d < self.ndim(); ++d) {
-      if (d != dim) rules.Add({P::Shard(d), P::Replicate(), P::Shard(d)}, {P::Shard(d)});
-    }
-  }
+  AddOffDimShards(rules, *in);
   AddCopyPartials(rules, 1, source->dtype, self.dtype);
   return rules.Take();
 }

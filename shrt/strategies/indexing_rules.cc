@@ -17,6 +17,13 @@ std::optional<DimIndexArgs> ReadDimIndexArgs(const OpArgs& args, bool has_source
   return DimIndexArgs{in[0], in[1], has_source ? &in[2] : nullptr, dim};
 }
 
+void AddOffDimShards(RuleSet& rules, const DimIndexArgs& in) {
+  if (in.self.ndim() != in.source->ndim()) return;
+  for (int64_t d = 0; d < in.self.ndim(); ++d) {
+    if (d != in.dim) rules.Add({P::Shard(d), P::Replicate(), P::Shard(d)}, {P::Shard(d)});
+  }
+}
+
 int64_t SizeAt(const TensorMeta& m, int64_t d) { return d >= 0 && d < m.ndim() ? m.sizes[d] : -1; }
 
 void AddFillPartials(RuleSet& rules, std::optional<double> value) {

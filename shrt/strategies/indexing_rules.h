@@ -35,6 +35,11 @@ struct DimIndexArgs {
 // self's rank (c10::maybe_wrap_dim).
 std::optional<DimIndexArgs> ReadDimIndexArgs(const OpArgs& args, bool has_source);
 
+// Adds S(d), R, S(d) -> S(d) for every dim d of self other than in.dim,
+// when in.source (set) has self's rank: an op acting along dim only
+// (index_copy, index_add, index_reduce), with a Replicate index.
+void AddOffDimShards(RuleSet& rules, const DimIndexArgs& in);
+
 // Size of `m` on dim d, or -1 when it has no such dim.
 int64_t SizeAt(const TensorMeta& m, int64_t d);
 

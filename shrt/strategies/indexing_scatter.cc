@@ -60,6 +60,7 @@ namespace {
 using P = Placement;
 using indexing_internal::AddCopyPartials;
 using indexing_internal::AddFillPartials;
+using indexing_internal::AddOffDimShards;
 using indexing_internal::DimIndexArgs;
 using indexing_internal::ReadDimIndexArgs;
 using indexing_internal::SizeAt;
@@ -135,11 +136,7 @@ absl::StatusOr<std::vector<Rule>> IndexAddRules(const OpArgs& args) {
   if (!in) return rules.Take();
   const auto& [self, index, source, dim] = *in;
   const P r = P::Replicate();
-  if (self.ndim() == source->ndim()) {
-    for (int64_t d = 0; d < self.ndim(); ++d) {
-      if (d != dim) rules.Add({P::Shard(d), r, P::Shard(d)}, {P::Shard(d)});
-    }
-  }
+  AddOffDimShards(rules, *in);
   if (source->dtype == self.dtype) {
     const P sum = P::Partial(ReduceOp::kSum), avg = P::Partial(ReduceOp::kAvg);
     rules.Add({sum, r, sum}, {sum});
@@ -247,15 +244,10 @@ absl::StatusOr<std::vector<Rule>> IndexReduceRules(const OpArgs& args) {
   if (!in) return rules.Take();
   const auto& [self, index, source, dim] = *in;
   const P r = P::Replicate();
-  if (self.ndim() == source->ndim()) {
-    for (int64_t d = 0; d < self.ndim(); ++d) {
-      if (d == dim) continue;
-      // Not S(d), R, R on a size-1 d: libtorch 2.13 checks that source's
-      // shape matches self's off dim, so an empty self chunk rejects the
-      // whole source (libtorch 1.13 accepted the mismatch).
-      rules.Add({P::Shard(d), r, P::Shard(d)}, {P::Shard(d)});
-    }
-  }
+  // Not S(d), R, R on a size-1 d: libtorch 2.13 checks that source's shape
+  // matches self's off dim, so an empty self chunk rejects the whole source
+  // (libtorch 1.13 accepted the mismatch).
+  AddOffDimShards(rules, *in);
   const auto it = args.Find("reduce");
   if (it == nullptr || !std::holds_alternative<std::string>(*it)) return rules.Take();
   const std::string& reduce = std::get<std::string>(*it);

@@ -18,6 +18,16 @@
 
 namespace shrt {
 
+using table_internal::Assignment;
+using table_internal::EvalContext;
+using table_internal::EvalTableExpr;
+using table_internal::Identifiers;
+using table_internal::kFunctions;
+using table_internal::kWorldSize;
+using table_internal::MakeTableParser;
+using table_internal::ParserError;
+using table_internal::SplitTopLevel;
+
 struct TableStrategy::Compiled {
   // One side's placement: R, P(op), or S(expr) with its parser.
   struct Sym {

@@ -8,6 +8,7 @@
 #include "absl/strings/strip.h"
 
 namespace shrt {
+namespace table_internal {
 namespace {
 
 // Expressions compute in doubles; a double becomes an integer only when it
@@ -160,4 +161,5 @@ std::string ParserError(const mu::Parser::exception_type& e) {
   return absl::StrCat(e.GetMsg(), e.GetToken().empty() ? "" : absl::StrCat(" (token '", e.GetToken(), "')"));
 }
 
+}  // namespace table_internal
 }  // namespace shrt

@@ -3,7 +3,7 @@
 // free variables, in doubles, with the world size `ws`, the functions
 // ndim(t), size(t, d) and count_lt(mask, d), the operator `d in mask` (a dim
 // set: bit d of an int-list argument) and the prefix `!`. Internal to
-// table.cc, which compiles a table's rules with it.
+// table.cc, which compiles a table's rules with it (namespace table_internal).
 #ifndef SHRT_STRATEGIES_TABLE_EXPR_H_
 #define SHRT_STRATEGIES_TABLE_EXPR_H_
 
@@ -20,6 +20,7 @@
 #include "muParser.h"
 
 namespace shrt {
+namespace table_internal {
 
 // Names an expression may use besides arguments and free variables.
 inline constexpr absl::string_view kWorldSize = "ws";
@@ -61,6 +62,7 @@ std::string Assignment(absl::string_view expr);
 // muparser's message, with the offending token.
 std::string ParserError(const mu::Parser::exception_type& e);
 
+}  // namespace table_internal
 }  // namespace shrt
 
 #endif  // SHRT_STRATEGIES_TABLE_EXPR_H_
