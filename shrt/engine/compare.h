@@ -86,6 +86,12 @@ Comparison CompareTensors(const at::Tensor& actual, const at::Tensor& expected, 
 Comparison CompareValues(int64_t n, const double* actual, const double* expected,
                          const double* slack, Tolerance tol, at::IntArrayRef sizes);
 
+// The exact element loop of CompareTensors (two integral tensors) over n
+// values already in int64 buffers; expected's `sizes` name the first
+// mismatch.
+Comparison CompareIntegers(int64_t n, const int64_t* actual, const int64_t* expected,
+                           at::IntArrayRef sizes);
+
 // CompareTensors(actual, expected.narrow(dim, begin, actual.size(dim)), tol)
 // without the narrowed view, for same-dtype contiguous tensors whose
 // shapes agree except on `dim` (where begin + actual.size(dim) must not

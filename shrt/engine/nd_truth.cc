@@ -42,8 +42,10 @@ using NdLocalsCache = std::map<std::tuple<size_t, NdPlacements, int, bool>, NdLo
 // a call whose every input holds what an earlier call's held is not made
 // again, in its own tuple or in another. On 2x2, ranks that differ only on
 // a Replicate mesh dim make one call, and [S(0), R] makes the calls of
-// [R, S(0)] on other ranks. Only for an overload that writes no input and
-// takes no per-rank output shape; the outputs are read, never written.
+// [R, S(0)] on other ranks. Only for an overload that writes no input;
+// when each rank's call takes its local output shape (spec.proto
+// local_shape_arg), the key names that shape too. The outputs are read,
+// never written.
 // At most kMaxMemoElements elements are kept (8 x kMaxSampleElements,
 // limits.h: 64 MiB of float64), these outputs and the case's expected
 // pieces (NdExpectedCache) together; past it, calls are made.
@@ -305,7 +307,7 @@ class NdTruthBuilder {
                                               : x;
         }
       }
-      const bool share = !sample_.mutates() && !sample_.has_local_shape();
+      const bool share = !sample_.mutates();
       const std::string where =
           absl::StrCat("sample ", sample_.name(), ", generator ", full.generator,
                        run.label.empty() ? "" : ", ", run.label);
@@ -321,16 +323,21 @@ class NdTruthBuilder {
         std::vector<Tensors> outs(outputs_.size(), Tensors(n));
         std::string error;
         for (int r = 0; r < n && error.empty(); ++r) {
-          if (auto made = share ? memo.outputs.find(content[r]) : memo.outputs.end();
+          std::vector<int64_t> local_shape;
+          uint64_t key = content[r];  // the memo's
+          if (sample_.has_local_shape()) {
+            local_shape = NdLocalShape((*want)[0].sizes().vec(), shape_placements, mesh_, r);
+            key = MixSeed({key, local_shape.size()});
+            for (int64_t d : local_shape) key = MixSeed({key, static_cast<uint64_t>(d)});
+          }
+          if (auto made = share ? memo.outputs.find(key) : memo.outputs.end();
               made != memo.outputs.end()) {
             for (size_t k = 0; k < outputs_.size(); ++k) outs[k][r] = made->second[k];
             continue;
           }
-          absl::StatusOr<Tensors> got =
-              sample_.has_local_shape()
-                  ? sample_.Call(locals[r],
-                                 NdLocalShape((*want)[0].sizes().vec(), shape_placements, mesh_, r))
-                  : sample_.Call(locals[r]);
+          absl::StatusOr<Tensors> got = sample_.has_local_shape()
+                                            ? sample_.Call(locals[r], local_shape)
+                                            : sample_.Call(locals[r]);
           if (!got.ok()) {
             if (IsCrash(got.status())) {
               cases_.Crashed(got.status(), full.generator, run.label, tuple_text,
@@ -347,7 +354,7 @@ class NdTruthBuilder {
             for (const at::Tensor& t : *got) elements += t.numel();
             if (share && memo.elements + elements <= kMaxMemoElements) {
               memo.elements += elements;
-              memo.outputs.emplace(content[r], *std::move(got));
+              memo.outputs.emplace(key, *std::move(got));
             }
           }
         }

@@ -4,7 +4,6 @@
 #include <functional>
 #include <limits>
 
-#include "ATen/Dispatch.h"
 #include "ATen/ops/abs.h"
 #include "ATen/ops/add.h"
 #include "ATen/ops/div.h"
@@ -15,6 +14,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "shrt/engine/distribute.h"
+#include "shrt/engine/fused_partial.h"
 #include "shrt/engine/torch_runtime.h"
 #include "shrt/vocab/mesh.h"
 
@@ -30,50 +30,6 @@ OutputCheck FailMeta(int rank, std::string detail) {
 }
 
 std::string ShapeText(at::IntArrayRef s) { return absl::StrCat("[", absl::StrJoin(s, ", "), "]"); }
-
-// The reduction of Partial locals, its rounding slack and the comparison in
-// one pass over contiguous buffers of T (float or double): the same values
-// the reference path computes with ATen ops, with no temporaries.
-template <typename T>
-Comparison FusedPartial(const at::Tensor& full, const std::vector<at::Tensor>& locals,
-                        ReduceOp op, Tolerance tol, double eps, double input_scale) {
-  const at::Tensor expected = full.contiguous();
-  const int64_t n = expected.numel();
-  const int w = static_cast<int>(locals.size());
-  std::vector<const T*> parts;
-  for (const at::Tensor& l : locals) parts.push_back(l.data_ptr<T>());
-  const T* ep = expected.data_ptr<T>();
-  std::vector<double> reduced(n), slack(n);
-  for (int64_t i = 0; i < n; ++i) {
-    double acc = static_cast<double>(parts[0][i]);
-    double abs_sum = std::abs(acc);
-    for (int r = 1; r < w; ++r) {
-      const double x = static_cast<double>(parts[r][i]);
-      switch (op) {
-        case ReduceOp::kSum:
-        case ReduceOp::kAvg: acc += x; break;
-        case ReduceOp::kMax: acc = (std::isnan(acc) || std::isnan(x)) ? NAN : std::max(acc, x); break;
-        case ReduceOp::kMin: acc = (std::isnan(acc) || std::isnan(x)) ? NAN : std::min(acc, x); break;
-        case ReduceOp::kProduct: acc *= x; break;
-        case ReduceOp::kNorm: break;  // never fused (CheckOutput)
-      }
-      abs_sum += std::abs(x);
-    }
-    switch (op) {
-      case ReduceOp::kSum: slack[i] = 4 * eps * (abs_sum + w * input_scale); break;
-      case ReduceOp::kAvg:
-        acc /= w;
-        slack[i] = 4 * eps * (abs_sum + w * input_scale) / w;
-        break;
-      case ReduceOp::kProduct: slack[i] = 4 * w * eps * std::abs(acc); break;
-      default: slack[i] = 0; break;
-    }
-    // A non-finite full element is no evidence (output_check.h).
-    reduced[i] = std::isfinite(static_cast<double>(ep[i])) ? acc : static_cast<double>(ep[i]);
-  }
-  std::vector<double> want(ep, ep + n);
-  return CompareValues(n, reduced.data(), want.data(), slack.data(), tol, expected.sizes());
-}
 
 }  // namespace
 
@@ -134,19 +90,15 @@ OutputCheck CheckOutput(const at::Tensor& full, const std::vector<at::Tensor>& l
     }
   }
   const at::ScalarType t = full.scalar_type();
-  // The fused loops know the five enumerated reductions; _NormP takes the
-  // ATen path (ReducePartial).
-  bool fused = !reference && (t == at::kFloat || t == at::kDouble) &&
-               p.reduce_op() != ReduceOp::kNorm;
-  for (const at::Tensor& l : locals) fused = fused && l.is_contiguous();
-  if (fused) {
-    Comparison c;
-    AT_DISPATCH_FLOATING_TYPES(t, "FusedPartial", [&] {
-      c = FusedPartial<scalar_t>(full, locals, p.reduce_op(), tol, eps, input_scale);
-    });
-    if (!c.equal) return Fail(-1, c);
-    return {};
+  if (!reference) {
+    if (std::optional<Comparison> c =
+            FusedPartialComparison(full, locals, p.reduce_op(), tol, eps, input_scale);
+        c.has_value()) {
+      if (!c->equal) return Fail(-1, *c);
+      return {};
+    }
   }
+  // The ATen path: _NormP, complex P(product), and reference_paths.
   at::Tensor reduced = ReducePartial(locals, p);
   if (at::isFloatingType(t) || at::isComplexType(t)) {
     reduced = at::where(at::isfinite(full), reduced, full);

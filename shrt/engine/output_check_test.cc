@@ -7,9 +7,11 @@
 #include "ATen/core/Tensor.h"
 #include "ATen/ops/arange.h"
 #include "ATen/ops/mm.h"
+#include "ATen/ops/randint.h"
 #include "ATen/ops/randn.h"
 #include "ATen/ops/tensor.h"
 #include "ATen/ops/zeros.h"
+#include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 #include "shrt/engine/distribute.h"
 
@@ -180,6 +182,80 @@ TEST(OutputCheckTest, ReferenceJudgesMaxAndMinPartialsLikeReplicate) {
   locals[0][0] = 3.0f;
   EXPECT_FALSE(CheckAgainstReference(want, locals, max, context, ref,
                                      CheckOutput(want, locals, max, context)).ok);
+}
+
+// The one-pass Partial check (fused_partial.h) against the ATen path
+// (reference_paths): the same verdict, largest difference, rank and first
+// mismatch for every dtype it covers, every reduction, W = 2, 3, 4, locals
+// contiguous, transposed, broadcast (stride 0) and conjugated, and a full
+// output that matches, is off at one element, or holds inf and NaN
+// (contiguous or transposed).
+TEST(OutputCheckTest, FusedPartialAgreesWithTheATenPath) {
+  at::manual_seed(11);
+  const std::vector<at::ScalarType> dtypes = {
+      at::kFloat, at::kDouble, at::kHalf, at::kBFloat16, at::kComplexFloat, at::kComplexDouble,
+      at::kLong,  at::kInt,    at::kShort, at::kChar,    at::kByte,         at::kBool};
+  const std::vector<ReduceOp> ops = {ReduceOp::kSum, ReduceOp::kAvg, ReduceOp::kMax,
+                                     ReduceOp::kMin, ReduceOp::kProduct};
+  // A [5, 3] tensor of `t` in one of four layouts.
+  auto draw = [](at::ScalarType t, int layout) {
+    auto values = [&](std::vector<int64_t> shape) {
+      if (t == at::kBool) return at::randint(0, 2, shape).to(at::kBool);
+      if (t == at::kByte) return at::randint(0, 256, shape).to(t);
+      if (at::isIntegralType(t, false)) return at::randint(-40, 40, shape).to(t);
+      return at::randn(shape, at::TensorOptions().dtype(t));
+    };
+    switch (layout) {
+      case 1: return values({3, 5}).t();                  // transposed
+      case 2: return values({1, 3}).expand({5, 3});       // broadcast
+      case 3: return c10::isComplexType(t) ? values({5, 3}).conj() : values({5, 3}).t().t();
+      default: return values({5, 3});
+    }
+  };
+  int compared = 0, failing = 0;
+  for (at::ScalarType t : dtypes) {
+    const bool complex = c10::isComplexType(t);
+    for (ReduceOp op : ops) {
+      if (complex && (op == ReduceOp::kMax || op == ReduceOp::kMin)) continue;  // no order
+      const Placement p = Placement::Partial(op);
+      for (int w : {2, 3, 4}) {
+        for (int layout = 0; layout < 4; ++layout) {
+          std::vector<at::Tensor> locals;
+          for (int r = 0; r < w; ++r) locals.push_back(draw(t, (layout + r) % 4));
+          // The exact reduction in the output's dtype, then three variants.
+          at::Tensor exact = ReducePartial(locals, p).to(t).contiguous();
+          std::vector<at::Tensor> fulls = {exact, exact.clone(), exact.clone()};
+          fulls[1].view(-1)[4] = t == at::kBool ? at::Scalar(true) : at::Scalar(3);
+          if (at::isFloatingType(t) || complex) {
+            fulls[2].view(-1)[1] = at::Scalar(INFINITY);
+            fulls[2].view(-1)[7] = at::Scalar(NAN);
+          }
+          fulls.push_back(fulls[2].t().contiguous().t());  // the same values, transposed
+          for (const at::Tensor& full : fulls) {
+            CheckContext fused{DefaultTolerance(t), Epsilon(t)};
+            fused.input_scale = 0.25;
+            CheckContext aten = fused;
+            aten.reference_paths = true;
+            const OutputCheck a = CheckOutput(full, locals, p, fused);
+            const OutputCheck b = CheckOutput(full, locals, p, aten);
+            const std::string where = absl::StrCat(c10::toString(t), " ", p.ToString(), " W=", w,
+                                                   " layout ", layout);
+            EXPECT_EQ(a.ok, b.ok) << where << ": " << b.detail;
+            EXPECT_EQ(a.rank, b.rank) << where;
+            EXPECT_EQ(a.detail, b.detail) << where;
+            if (!(std::isnan(a.max_abs_diff) && std::isnan(b.max_abs_diff))) {
+              EXPECT_EQ(a.max_abs_diff, b.max_abs_diff) << where;
+            }
+            ++compared;
+            failing += !b.ok;
+          }
+        }
+      }
+    }
+  }
+  // The variants did exercise both outcomes.
+  EXPECT_GT(failing, compared / 4);
+  EXPECT_LT(failing, compared);
 }
 
 }  // namespace

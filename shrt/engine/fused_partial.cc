@@ -1,0 +1,175 @@
+#include "shrt/engine/fused_partial.h"
+
+#include <cmath>
+#include <complex>
+#include <cstdint>
+
+#include "ATen/Dispatch.h"
+#include "c10/util/complex.h"
+
+namespace shrt {
+namespace {
+
+// A contiguous tensor with no conjugate or negative bit: what data_ptr
+// reads as the values.
+at::Tensor Plain(const at::Tensor& t) { return t.resolve_conj().resolve_neg().contiguous(); }
+
+// The rounding slack of one element (output_check.h CheckOutput), from the
+// sum of the parts' magnitudes or the reduction's.
+double Slack(ReduceOp op, double abs_sum, double reduced_abs, int w, double eps,
+             double input_scale) {
+  switch (op) {
+    case ReduceOp::kSum: return 4 * eps * (abs_sum + w * input_scale);
+    case ReduceOp::kAvg: return 4 * eps * (abs_sum + w * input_scale) / w;
+    case ReduceOp::kProduct: return 4 * w * eps * reduced_abs;
+    default: return 0;
+  }
+}
+
+// Floating locals (and P(avg) of integers), reduced in float64 as
+// ReducePartial does: maximum and minimum propagate NaN.
+template <typename T>
+Comparison FusedReal(const at::Tensor& full, const std::vector<at::Tensor>& locals, ReduceOp op,
+                     Tolerance tol, double eps, double input_scale) {
+  const int64_t n = full.numel();
+  const int w = static_cast<int>(locals.size());
+  std::vector<const T*> parts;
+  for (const at::Tensor& l : locals) parts.push_back(l.data_ptr<T>());
+  const T* ep = full.data_ptr<T>();
+  std::vector<double> reduced(n), want(n), slack(n);
+  for (int64_t i = 0; i < n; ++i) {
+    double acc = static_cast<double>(parts[0][i]);
+    double abs_sum = std::abs(acc);
+    for (int r = 1; r < w; ++r) {
+      const double x = static_cast<double>(parts[r][i]);
+      switch (op) {
+        case ReduceOp::kSum:
+        case ReduceOp::kAvg: acc += x; break;
+        case ReduceOp::kMax: acc = (std::isnan(acc) || std::isnan(x)) ? NAN : std::max(acc, x); break;
+        case ReduceOp::kMin: acc = (std::isnan(acc) || std::isnan(x)) ? NAN : std::min(acc, x); break;
+        case ReduceOp::kProduct: acc *= x; break;
+        case ReduceOp::kNorm: break;  // never fused
+      }
+      abs_sum += std::abs(x);
+    }
+    if (op == ReduceOp::kAvg) acc /= w;
+    slack[i] = Slack(op, abs_sum, std::abs(acc), w, eps, input_scale);
+    want[i] = static_cast<double>(ep[i]);
+    // A non-finite full element is no evidence (output_check.h).
+    reduced[i] = std::isfinite(want[i]) ? acc : want[i];
+  }
+  return CompareValues(n, reduced.data(), want.data(), slack.data(), tol, full.sizes());
+}
+
+// Complex locals under P(sum) or P(avg), reduced in complex128; compared
+// through their real views (compare.h CompareTensors), each element's slack
+// from the parts' moduli (at::abs, in the locals' precision) for both of
+// its parts.
+template <typename T>
+Comparison FusedComplex(const at::Tensor& full, const std::vector<at::Tensor>& locals,
+                        ReduceOp op, Tolerance tol, double eps, double input_scale) {
+  using Real = typename T::value_type;
+  const int64_t n = full.numel();
+  const int w = static_cast<int>(locals.size());
+  std::vector<const T*> parts;
+  for (const at::Tensor& l : locals) parts.push_back(l.data_ptr<T>());
+  const T* ep = full.data_ptr<T>();
+  std::vector<double> reduced(2 * n), want(2 * n), slack(2 * n);
+  auto modulus = [](T z) {
+    return static_cast<double>(std::abs(std::complex<Real>(z.real(), z.imag())));
+  };
+  for (int64_t i = 0; i < n; ++i) {
+    double re = 0, im = 0, abs_sum = 0;
+    for (int r = 0; r < w; ++r) {
+      re += static_cast<double>(parts[r][i].real());
+      im += static_cast<double>(parts[r][i].imag());
+      abs_sum += modulus(parts[r][i]);
+    }
+    if (op == ReduceOp::kAvg) {
+      re /= w;
+      im /= w;
+    }
+    const double s = Slack(op, abs_sum, 0, w, eps, input_scale);
+    const double fre = static_cast<double>(ep[i].real()), fim = static_cast<double>(ep[i].imag());
+    const bool finite = std::isfinite(fre) && std::isfinite(fim);
+    reduced[2 * i] = finite ? re : fre;
+    reduced[2 * i + 1] = finite ? im : fim;
+    want[2 * i] = fre;
+    want[2 * i + 1] = fim;
+    slack[2 * i] = slack[2 * i + 1] = s;
+  }
+  std::vector<int64_t> sizes = full.sizes().vec();
+  sizes.push_back(2);
+  return CompareValues(2 * n, reduced.data(), want.data(), slack.data(), tol, sizes);
+}
+
+// Integer and bool locals under P(sum), P(max), P(min) or P(product),
+// reduced in their own dtype (sums and products wrap, as ATen's add and mul
+// on the dtype do; bool's add is or, its mul and) and compared exactly.
+template <typename T>
+Comparison FusedExact(const at::Tensor& full, const std::vector<at::Tensor>& locals,
+                      ReduceOp op) {
+  const int64_t n = full.numel();
+  std::vector<const T*> parts;
+  for (const at::Tensor& l : locals) parts.push_back(l.data_ptr<T>());
+  const T* ep = full.data_ptr<T>();
+  std::vector<int64_t> reduced(n), want(n);
+  // Modulo 2^64, then cast to T: the dtype's wrapping (C++20 conversions
+  // are modular), and a bool's nonzero is true.
+  auto wide = [](T x) { return static_cast<uint64_t>(x); };
+  for (int64_t i = 0; i < n; ++i) {
+    T acc = parts[0][i];
+    for (size_t r = 1; r < parts.size(); ++r) {
+      const T x = parts[r][i];
+      switch (op) {
+        case ReduceOp::kSum: acc = static_cast<T>(wide(acc) + wide(x)); break;
+        case ReduceOp::kProduct: acc = static_cast<T>(wide(acc) * wide(x)); break;
+        case ReduceOp::kMax: acc = std::max(acc, x); break;
+        case ReduceOp::kMin: acc = std::min(acc, x); break;
+        default: break;  // P(avg) and _NormP: not here
+      }
+    }
+    reduced[i] = static_cast<int64_t>(acc);
+    want[i] = static_cast<int64_t>(ep[i]);
+  }
+  return CompareIntegers(n, reduced.data(), want.data(), full.sizes());
+}
+
+}  // namespace
+
+std::optional<Comparison> FusedPartialComparison(const at::Tensor& full,
+                                                 const std::vector<at::Tensor>& locals,
+                                                 ReduceOp op, Tolerance tol, double eps,
+                                                 double input_scale) {
+  if (op == ReduceOp::kNorm || locals.empty()) return std::nullopt;
+  const at::ScalarType t = full.scalar_type();
+  const bool floating = at::isFloatingType(t);
+  const bool complex = t == at::kComplexFloat || t == at::kComplexDouble;
+  const bool integral =
+      t == at::kByte || t == at::kChar || t == at::kShort || t == at::kInt || t == at::kLong ||
+      t == at::kBool;
+  const bool floating_known = t == at::kFloat || t == at::kDouble || t == at::kHalf ||
+                              t == at::kBFloat16;
+  if (floating && !floating_known) return std::nullopt;
+  if (complex && op != ReduceOp::kSum && op != ReduceOp::kAvg) return std::nullopt;
+  if (!floating && !complex && !integral) return std::nullopt;
+  const at::Tensor expected = Plain(full);
+  std::vector<at::Tensor> plain;
+  for (const at::Tensor& l : locals) plain.push_back(Plain(l));
+  Comparison c;
+  if (floating || (integral && op == ReduceOp::kAvg)) {
+    AT_DISPATCH_ALL_TYPES_AND3(at::kHalf, at::kBFloat16, at::kBool, t, "FusedReal", [&] {
+      c = FusedReal<scalar_t>(expected, plain, op, tol, eps, input_scale);
+    });
+  } else if (complex) {
+    AT_DISPATCH_COMPLEX_TYPES(t, "FusedComplex", [&] {
+      c = FusedComplex<scalar_t>(expected, plain, op, tol, eps, input_scale);
+    });
+  } else {
+    AT_DISPATCH_INTEGRAL_TYPES_AND(at::kBool, t, "FusedExact",
+                                   [&] { c = FusedExact<scalar_t>(expected, plain, op); });
+  }
+  return c;
+}
+
+}  // namespace shrt
