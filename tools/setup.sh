@@ -17,6 +17,7 @@ PACKAGES=(
   bazel-rules-proto     # @rules_proto
   bazel-skylib          # @bazel_skylib
   g++
+  lld                   # the linker (.bazelrc --linkopt=-fuse-ld=lld)
   cmake                 # testing/plugin: a custom-op library built as its users build it
   strace                # tools/xfail_kill_test.sh: a slow disk, by delaying fsync
   libabsl-dev           # Abseil
