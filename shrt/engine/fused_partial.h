@@ -1,11 +1,12 @@
 // The check of a Partial output in one pass (DESIGN.md §3, "Output check"):
 // the reduction over ranks, its rounding slack and the comparison with the
-// full output, read from the tensors' buffers with no ATen op per element
-// kind. It computes what output_check.cc's ATen path computes
-// (distribute.h ReducePartial, the slack of output_check.h CheckOutput,
-// compare.h CompareTensors): the same verdict, the same largest difference
-// and the same first mismatch, which output_check_test.cc shows over every
-// dtype, layout and reduction it covers.
+// full output, read from the tensors' buffers (no ATen op but a contiguous
+// copy where a layout needs one). It computes what output_check.cc's ATen
+// path computes (distribute.h ReducePartial, the slack of output_check.h
+// CheckOutput, compare.h CompareTensors): the same verdict, the same
+// largest difference and the same first mismatch, which
+// output_check_test.cc shows over every dtype, layout and reduction it
+// covers.
 //
 // It exists because that path costs about ten ATen calls per check (abs,
 // to, add, mul, isfinite, where, ...), each 10 to 100 thousand
