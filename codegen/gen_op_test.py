@@ -4,15 +4,16 @@ Usage: gen_op_test.py --recipes RECIPE... --xfails=XFAILS --cli=LABEL
            --groups=JSON
 
 JSON is a list of the groups to generate, one object per spec:
-  {"spec": SPEC, "samples_from": SPEC or "", "overloads": [OP, ...],
+  {"spec": SPEC, "samples_from": [SPEC, ...], "overloads": [OP, ...],
    "outs": [OUT.cc, ...]}
-with one out per overload (the spec's own op, and one out, when
-"overloads" is empty). One run serves every spec of a shrt_op_tests call
+with "samples_from" the spec's samples_from chain, nearest first (empty
+without samples_from), and one out per overload (the spec's own op, and one
+out, when "overloads" is empty). One run serves every spec of a shrt_op_tests call
 (codegen/op_test.bzl), so Python, protobuf and Jinja2 start once per family
 rather than once per spec.
 
 Writes one data-only C++ source per overload (shrt/op_test/op_test_data.h): it
-embeds the spec, the spec its samples come from, the recipes they use and
+embeds the spec, the specs its samples come from, the recipes they use and
 that overload's xfail entries, so a test re-runs only when one of those
 changes (a source written again with the same bytes changes nothing
 downstream). Which overloads form the group comes from the dispatcher
@@ -84,10 +85,32 @@ def recipes_used(*specs):
     return sorted(names)
 
 
+def samples_from_chain(spec_path, spec, paths):
+    """[(path, text, OpSpec)] of the samples_from chain `paths` (nearest
+    first) of the spec at `spec_path`, checked link by link."""
+    chain = []
+    path, current = spec_path, spec
+    for source_path in paths:
+        if not current.samples_from:
+            raise SpecError(f"{path}: field 'samples_from': is empty, yet {source_path} was given "
+                            "as its samples_from spec")
+        source = spec_pb2.OpSpec()
+        text = parse(source_path, source)
+        if source.op != current.samples_from:
+            raise SpecError(f"{path}: field 'samples_from': {source_path} is the spec of "
+                            f"{source.op}, not {current.samples_from}")
+        chain.append((source_path, text, source))
+        path, current = source_path, source
+    if current.samples_from:
+        raise SpecError(f"{path}: field 'samples_from': no spec of {current.samples_from} given")
+    return chain
+
+
 def generate(spec_path, recipe_paths, xfails_path, overloads=None, cli="//tools:shrt",
-             samples_from_path=None):
+             samples_from_paths=()):
     """Returns {overload: source} for the given overloads of the spec's group
-    (the spec's own op when None)."""
+    (the spec's own op when None); `samples_from_paths` is the spec's
+    samples_from chain, nearest first."""
     spec = spec_pb2.OpSpec()
     spec_text = parse(spec_path, spec)
     overloads = overloads or [spec.op]
@@ -99,18 +122,10 @@ def generate(spec_path, recipe_paths, xfails_path, overloads=None, cli="//tools:
         raise SpecError(f"{spec_path}: field 'op': {spec.op} is not among the group's overloads "
                         f"{', '.join(overloads)} (op_specs/groups.bzl is stale: run "
                         "`bazel run //tools:shrt -- groups --write`)")
-    source = spec_pb2.OpSpec()
-    source_text = ""
-    if spec.samples_from:
-        if not samples_from_path:
-            raise SpecError(f"{spec_path}: field 'samples_from': no spec of {spec.samples_from} given")
-        source_text = parse(samples_from_path, source)
-        if source.op != spec.samples_from:
-            raise SpecError(f"{spec_path}: field 'samples_from': {samples_from_path} is the spec of "
-                            f"{source.op}, not {spec.samples_from}")
+    chain = samples_from_chain(spec_path, spec, samples_from_paths)
     by_name = {pathlib.Path(p).stem: p for p in recipe_paths}
     recipes = []
-    for name in recipes_used(spec, source):
+    for name in recipes_used(spec, *(source for _, _, source in chain)):
         if name not in by_name:
             raise SpecError(f"{spec_path}: unknown recipe '{name}' (known: {', '.join(sorted(by_name))})")
         recipes.append({"path": by_name[name], "text": _parsed(by_name[name], recipe_pb2.Recipe)[0]})
@@ -125,8 +140,8 @@ def generate(spec_path, recipe_paths, xfails_path, overloads=None, cli="//tools:
             op=op,
             target=target,
             spec_text=spec_text,
-            samples_from_path=samples_from_path or "",
-            samples_from_text=source_text,
+            samples_from=[{"path": p, "text": text} for p, text, _ in reversed(chain)],
+            num_samples_from=len(chain),
             recipes=recipes,
             num_recipes=len(recipes),
             xfails_path=xfails_path,
@@ -144,6 +159,8 @@ def _check_groups(groups):
     for k, group in enumerate(groups):
         if not isinstance(group, dict) or set(group) != keys:
             raise SpecError(f"--groups: group {k}: want exactly the keys {', '.join(sorted(keys))}")
+        if not isinstance(group["samples_from"], list):
+            raise SpecError(f"{group['spec']}: --groups: samples_from is not a list")
         if len(group["overloads"] or [None]) != len(group["outs"]):
             raise SpecError(f"{group['spec']}: --groups: overloads and outs differ in length")
 
@@ -165,7 +182,7 @@ def main(argv):
     for group in groups:
         try:
             sources = generate(group["spec"], args.recipes, args.xfails, group["overloads"],
-                               args.cli, group["samples_from"] or None)
+                               args.cli, group["samples_from"])
         except SpecError as e:
             errors.append(f"gen_op_test: {e}")
             continue

@@ -96,11 +96,35 @@ xfail { op: "aten::mul_.Tensor" rule: "P(sum), R -> P(sum)" reason: "r" issue: "
         spec = self.write("aten_div_Tensor.textproto",
                           'op: "aten::div.Tensor"\nsamples_from: "aten::mul.Tensor"\n')
         source = gen_op_test.generate(spec, _RECIPES, _XFAILS, None, "//tools:shrt",
-                                      source_spec)["aten::div.Tensor"]
+                                      [source_spec])["aten::div.Tensor"]
         self.assertIn(f'{{"{source_spec}", R"shrt_embed(', source)
+        self.assertIn("kSamplesFrom,\n    1,", source)
         self.assertIn("op_specs/recipes/nonzero.textproto", source)  # the source's recipe
         with self.assertRaisesRegex(gen_op_test.SpecError, r"field 'samples_from': no spec"):
             gen_op_test.generate(spec, _RECIPES, _XFAILS)
+
+    def test_a_samples_from_chain_embeds_every_spec_farthest_first(self):
+        mul = self.write("aten_mul_Tensor.textproto", _SPEC)
+        div = self.write("aten_div_Tensor.textproto",
+                         'op: "aten::div.Tensor"\nsamples_from: "aten::mul.Tensor"\n'
+                         'sample { name: "y" arg { name: "self" tensor { shape: [3] recipe: "positive" } } '
+                         'arg { name: "other" tensor { shape: [3] } } }\n')
+        sub = self.write("aten_sub_Tensor.textproto",
+                         'op: "aten::sub.Tensor"\nsamples_from: "aten::div.Tensor"\n')
+        source = gen_op_test.generate(sub, _RECIPES, _XFAILS, None, "//tools:shrt",
+                                      [div, mul])["aten::sub.Tensor"]
+        self.assertLess(source.index(f'{{"{mul}", R"shrt_embed('), source.index(f'{{"{div}", R"shrt_embed('))
+        self.assertIn("kSamplesFrom,\n    2,", source)
+        for recipe in ("nonzero", "positive"):  # each link's recipes
+            self.assertIn(f"op_specs/recipes/{recipe}.textproto", source)
+        for chain, message in [([mul], r"aten_mul_Tensor.textproto is the spec of aten::mul.Tensor, "
+                                        r"not aten::div.Tensor"),
+                               ([div], r"aten_div_Tensor.textproto: field 'samples_from': no spec of "
+                                       r"aten::mul.Tensor given"),
+                               ([div, mul, mul], r"aten_mul_Tensor.textproto: field 'samples_from': is "
+                                                 r"empty, yet .* was given")]:
+            with self.assertRaisesRegex(gen_op_test.SpecError, message):
+                gen_op_test.generate(sub, _RECIPES, _XFAILS, None, "//tools:shrt", chain)
 
     def test_file_name_must_follow_the_naming_function(self):
         spec = self.write("mul.textproto", _SPEC)
@@ -127,9 +151,9 @@ xfail { op: "aten::mul_.Tensor" rule: "P(sum), R -> P(sum)" reason: "r" issue: "
         relu = self.write("aten_relu.textproto", 'op: "aten::relu"\nsample { name: "x" arg { name: "self" tensor { shape: [4] } } }\n')
         outs = [str(pathlib.Path(self.dir.name) / f"{n}.cc") for n in ("mul", "mul_", "relu")]
         self.assertEqual(self.main([
-            {"spec": mul, "samples_from": "", "overloads": ["aten::mul.Tensor", "aten::mul_.Tensor"],
+            {"spec": mul, "samples_from": [], "overloads": ["aten::mul.Tensor", "aten::mul_.Tensor"],
              "outs": outs[:2]},
-            {"spec": relu, "samples_from": "", "overloads": [], "outs": outs[2:]},
+            {"spec": relu, "samples_from": [], "overloads": [], "outs": outs[2:]},
         ]), 0)
         texts = [pathlib.Path(o).read_text() for o in outs]
         self.assertIn('"aten::mul_.Tensor",\n    "aten_mul__Tensor"', texts[1])
@@ -141,7 +165,7 @@ xfail { op: "aten::mul_.Tensor" rule: "P(sum), R -> P(sum)" reason: "r" issue: "
         bad_recipe = self.write("sub/aten_mul_Tensor.textproto", _SPEC.replace('"nonzero"', '"nonzro"'))
         out = pathlib.Path(self.dir.name) / "out.cc"
         with contextlib.redirect_stderr(io.StringIO()) as err:
-            status = self.main([{"spec": s, "samples_from": "", "overloads": [], "outs": [str(out)]}
+            status = self.main([{"spec": s, "samples_from": [], "overloads": [], "outs": [str(out)]}
                                 for s in (good, wrong, bad_recipe)])
         self.assertEqual(status, 1)
         self.assertIn("wrong.textproto: field 'op'", err.getvalue())
@@ -150,8 +174,10 @@ xfail { op: "aten::mul_.Tensor" rule: "P(sum), R -> P(sum)" reason: "r" issue: "
 
     def test_main_rejects_malformed_groups(self):
         for groups, message in [("{}", "not a JSON list"), ('[{"spec": "a"}]', "want exactly the keys"),
-                                ('[{"spec": "a", "samples_from": "", "overloads": ["x", "y"], "outs": ["o"]}]',
-                                 "a: --groups: overloads and outs differ in length"), ("[", "Expecting")]:
+                                ('[{"spec": "a", "samples_from": [], "overloads": ["x", "y"], "outs": ["o"]}]',
+                                 "a: --groups: overloads and outs differ in length"),
+                                ('[{"spec": "a", "samples_from": "b", "overloads": [], "outs": ["o"]}]',
+                                 "a: --groups: samples_from is not a list"), ("[", "Expecting")]:
             with contextlib.redirect_stderr(io.StringIO()) as err:
                 status = gen_op_test.main(["--xfails", _XFAILS, "--groups", groups])
             self.assertEqual(status, 1, groups)

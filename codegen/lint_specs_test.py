@@ -1,7 +1,7 @@
 """Every spec file is named by the naming function, no two specs map to one
 test target (over op_specs/ and the example specs in testing/), no spec of
-op_specs/ repeats another's whole sample list (one writes it, the others
-name it in samples_from), and the target names in op_specs/groups.bzl (written by
+op_specs/ writes the samples another writes on the same base (one writes
+them, the others name it in samples_from, which may form a chain), and the target names in op_specs/groups.bzl (written by
 the C++ `shrt groups`, shrt/ops/overload_name.h TestTargetName) are the
 naming function's."""
 
@@ -51,14 +51,16 @@ class LintSpecsTest(unittest.TestCase):
             if path.parts[0] != "op_specs":
                 continue  # tables/ and testing/ hold examples, each whole on its own
             spec = text_format.Parse(text, spec_pb2.OpSpec())
-            # A spec with samples_from adds its own samples to another's,
-            # which may equal a sibling's additions (samples_from has no
-            # chains): only whole sample lists are compared.
-            if not spec.sample or spec.samples_from:
+            if not spec.sample:
                 continue
-            key = tuple(text_format.MessageToString(s, as_one_line=True) for s in spec.sample)
+            # A spec's samples are its samples_from chain's, then its own:
+            # two specs that write the same samples on the same base have
+            # the same samples, and the second can name the first.
+            key = (spec.samples_from,
+                   tuple(text_format.MessageToString(s, as_one_line=True) for s in spec.sample))
             if key in first:
-                self.fail(f"{path} repeats the samples of {first[key][0]}: "
+                on = f" on those of {spec.samples_from}" if spec.samples_from else ""
+                self.fail(f"{path} writes the samples {first[key][0]} writes{on}: "
                           f"write samples_from: \"{first[key][1]}\" instead")
             first[key] = (path, spec.op)
 

@@ -38,7 +38,7 @@ def shrt_op_tests(
         every spec given, which writes each overload's `<target>_test.cc`
         (here `aten_add_Tensor_test.cc`, `aten_add__Tensor_test.cc` and
         `aten_add_out_test.cc`), data-only sources (shrt/op_test/op_test_data.h)
-        embedding the spec, its samples_from spec, the recipes they use and
+        embedding the spec, the specs of its samples_from chain, the recipes they use and
         the overload's xfail entries. A change to one spec runs it again for
         all, but the sources of the others come out byte for byte the same
         and Bazel prunes them: their compiles, links and tests stay cached.
@@ -56,7 +56,7 @@ def shrt_op_tests(
       strategy: the cc_library (alwayslink) registering these overloads'
         strategies, and any custom operator they need.
       groups: {spec path: {"overloads": [overload, ...], "targets":
-        [target name, ...], "samples_from": spec path or ""}}, as
+        [target name, ...], "samples_from": [spec path, ...]}}, as
         `shrt groups --write` writes it (op_specs/groups.bzl); a spec
         missing from it is a group of the one overload its file names.
       recipes: filegroup of recipe files; ShRT's op_specs/recipes when None.
@@ -77,14 +77,14 @@ def shrt_op_tests(
     tests = []
     seen = {}
     groups_json = []
-    srcs = {recipes: True, xfails: True}  # a set: a spec can also be another's samples_from
+    srcs = {recipes: True, xfails: True}  # a set: a spec can also be in another's samples_from chain
     outs = []
     for spec in specs:
         group = groups.get(spec, None)
         if group == None:
             overloads = []
             targets = [_stem(spec)]
-            samples_from = ""
+            samples_from = []
         else:
             overloads = group["overloads"]
             targets = group["targets"]
@@ -94,12 +94,12 @@ def shrt_op_tests(
                 fail("specs %s and %s both map to test target '%s'" % (seen[target], spec, target))
             seen[target] = spec
         srcs[spec] = True
-        if samples_from:
-            srcs[samples_from] = True
+        for source in samples_from:
+            srcs[source] = True
         outs += [t + "_test.cc" for t in targets]
         groups_json.append({
             "spec": "$(location %s)" % spec,
-            "samples_from": "$(location %s)" % samples_from if samples_from else "",
+            "samples_from": ["$(location %s)" % source for source in samples_from],
             "overloads": overloads,
             "outs": ["$(location %s_test.cc)" % t for t in targets],
         })

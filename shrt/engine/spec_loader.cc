@@ -75,14 +75,20 @@ bool LoadedSpec::IgnoresArgument(absl::string_view name) const {
 std::string LoadedSpec::WhereInSample(
     int s, std::initializer_list<std::pair<absl::string_view, int>> rest) const {
   const int n = source_ == nullptr ? 0 : source_->proto().sample_size();
-  const bool theirs = s < n;
-  std::vector<std::pair<absl::string_view, int>> nested = {{"sample", theirs ? s : s - n}};
+  if (s < n) return source_->WhereInSample(s, rest);  // down the chain
+  std::vector<std::pair<absl::string_view, int>> nested = {{"sample", s - n}};
   nested.insert(nested.end(), rest.begin(), rest.end());
   // TextLocations::Where takes an initializer_list: at most two levels here.
-  const TextLocations& where = theirs ? source_->locations_ : locations_;
-  const OpSpec& root = theirs ? source_->proto_ : proto_;
-  if (nested.size() == 1) return where.Where({nested[0]}, root);
-  return where.Where({nested[0], nested[1]}, root);
+  if (nested.size() == 1) return locations_.Where({nested[0]}, proto_);
+  return locations_.Where({nested[0], nested[1]}, proto_);
+}
+
+std::vector<std::string> LoadedSpec::samples_from_paths() const {
+  std::vector<std::string> paths;
+  for (const LoadedSpec* s = source_.get(); s != nullptr; s = s->source_.get()) {
+    paths.push_back(s->path());
+  }
+  return paths;
 }
 
 std::string LoadedSpec::WhereMissing(int m) const {
@@ -220,12 +226,6 @@ absl::StatusOr<LoadedSpec> LoadedSpec::FromText(absl::string_view text, const st
     if (samples_from == nullptr || !(samples_from->group_.functional == *from)) {
       return FieldError(where, "samples_from",
                         absl::StrCat("no spec of ", p.samples_from(), " was found beside this one"));
-    }
-    if (!samples_from->proto_.samples_from().empty()) {
-      return FieldError(where, "samples_from",
-                        absl::StrCat(samples_from->path(), " takes its samples from ",
-                                     samples_from->proto_.samples_from(),
-                                     " itself; name that spec instead"));
     }
     spec.source_ = std::make_shared<const LoadedSpec>(*samples_from);
     google::protobuf::RepeatedPtrField<Sample> merged = samples_from->proto_.sample();
@@ -389,33 +389,86 @@ std::string SamplesFrom(const std::string& text) {
   return proto.samples_from();
 }
 
-// Loads `paths` in dependency order: specs without samples_from first.
+// `text` as an overload name in canonical form ("aten::add.Tensor"), or
+// `text` itself when it does not parse (FromText reports that).
+std::string Canonical(const std::string& text) {
+  absl::StatusOr<c10::OperatorName> name = ParseOverloadName(text);
+  return name.ok() ? OverloadToString(*name) : text;
+}
+
+// The samples_from chain from `op` (canonical) through `from_of` (op ->
+// its samples_from, both canonical), up to an op that names none in
+// `from_of` or to the first op named twice: "aten::a", "aten::b", "aten::a".
+std::vector<std::string> Chain(const std::string& op,
+                               const std::map<std::string, std::string>& from_of) {
+  std::vector<std::string> chain = {op};
+  std::set<std::string> seen = {op};
+  for (auto it = from_of.find(op); it != from_of.end(); it = from_of.find(chain.back())) {
+    chain.push_back(it->second);
+    if (!seen.insert(it->second).second) break;
+  }
+  return chain;
+}
+
+// Loads `paths` in dependency order: a spec after the spec its samples_from
+// names (chains load over several passes).
 absl::StatusOr<std::vector<LoadedSpec>> LoadGroups(const std::vector<std::string>& paths,
                                                    std::shared_ptr<const RecipeSet> recipes) {
-  std::vector<std::pair<std::string, std::string>> texts;  // path, text
+  struct Text {
+    std::string path, text, from;  // from: its samples_from, canonical
+    bool loaded = false;
+  };
+  std::vector<Text> texts;
   for (const std::string& p : paths) {
     absl::StatusOr<std::string> text = ReadFile(p);
     if (!text.ok()) return text.status();
-    texts.emplace_back(p, *std::move(text));
+    std::string from = Canonical(SamplesFrom(*text));
+    texts.push_back({p, *std::move(text), std::move(from)});
   }
   std::vector<LoadedSpec> groups;
+  groups.reserve(texts.size());                  // sources are pointed to while loading
   std::map<std::string, size_t> by_op;  // functional overload -> index in groups
-  for (int pass = 0; pass < 2; ++pass) {
-    for (const auto& [path, text] : texts) {
-      const std::string from = SamplesFrom(text);
-      if (from.empty() != (pass == 0)) continue;
-      const LoadedSpec* source = nullptr;
-      if (!from.empty()) {
-        absl::StatusOr<c10::OperatorName> name = ParseOverloadName(from);
-        auto it = name.ok() ? by_op.find(OverloadToString(*name)) : by_op.end();
-        if (it != by_op.end()) source = &groups[it->second];
+  auto load = [&](Text& t, const LoadedSpec* source) -> absl::Status {
+    absl::StatusOr<LoadedSpec> spec = LoadedSpec::FromText(t.text, t.path, recipes, source);
+    if (!spec.ok()) return spec.status();
+    if (absl::Status s = CheckFileName(*spec); !s.ok()) return s;
+    by_op.emplace(OverloadToString(spec->group().functional), groups.size());
+    groups.push_back(*std::move(spec));
+    t.loaded = true;
+    return absl::OkStatus();
+  };
+  for (bool progress = true; progress;) {
+    progress = false;
+    for (Text& t : texts) {
+      if (t.loaded) continue;
+      auto it = by_op.find(t.from);
+      if (!t.from.empty() && it == by_op.end()) continue;  // its source is not loaded yet
+      if (absl::Status s = load(t, t.from.empty() ? nullptr : &groups[it->second]); !s.ok()) {
+        return s;
       }
-      absl::StatusOr<LoadedSpec> spec = LoadedSpec::FromText(text, path, recipes, source);
-      if (!spec.ok()) return spec.status();
-      if (absl::Status s = CheckFileName(*spec); !s.ok()) return s;
-      by_op.emplace(OverloadToString(spec->group().functional), groups.size());
-      groups.push_back(*std::move(spec));
+      progress = true;
     }
+  }
+  // What is left is a cycle, or leads to a spec whose samples_from names
+  // no spec of `paths`.
+  std::map<std::string, std::string> from_of;  // op -> samples_from, of those left
+  for (const Text& t : texts) {
+    OpSpec proto;
+    if (!t.loaded && ParseTextProto(t.text, "", &proto).ok()) from_of[Canonical(proto.op())] = t.from;
+  }
+  for (const Text& t : texts) {
+    OpSpec proto;
+    if (t.loaded || !ParseTextProto(t.text, "", &proto).ok()) continue;
+    const std::vector<std::string> chain = Chain(Canonical(proto.op()), from_of);
+    if (chain.size() > 1 && chain.back() == chain.front()) {
+      absl::StatusOr<TextLocations> where = ParseTextProto(t.text, t.path, &proto);
+      return FieldError(where->Where({{"samples_from", -1}}, proto), "samples_from",
+                        absl::StrCat("a cycle: ", absl::StrJoin(chain, " -> ")));
+    }
+  }
+  for (Text& t : texts) {
+    if (t.loaded || from_of.count(t.from) > 0) continue;
+    if (absl::Status s = load(t, nullptr); !s.ok()) return s;  // names the missing source
   }
   std::vector<LoadedSpec> specs;
   for (const std::string& p : paths) {  // file order, then group order
@@ -451,19 +504,23 @@ absl::StatusOr<std::vector<LoadedSpec>> LoadSpecFile(const std::string& path,
   absl::StatusOr<std::string> text = ReadFile(path);
   if (!text.ok()) return text.status();
   std::vector<std::string> paths = {path};
-  if (const std::string from = SamplesFrom(*text); !from.empty()) {
-    // The source is the spec below `root` whose op is `from`.
+  if (!SamplesFrom(*text).empty()) {
+    // The chain's specs are those below `root` whose op the previous one's
+    // samples_from names; LoadGroups reports a missing one, or a cycle.
+    std::map<std::string, std::pair<std::string, std::string>> by_op;  // op -> path, samples_from
     absl::StatusOr<std::vector<std::string>> all = SpecPaths(root, DefaultRecipeDir(root));
-    if (all.ok()) {
-      for (const std::string& p : *all) {
-        absl::StatusOr<std::string> t = ReadFile(p);
-        OpSpec proto;
-        if (t.ok() && ParseTextProto(*t, p, &proto).ok() &&
-            proto.op() == from && std::filesystem::path(p) != std::filesystem::path(path)) {
-          paths.insert(paths.begin(), p);
-          break;
-        }
+    for (const std::string& p : all.ok() ? *all : std::vector<std::string>{}) {
+      absl::StatusOr<std::string> t = ReadFile(p);
+      OpSpec proto;
+      if (t.ok() && ParseTextProto(*t, p, &proto).ok() &&
+          std::filesystem::path(p) != std::filesystem::path(path)) {
+        by_op.emplace(Canonical(proto.op()), std::make_pair(p, Canonical(proto.samples_from())));
       }
+    }
+    for (auto it = by_op.find(Canonical(SamplesFrom(*text)));
+         it != by_op.end() && std::find(paths.begin(), paths.end(), it->second.first) == paths.end();
+         it = by_op.find(it->second.second)) {
+      paths.push_back(it->second.first);
     }
   }
   absl::StatusOr<std::vector<LoadedSpec>> specs = LoadGroups(paths, std::move(recipes));

@@ -26,8 +26,9 @@ namespace shrt {
 class LoadedSpec {
  public:
   // Parses `text` as the content of `path`. `samples_from` is the spec the
-  // proto's samples_from names (nullptr when it names none); its samples
-  // come first. Errors (every message starts "<path>:<line>"):
+  // proto's samples_from names (nullptr when it names none), loaded with
+  // its own samples_from if it has one (a chain): its samples come first.
+  // Errors (every message starts "<path>:<line>"):
   //   NotFound          `op`, an `exclude` or a `missing` entry's `op`
   //                     names no overload the dispatcher knows (close
   //                     matches are suggested);
@@ -40,8 +41,7 @@ class LoadedSpec {
   //                     or has no reason; a `missing` entry whose rule does
   //                     not parse, is listed twice, has no reason, or names
   //                     an overload outside the group; samples_from that
-  //                     names a spec which was not given, or which uses
-  //                     samples_from itself;
+  //                     names a spec which was not given;
   //   FailedPrecondition the dispatcher's schemas make the group ambiguous.
   // Schema checks (argument names, types, arity) happen when a sample is
   // bound (sample.h).
@@ -53,7 +53,7 @@ class LoadedSpec {
                                              std::shared_ptr<const RecipeSet> recipes,
                                              const LoadedSpec* samples_from = nullptr);
 
-  // The proto, with samples_from's samples first.
+  // The proto, with samples_from's samples (its whole chain's) first.
   const OpSpec& proto() const { return proto_; }
   const std::string& path() const { return locations_.path(); }
   // The overload this spec runs: the group's `op`, or one of its variants
@@ -75,15 +75,18 @@ class LoadedSpec {
   // out= argument of the group's out= variant (e.g. `out`, to choose the
   // out= tensor's dtype): only that variant gets it.
   bool IgnoresArgument(absl::string_view name) const;
-  // The path of the samples_from spec, or "".
-  std::string samples_from_path() const { return source_ ? source_->path() : ""; }
+  // The paths of the samples_from chain, nearest first: the spec
+  // samples_from names, the one that spec names, ... up to one without
+  // samples_from. Empty without samples_from.
+  std::vector<std::string> samples_from_paths() const;
   const RecipeSet& recipes() const { return *recipes_; }
   // The world sizes to check: proto().world_sizes(), or {4} when empty.
   std::vector<int> world_sizes() const;
 
   // "<path>:<line>" of the `op` field, of the `local_shape_arg` field, of
   // sample `s`, of argument `a` of sample `s`, of sweep `w` of sample `s`
-  // (in the samples_from spec for its samples), of `missing` entry `m` and
+  // (in the chain's spec that writes it, for samples taken from samples_from),
+  // of `missing` entry `m` and
   // of `crash` entry `c`.
   std::string WhereOp() const;
   std::string WhereLocalShapeArg() const;
@@ -96,7 +99,8 @@ class LoadedSpec {
  private:
   LoadedSpec(OpSpec proto, TextLocations locations, std::shared_ptr<const RecipeSet> recipes)
       : proto_(std::move(proto)), locations_(std::move(locations)), recipes_(std::move(recipes)) {}
-  // Where in its own file sample `s` of proto() is, or in the source's.
+  // Where sample `s` of proto() is: in its own file, or in the file of the
+  // chain's spec that writes it.
   std::string WhereInSample(int s, std::initializer_list<std::pair<absl::string_view, int>> rest) const;
   absl::Status CheckGroupFields();
 
@@ -105,7 +109,8 @@ class LoadedSpec {
   std::shared_ptr<const RecipeSet> recipes_;
   c10::OperatorName op_{"", ""};
   OpGroup group_;
-  // The samples_from spec, whose samples are proto_'s first ones.
+  // The samples_from spec (with its own source_, for a chain), whose
+  // samples are proto_'s first ones.
   std::shared_ptr<const LoadedSpec> source_;
 };
 
@@ -134,8 +139,10 @@ std::string DefaultRecipeDir(const std::string& spec_dir);
 // Errors: NotFound if a directory cannot be listed, or a link in the tree
 // cannot be followed (dangling, or a loop of links); InvalidArgument
 // "<path>:<line>: field 'op': ..." for a spec file not named after its op
-// (TestTargetName + ".textproto", as codegen/naming.py), and for a
-// samples_from that no spec of the tree has; otherwise the first error
+// (TestTargetName + ".textproto", as codegen/naming.py), for a
+// samples_from that no spec of the tree has, and "<path>:<line>: field
+// 'samples_from': a cycle: aten::a -> aten::b -> aten::a" for specs whose
+// samples_from chain comes back to them; otherwise the first error
 // RecipeSet::FromDir, LoadedSpec::FromFile or BoundSample::BindAll
 // reports.
 absl::StatusOr<std::vector<LoadedSpec>> LoadSpecTree(const std::string& root,
@@ -148,7 +155,8 @@ absl::StatusOr<std::vector<LoadedSpec>> LoadSpecTree(const std::string& root,
 absl::StatusOr<std::map<std::string, const LoadedSpec*>> SpecsByOverload(
     const std::vector<LoadedSpec>& specs);
 
-// Loads the spec file `path` (its samples_from spec found below `root`) and
+// Loads the spec file `path` (the specs of its samples_from chain found
+// below `root`) and
 // returns one LoadedSpec per checked overload of its group, every sample
 // bound. Errors: as LoadSpecTree.
 absl::StatusOr<std::vector<LoadedSpec>> LoadSpecFile(const std::string& path,

@@ -1,10 +1,13 @@
-// Loading spec trees from disk (LoadSpecTree): links, names, recipes and
-// bad samples, each reported rather than skipped or thrown.
+// Loading spec trees from disk (LoadSpecTree, LoadSpecFile): links, names,
+// recipes, samples_from chains and bad samples, each reported rather than
+// skipped or thrown.
 #include "shrt/engine/spec_loader.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -104,6 +107,73 @@ TEST(SpecTreeTest, BadSamplesAreReportedAtLoad) {
   EXPECT_THAT(std::string(specs.status().message()),
               HasSubstr("aten_relu.textproto:4: field 'sample[0].arg[0] (sample 'big')': input "
                         "'self': shape [100000, 100000] has 10000000000 elements"));
+}
+
+std::vector<std::string> SampleNames(const LoadedSpec& spec) {
+  std::vector<std::string> out;
+  for (const Sample& s : spec.proto().sample()) out.push_back(s.name());
+  return out;
+}
+
+constexpr char kAbsFromRelu[] =
+    "op: \"aten::abs\"\nsamples_from: \"aten::relu\"\n"
+    "sample { name: \"b\" arg { name: \"self\" tensor { shape: [5] } } }\n";
+constexpr char kNegFromAbs[] = "op: \"aten::neg\"\nsamples_from: \"aten::abs\"\n";
+
+TEST(SpecTreeTest, SamplesFromFormsAChain) {
+  // neg takes abs's samples, which are relu's and abs's own.
+  const fs::path root = Tree("samples_from_chain");
+  Write(root / "unary/aten_neg.textproto", kNegFromAbs);  // before its source in file order
+  Write(root / "unary/aten_relu.textproto", kRelu);
+  Write(root / "unary/aten_abs.textproto", kAbsFromRelu);
+  absl::StatusOr<std::vector<LoadedSpec>> tree = LoadSpecTree(root.string(), kRecipes);
+  ASSERT_TRUE(tree.ok()) << tree.status();
+  absl::StatusOr<std::vector<LoadedSpec>> file = LoadSpecFile(
+      (root / "unary/aten_neg.textproto").string(),
+      std::make_shared<const RecipeSet>(*RecipeSet::FromDir(kRecipes)), root.string());
+  ASSERT_TRUE(file.ok()) << file.status();
+  for (const std::vector<LoadedSpec>* specs : {&*tree, &*file}) {
+    auto neg = std::find_if(specs->begin(), specs->end(), [](const LoadedSpec& s) {
+      return OverloadToString(s.op()) == "aten::neg";
+    });
+    ASSERT_NE(neg, specs->end());
+    EXPECT_THAT(SampleNames(*neg), ElementsAre("a", "b"));
+    EXPECT_THAT(neg->samples_from_paths(), ElementsAre((root / "unary/aten_abs.textproto").string(),
+                                                       (root / "unary/aten_relu.textproto").string()));
+    // Each sample is found in the file that writes it.
+    EXPECT_EQ(neg->WhereSample(0), (root / "unary/aten_relu.textproto").string() + ":2");
+    EXPECT_EQ(neg->WhereArg(1, 0), (root / "unary/aten_abs.textproto").string() + ":3");
+  }
+}
+
+TEST(SpecTreeTest, ASamplesFromCycleIsAnError) {
+  const fs::path root = Tree("samples_from_cycle");
+  Write(root / "unary/aten_relu.textproto", kRelu);
+  Write(root / "unary/aten_abs.textproto",
+        std::string(kAbsFromRelu).replace(std::string(kAbsFromRelu).find("aten::relu"), 10,
+                                          "aten::neg"));
+  Write(root / "unary/aten_neg.textproto", kNegFromAbs);
+  absl::StatusOr<std::vector<LoadedSpec>> specs = LoadSpecTree(root.string(), kRecipes);
+  ASSERT_FALSE(specs.ok());
+  EXPECT_EQ(specs.status().message(),
+            (root / "unary/aten_abs.textproto").string() +
+                ":2: field 'samples_from': a cycle: aten::abs -> aten::neg -> aten::abs");
+  // A spec that only leads into the cycle is not named as one of it.
+  Write(root / "unary/aten_ceil.textproto", "op: \"aten::ceil\"\nsamples_from: \"aten::abs\"\n");
+  specs = LoadSpecTree(root.string(), kRecipes);
+  ASSERT_FALSE(specs.ok());
+  EXPECT_THAT(std::string(specs.status().message()), HasSubstr("aten_abs.textproto:2"));
+}
+
+TEST(SpecTreeTest, ASamplesFromChainToAMissingSpecNamesIt) {
+  const fs::path root = Tree("samples_from_missing");
+  Write(root / "unary/aten_neg.textproto", kNegFromAbs);
+  Write(root / "unary/aten_abs.textproto", kAbsFromRelu);  // relu is not in the tree
+  absl::StatusOr<std::vector<LoadedSpec>> specs = LoadSpecTree(root.string(), kRecipes);
+  ASSERT_FALSE(specs.ok());
+  EXPECT_EQ(specs.status().message(),
+            (root / "unary/aten_abs.textproto").string() +
+                ":2: field 'samples_from': no spec of aten::relu was found beside this one");
 }
 
 }  // namespace

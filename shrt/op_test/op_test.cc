@@ -142,10 +142,11 @@ class OpTestState {
     absl::StatusOr<RecipeSet> recipes = RecipeSet::FromFiles(files);
     if (!recipes.ok()) return std::string(recipes.status().message());
     auto shared = std::make_shared<const RecipeSet>(*std::move(recipes));
-    std::optional<LoadedSpec> source;
-    if (*data_.samples_from.path != '\0') {
+    std::optional<LoadedSpec> source;  // the chain so far, its farthest spec first
+    for (int i = 0; i < data_.num_samples_from; ++i) {
       absl::StatusOr<LoadedSpec> s =
-          LoadedSpec::FromText(data_.samples_from.text, data_.samples_from.path, shared);
+          LoadedSpec::FromText(data_.samples_from[i].text, data_.samples_from[i].path, shared,
+                               source.has_value() ? &*source : nullptr);
       if (!s.ok()) return std::string(s.status().message());
       source = *std::move(s);
     }

@@ -1,7 +1,7 @@
 // The data of one generated per-overload test (codegen/op_test.bzl).
 //
 // A generated test source is data only: it includes this header and defines
-// kOpTestData, embedding its spec, the spec its samples come from, the
+// kOpTestData, embedding its spec, the specs its samples come from, the
 // recipes they use and the overload's xfail entries. The shared runtime
 // (op_test.h, //shrt/op_test:op_test_main, compiled once) reads it, registers one
 // gtest per sample plus `xfails` and `missing_rules` at start-up and runs
@@ -23,7 +23,12 @@ struct OpTestData {
   const char* op;              // the overload checked, e.g. "aten::add_.Tensor"
   const char* target;          // its test target and gtest suite, e.g. "aten_add__Tensor"
   EmbeddedFile spec;           // spec.proto text of the overload's group
-  EmbeddedFile samples_from;   // the spec its samples_from names, or {"", ""}
+  // The specs of the samples_from chain (spec.proto OpSpec.samples_from),
+  // the farthest first: samples_from[0] names no other, each next one names
+  // the one before, and `spec` names the last. num_samples_from is 0 for a
+  // spec without samples_from.
+  const EmbeddedFile* samples_from;
+  int num_samples_from;
   const EmbeddedFile* recipes; // the recipes the samples use
   int num_recipes;
   EmbeddedFile xfails;         // xfail.proto text, this overload's entries only

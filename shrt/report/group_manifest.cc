@@ -28,7 +28,8 @@ std::string GroupManifest(const std::vector<LoadedSpec>& specs, const std::strin
   for (size_t i = 0; i < specs.size();) {
     const std::string& path = specs[i].path();
     std::vector<std::string> overloads, targets;
-    const std::string from = Relative(specs[i].samples_from_path(), root);
+    std::vector<std::string> from;
+    for (const std::string& p : specs[i].samples_from_paths()) from.push_back(Quoted(Relative(p, root)));
     for (; i < specs.size() && specs[i].path() == path; ++i) {
       overloads.push_back(Quoted(OverloadToString(specs[i].op())));
       targets.push_back(Quoted(TestTargetName(specs[i].op())));
@@ -36,7 +37,7 @@ std::string GroupManifest(const std::vector<LoadedSpec>& specs, const std::strin
     absl::StrAppend(&out, "    ", Quoted(Relative(path, root)), ": {\n",
                     "        \"overloads\": [", absl::StrJoin(overloads, ", "), "],\n",
                     "        \"targets\": [", absl::StrJoin(targets, ", "), "],\n",
-                    "        \"samples_from\": ", Quoted(from), ",\n", "    },\n");
+                    "        \"samples_from\": [", absl::StrJoin(from, ", "), "],\n", "    },\n");
   }
   out += "}\n";
   return out;

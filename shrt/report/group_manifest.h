@@ -27,9 +27,15 @@ inline constexpr char kGroupsFile[] = "groups.bzl";
 //       "binary/aten_add_Tensor.textproto": {
 //           "overloads": ["aten::add.Tensor", "aten::add_.Tensor", "aten::add.out"],
 //           "targets": ["aten_add_Tensor", "aten_add__Tensor", "aten_add_out"],
-//           "samples_from": "",
+//           "samples_from": [],
+//       },
+//       "binary/aten_sub_Tensor.textproto": {
+//           ...
+//           "samples_from": ["binary/aten_add_Tensor.textproto"],
 //       },
 //   }
+// "samples_from" lists the spec's samples_from chain, nearest first
+// (LoadedSpec::samples_from_paths): the files its generated tests embed.
 // Deterministic: the same specs give the same bytes.
 std::string GroupManifest(const std::vector<LoadedSpec>& specs, const std::string& root);
 

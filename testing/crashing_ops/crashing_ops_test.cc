@@ -103,7 +103,9 @@ TEST(CrashingOpsTest, EachCrashIsAVerdictAndTheRestIsJudged) {
     EXPECT_EQ(v["P(sum) -> P(sum)"], "correct");
     EXPECT_EQ(v["P(max) -> P(max)"], "correct");
     for (const RuleVerdict& rv : r.rules) {
-      if (RuleToString(rv.rule) == "S(0) -> S(0)") EXPECT_THAT(rv.evidence, HasSubstr(ops[i].second));
+      if (RuleToString(rv.rule) == "S(0) -> S(0)") {
+        EXPECT_THAT(rv.evidence, HasSubstr(ops[i].second));
+      }
     }
   }
 }
