@@ -6,6 +6,7 @@
 
 #include "ATen/Dispatch.h"
 #include "c10/util/complex.h"
+#include "shrt/engine/rounding_slack.h"
 
 namespace shrt {
 namespace {
@@ -13,18 +14,6 @@ namespace {
 // A contiguous tensor with no conjugate or negative bit: what data_ptr
 // reads as the values.
 at::Tensor Plain(const at::Tensor& t) { return t.resolve_conj().resolve_neg().contiguous(); }
-
-// The rounding slack of one element (output_check.h CheckOutput), from the
-// sum of the parts' magnitudes or the reduction's.
-double Slack(ReduceOp op, double abs_sum, double reduced_abs, int w, double eps,
-             double input_scale) {
-  switch (op) {
-    case ReduceOp::kSum: return 4 * eps * (abs_sum + w * input_scale);
-    case ReduceOp::kAvg: return 4 * eps * (abs_sum + w * input_scale) / w;
-    case ReduceOp::kProduct: return 4 * w * eps * reduced_abs;
-    default: return 0;
-  }
-}
 
 // Floating locals (and P(avg) of integers), reduced in float64 as
 // ReducePartial does: maximum and minimum propagate NaN.
@@ -53,7 +42,7 @@ Comparison FusedReal(const at::Tensor& full, const std::vector<at::Tensor>& loca
       abs_sum += std::abs(x);
     }
     if (op == ReduceOp::kAvg) acc /= w;
-    slack[i] = Slack(op, abs_sum, std::abs(acc), w, eps, input_scale);
+    slack[i] = PartialRoundingSlack(op, abs_sum, std::abs(acc), w, eps, input_scale);
     want[i] = static_cast<double>(ep[i]);
     // A non-finite full element is no evidence (output_check.h).
     reduced[i] = std::isfinite(want[i]) ? acc : want[i];
@@ -89,7 +78,7 @@ Comparison FusedComplex(const at::Tensor& full, const std::vector<at::Tensor>& l
       re /= w;
       im /= w;
     }
-    const double s = Slack(op, abs_sum, 0, w, eps, input_scale);
+    const double s = PartialRoundingSlack(op, abs_sum, 0, w, eps, input_scale);  // P(sum), P(avg)
     const double fre = static_cast<double>(ep[i].real()), fim = static_cast<double>(ep[i].imag());
     const bool finite = std::isfinite(fre) && std::isfinite(fim);
     reduced[2 * i] = finite ? re : fre;

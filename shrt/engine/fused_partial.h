@@ -2,8 +2,8 @@
 // the reduction over ranks, its rounding slack and the comparison with the
 // full output, read from the tensors' buffers (no ATen op but a contiguous
 // copy where a layout needs one). It computes what output_check.cc's ATen
-// path computes (distribute.h ReducePartial, the slack of output_check.h
-// CheckOutput, compare.h CompareTensors): the same verdict, the same
+// path computes (distribute.h ReducePartial, rounding_slack.h's slack,
+// compare.h CompareTensors): the same verdict, the same
 // largest difference and the same first mismatch, which
 // output_check_test.cc shows over every dtype, layout and reduction it
 // covers.
@@ -29,9 +29,8 @@ namespace shrt {
 // does for P(op): the reduction of floating and complex locals in float64
 // (complex128), of integer and bool locals in their own dtype (wrapping as
 // ATen's add and mul do), P(avg) in float64; a non-finite element of
-// `full` is no evidence; P(sum) and P(avg) allow 4 * eps * (sum_r |local_r|
-// + W * input_scale) (divided by W for P(avg)), P(product)
-// 4 * W * eps * |reduction|; integers compare exactly, the rest with `tol`.
+// `full` is no evidence; each element allows rounding_slack.h's
+// PartialRoundingSlack besides `tol`; integers compare exactly.
 // Every local must have `full`'s dtype and shape (the caller checks); any
 // layout, conjugate or negative bit is read through a contiguous copy.
 // Returns std::nullopt where it has no loop and the caller takes the ATen

@@ -3,18 +3,19 @@
 #include <cmath>
 #include <functional>
 #include <limits>
+#include <vector>
 
 #include "ATen/ops/abs.h"
 #include "ATen/ops/add.h"
-#include "ATen/ops/div.h"
+#include "ATen/ops/empty_like.h"
 #include "ATen/ops/isfinite.h"
-#include "ATen/ops/mul.h"
 #include "ATen/ops/where.h"
 #include "ATen/ops/zeros_like.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "shrt/engine/distribute.h"
 #include "shrt/engine/fused_partial.h"
+#include "shrt/engine/rounding_slack.h"
 #include "shrt/engine/torch_runtime.h"
 #include "shrt/vocab/mesh.h"
 
@@ -103,26 +104,19 @@ OutputCheck CheckOutput(const at::Tensor& full, const std::vector<at::Tensor>& l
   if (at::isFloatingType(t) || at::isComplexType(t)) {
     reduced = at::where(at::isfinite(full), reduced, full);
   }
-  at::Tensor slack;
+  at::Tensor slack;  // rounding_slack.h, per element
   if (eps > 0) {
-    switch (p.reduce_op()) {
-      case ReduceOp::kSum:
-      case ReduceOp::kAvg: {
-        // |part| in float64 (a complex part's modulus).
-        auto magnitude = [](const at::Tensor& l) { return at::abs(l).to(at::kDouble); };
-        at::Tensor abs_sum = magnitude(locals[0]);
-        for (int r = 1; r < w; ++r) abs_sum = at::add(abs_sum, magnitude(locals[r]));
-        abs_sum = at::add(abs_sum, w * input_scale);
-        if (p.reduce_op() == ReduceOp::kAvg) abs_sum = at::div(abs_sum, static_cast<double>(w));
-        slack = at::mul(abs_sum, 4 * eps);
-        break;
-      }
-      case ReduceOp::kProduct:
-      case ReduceOp::kNorm:
-        slack = at::mul(at::abs(reduced), 4 * w * eps);
-        break;
-      default:
-        break;
+    // |part| and |reduction| in float64 (a complex value's modulus).
+    auto magnitude = [](const at::Tensor& t) { return at::abs(t).to(at::kDouble).contiguous(); };
+    at::Tensor abs_sum = magnitude(locals[0]);
+    for (int r = 1; r < w; ++r) abs_sum = at::add(abs_sum, magnitude(locals[r]));
+    const at::Tensor reduced_abs = magnitude(reduced);
+    slack = at::empty_like(abs_sum);
+    const double* s = abs_sum.data_ptr<double>();
+    const double* a = reduced_abs.data_ptr<double>();
+    double* out = slack.data_ptr<double>();
+    for (int64_t i = 0; i < slack.numel(); ++i) {
+      out[i] = PartialRoundingSlack(p.reduce_op(), s[i], a[i], w, eps, input_scale);
     }
   }
   Comparison c = CompareTensors(reduced, full, tol, slack);
@@ -210,24 +204,18 @@ OutputCheck CheckAgainstReference(const at::Tensor& full, const std::vector<at::
   std::vector<at::Tensor> locals64;
   for (const at::Tensor& l : locals) locals64.push_back(Float64(l));
   const at::Tensor reduced = ReducePartial(locals64, p).contiguous();
-  // The scale at which the reduction over ranks itself rounds, per element:
-  // the sum of |parts| for sums, W * |value| for products, none for max and
-  // min (exact).
-  at::Tensor scale = at::zeros_like(ref);
-  switch (p.reduce_op()) {
-    case ReduceOp::kSum:
-    case ReduceOp::kAvg:
-      for (int r = 0; r < w; ++r) scale = at::add(scale, at::abs(locals64[r]));
-      if (p.reduce_op() == ReduceOp::kAvg) scale = at::div(scale, static_cast<double>(w));
-      scale = at::add(scale, w * context.input_scale);
-      break;
-    case ReduceOp::kProduct:
-    case ReduceOp::kNorm: scale = at::mul(at::abs(ref), static_cast<double>(w)); break;
-    default: break;
-  }
-  scale = scale.contiguous();
-  const double* sp = scale.data_ptr<double>();
+  // The scale at which the reduction over ranks itself rounds, per element
+  // (rounding_slack.h), a product's relative to the reference's value.
+  at::Tensor abs_sum = at::zeros_like(ref);
+  for (int r = 0; r < w; ++r) abs_sum = at::add(abs_sum, at::abs(locals64[r]));
+  abs_sum = abs_sum.contiguous();
+  const double* as = abs_sum.data_ptr<double>();
   const double* rp = ref.data_ptr<double>();
+  std::vector<double> scale(abs_sum.numel());
+  for (size_t i = 0; i < scale.size(); ++i) {
+    scale[i] = PartialRoundingScale(p.reduce_op(), as[i], std::abs(rp[i]), w, context.input_scale);
+  }
+  const double* sp = scale.data();
   // P(max) and P(min) reduce exactly and one rank holds each value: their
   // allowance is R's and S's, relative to the output's magnitude (a
   // contraction rounds relative to its terms, not to a small result).

@@ -57,13 +57,13 @@ struct CheckContext {
 //          is finite: IEEE inf arithmetic is not linear (inf - inf = nan),
 //          so a non-finite element of the full output is no evidence for or
 //          against a Partial output (DESIGN.md §3). P(sum), P(avg) and
-//          P(product) allow the rounding a W-term reduction adds:
-//          4 * eps * (sum_r |local_r| + W * input_scale) for sums,
-//          4 * W * eps * |full| for products (Higham, "Accuracy and
-//          Stability of Numerical Algorithms", 2nd ed., §4.2 and §3.1).
+//          P(product) allow the rounding a W-term reduction adds
+//          (rounding_slack.h PartialRoundingSlack: 4 * eps * (sum_r
+//          |local_r| + W * input_scale) for sums, 4 * W * eps * |reduction|
+//          for products).
 //   _NormP(p) as P(op), reduced as DTensor's _NormPartial (distribute.h
-//          ReducePartial), with a product's slack 4 * W * eps * |full|: a
-//          sum of W non-negative terms rounds relative to its value.
+//          ReducePartial), with a product's slack: a sum of W non-negative
+//          terms rounds relative to its value.
 //   _MaskP(op, n) fails: its reduction needs the mask of the input it pairs
 //          with, so ground truth masks the locals (distribute.h ApplyMask)
 //          and checks them as P(op).
@@ -100,9 +100,11 @@ inline constexpr double kMaxRelativeRounding = 1e-4;
 //               least 1 (1 without Partial inputs): a multilinear operator
 //               rounds in proportion to its operands, and each of the W
 //               ranks works on parts that large;
-//   m[i]      = the scale at which the reduction over ranks rounds:
-//               sum_r |local_r[i]| + W * input_scale for P(sum) (its mean
-//               for P(avg)), W * |ref[i]| for P(product) and _NormP(p);
+//   m[i]      = the scale at which the reduction over ranks rounds
+//               (rounding_slack.h PartialRoundingScale, with |ref[i]| as
+//               the reduction's value): sum_r |local_r[i]| + W * input_scale
+//               for P(sum) (divided by W for P(avg)), W * |ref[i]| for
+//               P(product) and _NormP(p);
 //   allowance = min(kRoundingFactor * eps * m[i] + own,
 //                   kMaxRelativeRounding * (|ref[i]| + m[i]))  for P(sum),
 //                                         P(avg), P(product), _NormP(p);

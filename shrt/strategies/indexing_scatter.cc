@@ -45,6 +45,7 @@
 // index's chunk pairing with source's chunk along dim.
 #include <optional>
 #include <string>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -58,6 +59,74 @@ namespace shrt {
 namespace {
 
 using P = Placement;
+
+// The reduce and include_self arguments of scatter_reduce.two and
+// index_reduce.
+struct ReduceArgs {
+  std::string reduce;  // "sum", "prod", "mean", "amax" or "amin"
+  bool include_self;
+};
+
+// The ReduceArgs of `args`, or nullopt without a string `reduce` (the
+// strategy then claims no Partial rule).
+std::optional<ReduceArgs> ReadReduceArgs(const OpArgs& args) {
+  const auto it = args.Find("reduce");
+  if (it == nullptr || !std::holds_alternative<std::string>(*it)) return std::nullopt;
+  return ReduceArgs{std::get<std::string>(*it), args.GetBool("include_self").value_or(true)};
+}
+
+// Adds the Partial rules of reducing contributions into self (the algebra
+// in the file comment, by `in.reduce` and `in.include_self`), inputs in the
+// order self, index, src; `floating` is self's dtype being floating.
+// `chunks` are index's and src's placements pairing index's chunk r with
+// src's chunk r along dim, when their shapes allow that (nullopt
+// otherwise): scatter_reduce's S(dim), S(dim), index_reduce's 1-D S(0),
+// S(dim).
+void AddReducePartials(RuleSet& rules, const ReduceArgs& in, bool floating,
+                       const std::optional<std::pair<P, P>>& chunks) {
+  const P r = P::Replicate();
+  const P sum = P::Partial(ReduceOp::kSum), avg = P::Partial(ReduceOp::kAvg);
+  const P max = P::Partial(ReduceOp::kMax), min = P::Partial(ReduceOp::kMin);
+  const P prod = P::Partial(ReduceOp::kProduct);
+  const std::string& reduce = in.reduce;
+  if (!in.include_self) {
+    for (ReduceOp op : kIdempotentReduceOps) rules.Add({P::Partial(op), r, r}, {P::Partial(op)});
+  }
+  if (reduce == "sum" || (reduce == "mean" && floating)) {
+    rules.Add({sum, r, sum}, {sum});
+    rules.Add({avg, r, avg}, {avg});
+    rules.Add({r, r, avg}, {avg});
+    if (in.include_self) {
+      for (ReduceOp op : kIdempotentReduceOps) rules.Add({P::Partial(op), r, r}, {P::Partial(op)});
+      if (reduce == "sum" && chunks) rules.Add({sum, chunks->first, chunks->second}, {sum});
+    }
+  } else if (reduce == "mean") {
+    // Integer mean floors (self + sum c) / (n + 1): increasing in self only.
+    if (in.include_self) {
+      rules.Add({max, r, r}, {max});
+      rules.Add({min, r, r}, {min});
+    }
+  } else if (reduce == "prod") {
+    rules.Add({prod, r, prod}, {prod});
+    if (in.include_self) {
+      rules.Add({sum, r, r}, {sum});
+      rules.Add({avg, r, r}, {avg});
+      if (chunks) rules.Add({prod, chunks->first, chunks->second}, {prod});
+    }
+  } else if (reduce == "amax" || reduce == "amin") {
+    const P same = reduce == "amax" ? max : min;
+    rules.Add({same, r, same}, {same});
+    rules.Add({r, r, same}, {same});
+    if (in.include_self) {
+      rules.Add({max, r, r}, {max});
+      rules.Add({min, r, r}, {min});
+      if (chunks) {
+        rules.Add({same, chunks->first, chunks->second}, {same});
+        rules.Add({r, chunks->first, chunks->second}, {same});
+      }
+    }
+  }
+}
 using indexing_internal::AddCopyPartials;
 using indexing_internal::AddFillPartials;
 using indexing_internal::AddOffDimShards;
@@ -157,21 +226,15 @@ absl::StatusOr<std::vector<Rule>> ScatterReduceRules(const OpArgs& args) {
   if (!in) return rules.Take();
   const auto& [self, index, src, dim] = *in;
   const P r = P::Replicate();
-  const auto it = args.Find("reduce");
-  if (it == nullptr || !std::holds_alternative<std::string>(*it)) return rules.Take();
-  const std::string& reduce = std::get<std::string>(*it);
-  const bool include_self = args.GetBool("include_self").value_or(true);
-  const bool floating = c10::isFloatingType(self.dtype);
-  const P sum = P::Partial(ReduceOp::kSum), avg = P::Partial(ReduceOp::kAvg);
-  const P max = P::Partial(ReduceOp::kMax), min = P::Partial(ReduceOp::kMin);
-  const P prod = P::Partial(ReduceOp::kProduct);
+  const std::optional<ReduceArgs> reduce = ReadReduceArgs(args);
+  if (!reduce) return rules.Take();
   // The Partial of self that folding contributions into one part keeps
   // (with include_self): sum, product, max, min; none for mean.
   std::optional<P> fold;
-  if (reduce == "sum") fold = sum;
-  if (reduce == "prod") fold = prod;
-  if (reduce == "amax") fold = max;
-  if (reduce == "amin") fold = min;
+  if (reduce->reduce == "sum") fold = P::Partial(ReduceOp::kSum);
+  if (reduce->reduce == "prod") fold = P::Partial(ReduceOp::kProduct);
+  if (reduce->reduce == "amax") fold = P::Partial(ReduceOp::kMax);
+  if (reduce->reduce == "amin") fold = P::Partial(ReduceOp::kMin);
   if (self.ndim() == index.ndim()) {
     for (int64_t d = 0; d < self.ndim(); ++d) {
       if (d == dim || SizeAt(self, d) != SizeAt(index, d) || SizeAt(*src, d) != SizeAt(index, d)) continue;
@@ -181,56 +244,21 @@ absl::StatusOr<std::vector<Rule>> ScatterReduceRules(const OpArgs& args) {
     }
     // Index of size 1 on d: rank 0 does the whole scatter, the other ranks
     // leave their part of self as it is.
-    for (int64_t d = 0; d < self.ndim() && include_self && fold.has_value(); ++d) {
+    for (int64_t d = 0; d < self.ndim() && reduce->include_self && fold.has_value(); ++d) {
       if (SizeAt(index, d) != 1) continue;
       rules.Add({*fold, P::Shard(d), r}, {*fold});
       if (SizeAt(*src, d) == 1) rules.Add({*fold, P::Shard(d), P::Shard(d)}, {*fold});
       // amax/amin: the result is >= (<=) self, which the other ranks hold.
-      if (reduce == "amax" || reduce == "amin") {
+      if (reduce->reduce == "amax" || reduce->reduce == "amin") {
         rules.Add({r, P::Shard(d), r}, {*fold});
         if (SizeAt(*src, d) == 1) rules.Add({r, P::Shard(d), P::Shard(d)}, {*fold});
       }
     }
   }
-  if (!include_self) {
-    for (ReduceOp op : kIdempotentReduceOps) rules.Add({P::Partial(op), r, r}, {P::Partial(op)});
-  }
   const bool dim_chunks = self.ndim() > 0 && self.ndim() == index.ndim() &&
                           SizeAt(index, dim) == SizeAt(*src, dim);
-  if (reduce == "sum" || (reduce == "mean" && floating)) {
-    rules.Add({sum, r, sum}, {sum});
-    rules.Add({avg, r, avg}, {avg});
-    rules.Add({r, r, avg}, {avg});
-    if (include_self) {
-      for (ReduceOp op : kIdempotentReduceOps) rules.Add({P::Partial(op), r, r}, {P::Partial(op)});
-      if (reduce == "sum" && dim_chunks) rules.Add({sum, P::Shard(dim), P::Shard(dim)}, {sum});
-    }
-  } else if (reduce == "mean") {
-    // Integer mean floors (self + sum c) / (n + 1): increasing in self only.
-    if (include_self) {
-      rules.Add({max, r, r}, {max});
-      rules.Add({min, r, r}, {min});
-    }
-  } else if (reduce == "prod") {
-    rules.Add({prod, r, prod}, {prod});
-    if (include_self) {
-      rules.Add({sum, r, r}, {sum});
-      rules.Add({avg, r, r}, {avg});
-      if (dim_chunks) rules.Add({prod, P::Shard(dim), P::Shard(dim)}, {prod});
-    }
-  } else if (reduce == "amax" || reduce == "amin") {
-    const P same = reduce == "amax" ? max : min;
-    rules.Add({same, r, same}, {same});
-    rules.Add({r, r, same}, {same});
-    if (include_self) {
-      rules.Add({max, r, r}, {max});
-      rules.Add({min, r, r}, {min});
-      if (dim_chunks) {
-        rules.Add({same, P::Shard(dim), P::Shard(dim)}, {same});
-        rules.Add({r, P::Shard(dim), P::Shard(dim)}, {same});
-      }
-    }
-  }
+  AddReducePartials(rules, *reduce, c10::isFloatingType(self.dtype),
+                    dim_chunks ? std::optional(std::pair(P::Shard(dim), P::Shard(dim))) : std::nullopt);
   return rules.Take();
 }
 
@@ -243,55 +271,15 @@ absl::StatusOr<std::vector<Rule>> IndexReduceRules(const OpArgs& args) {
   const std::optional<DimIndexArgs> in = ReadDimIndexArgs(args, /*has_source=*/true);
   if (!in) return rules.Take();
   const auto& [self, index, source, dim] = *in;
-  const P r = P::Replicate();
   // Not S(d), R, R on a size-1 d: libtorch 2.13 checks that source's shape
   // matches self's off dim, so an empty self chunk rejects the whole source
   // (libtorch 1.13 accepted the mismatch).
   AddOffDimShards(rules, *in);
-  const auto it = args.Find("reduce");
-  if (it == nullptr || !std::holds_alternative<std::string>(*it)) return rules.Take();
-  const std::string& reduce = std::get<std::string>(*it);
-  const bool include_self = args.GetBool("include_self").value_or(true);
-  const bool floating = c10::isFloatingType(self.dtype);
-  const P sum = P::Partial(ReduceOp::kSum), avg = P::Partial(ReduceOp::kAvg);
-  const P max = P::Partial(ReduceOp::kMax), min = P::Partial(ReduceOp::kMin);
-  const P prod = P::Partial(ReduceOp::kProduct);
-  if (!include_self) {
-    for (ReduceOp op : kIdempotentReduceOps) rules.Add({P::Partial(op), r, r}, {P::Partial(op)});
-  }
+  const std::optional<ReduceArgs> reduce = ReadReduceArgs(args);
+  if (!reduce) return rules.Take();
   const bool dim_chunks = index.ndim() == 1 && self.ndim() > 0 && self.ndim() == source->ndim();
-  if (reduce == "mean") {
-    if (floating) {
-      rules.Add({sum, r, sum}, {sum});
-      rules.Add({avg, r, avg}, {avg});
-      rules.Add({r, r, avg}, {avg});
-      if (include_self) {
-        for (ReduceOp op : kIdempotentReduceOps) rules.Add({P::Partial(op), r, r}, {P::Partial(op)});
-      }
-    } else if (include_self) {
-      rules.Add({max, r, r}, {max});
-      rules.Add({min, r, r}, {min});
-    }
-  } else if (reduce == "prod") {
-    rules.Add({prod, r, prod}, {prod});
-    if (include_self) {
-      rules.Add({sum, r, r}, {sum});
-      rules.Add({avg, r, r}, {avg});
-      if (dim_chunks) rules.Add({prod, P::Shard(0), P::Shard(dim)}, {prod});
-    }
-  } else if (reduce == "amax" || reduce == "amin") {
-    const P same = reduce == "amax" ? max : min;
-    rules.Add({same, r, same}, {same});
-    rules.Add({r, r, same}, {same});
-    if (include_self) {
-      rules.Add({max, r, r}, {max});
-      rules.Add({min, r, r}, {min});
-      if (dim_chunks) {
-        rules.Add({same, P::Shard(0), P::Shard(dim)}, {same});
-        rules.Add({r, P::Shard(0), P::Shard(dim)}, {same});
-      }
-    }
-  }
+  AddReducePartials(rules, *reduce, c10::isFloatingType(self.dtype),
+                    dim_chunks ? std::optional(std::pair(P::Shard(0), P::Shard(dim))) : std::nullopt);
   return rules.Take();
 }
 

@@ -1,6 +1,7 @@
 """Action time by kind from a Bazel JSON trace profile (`--profile=FILE`).
 
 Usage: analyze_profile.py PROFILE.json.gz SPEC_FILES
+       analyze_profile.py PROFILE.json.gz --sum=REGEX
 
 Sums the durations of the profile's "action processing" events (each
 action's wall time; with --jobs equal to the cores and the cores busy, the
@@ -16,6 +17,10 @@ the recorded actions times the number of actions the build really has: one
 codegen action per spec file (SPEC_FILES), one compile, link and run per
 overload test target (every run is recorded). Short actions being the ones
 left out, this overestimates.
+
+With --sum=REGEX it prints only "ACTIONS SECONDS": how many recorded
+actions' progress messages match REGEX (e.g. '^Linking ') and their summed
+seconds (tools/bench/link_ab.sh).
 """
 import collections
 import gzip
@@ -38,18 +43,21 @@ _PER_TARGET = ["codegen (generated tests)", "compile (generated tests)", "link (
                "run (generated tests)"]
 
 
-def main(path, spec_files):
+def action_times(path):
+    """(progress message, seconds) of every action event of the profile."""
     with gzip.open(path) as f:
         events = json.load(f)["traceEvents"]
+    return [(e["name"], e["dur"] / 1e6) for e in events
+            if e.get("cat") == "action processing" and "dur" in e]
+
+
+def main(path, spec_files):
     count, seconds = collections.Counter(), collections.Counter()
     targets = set()
-    for e in events:
-        if e.get("cat") != "action processing" or "dur" not in e:
-            continue
-        name = e["name"]
+    for name, dur in action_times(path):
         kind = next(k for k, p in _KINDS if re.search(p, name))
         count[kind] += 1
-        seconds[kind] += e["dur"] / 1e6
+        seconds[kind] += dur
         m = re.match(r"^Testing (//op_specs:aten_\S+)", name)
         if m:
             targets.add(m.group(1))
@@ -76,4 +84,8 @@ def main(path, spec_files):
 if __name__ == "__main__":
     if len(sys.argv) != 3:
         sys.exit(__doc__)
-    main(sys.argv[1], int(sys.argv[2]))
+    if sys.argv[2].startswith("--sum="):
+        matched = [d for name, d in action_times(sys.argv[1]) if re.search(sys.argv[2][len("--sum="):], name)]
+        print(len(matched), f"{sum(matched):.1f}")
+    else:
+        main(sys.argv[1], int(sys.argv[2]))

@@ -12,7 +12,7 @@ import itertools
 import torch
 
 from differential_export import DTYPES, call, with_layout
-from differential_output_check import (REFINEMENTS, OutputJudge, Variant, _finite_max_abs,
+from differential_output_check import (REFINEMENTS, OutputJudge, Variant, finite_max_abs,
                                        least_precise)
 from reference_distribute import chunk_of, distribute
 from reference_generators import mix_seed
@@ -135,7 +135,7 @@ def make_locals(x, p, w, layout, seed):
                                    layout))
         return out, 0.0
     parts, stacked = distribute(x.contiguous(), p, w, seed)
-    scale = _finite_max_abs(as_float64(stacked)) if x.numel() else 0.0
+    scale = finite_max_abs(as_float64(stacked)) if x.numel() else 0.0
     return [with_layout(t, layout) for t in parts], scale
 
 
@@ -172,7 +172,7 @@ def run_tuple(ex, sample, truth, t, placements, full, base, negated, cache, w, r
         for i, p in enumerate(placements):
             c = truth.in_indices[t][i]
             if p[0] == "P":
-                full_input_scale = max(full_input_scale, _finite_max_abs(variant.inputs[i]))
+                full_input_scale = max(full_input_scale, finite_max_abs(variant.inputs[i]))
             redraw = (redraws if neg else v) if p[0] == "P" else 0
             key = (i, c, redraw, neg and mask[i])
             if key not in cache:

@@ -41,7 +41,7 @@ def least_precise(dtypes):
     return max(fl, key=lambda d: EPS[d])
 
 
-def _finite_max_abs(t):
+def finite_max_abs(t):
     """max |x| over the finite elements (0 if none); a complex tensor's over
     its real view (shrt/engine/compare.cc FiniteMaxAbs)."""
     if t.numel() == 0:
@@ -154,7 +154,7 @@ class Variant:
                             w64 = w.to(torch.float64)
                         both = torch.isfinite(o64) & torch.isfinite(w64)
                         own = float((o64 - w64).abs()[both].max()) if bool(both.any()) else 0.0
-                        res.append((o64, own, _finite_max_abs(o64)))
+                        res.append((o64, own, finite_max_abs(o64)))
                     self._ref = res
             except Exception:  # noqa: BLE001  (no reference: no re-judgement)
                 self._ref = None

@@ -16,19 +16,15 @@ trap 'rm -rf "$tmp"' EXIT
 bazel build //op_specs:all >/dev/null 2>&1  # compiled once, outside the rounds
 
 round() {  # round LINKER: one build that relinks everything, one table row
-  local ld="$1" start end
+  local ld="$1" start end links seconds
   start=$(date +%s.%N)
   bazel build --noslim_profile --profile="$tmp/$ld.json.gz" //op_specs:all \
     --linkopt=-fuse-ld="$ld" >"$tmp/log" 2>&1 ||
     { echo "link_ab: build with $ld failed" >&2; tail -20 "$tmp/log" >&2; exit 1; }
   end=$(date +%s.%N)
-  /usr/bin/python3 - "$tmp/$ld.json.gz" "$ld" "$(echo "$end - $start" | bc)" <<'PY'
-import gzip, json, sys
-events = json.load(gzip.open(sys.argv[1])).get("traceEvents", [])
-links = [e["dur"] / 1e6 for e in events
-         if e.get("cat") == "action processing" and str(e.get("name", "")).startswith("Linking ")]
-print(f"| {sys.argv[2]} | {float(sys.argv[3]):.1f} | {len(links)} | {sum(links):.1f} |")
-PY
+  read -r links seconds < <(/usr/bin/python3 tools/bench/analyze_profile.py "$tmp/$ld.json.gz" \
+    --sum='^Linking ')
+  printf '| %s | %.1f | %s | %s |\n' "$ld" "$(echo "$end - $start" | bc)" "$links" "$seconds"
 }
 
 echo "| linker | wall s | link actions | link action s |"

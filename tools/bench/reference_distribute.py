@@ -11,7 +11,7 @@ import math
 
 import torch
 
-from reference_generators import _sign, _uniform, rng, to_dtype
+from reference_generators import random_sign, rng, to_dtype, uniform
 from reference_placements import real_view
 
 
@@ -70,7 +70,7 @@ def sum_parts(target, w, dtype, g):
     max_abs = _finite_max_abs(target)
     shape = tuple(target.shape)
     hold = _holders(shape, w, g)
-    noise = _uniform((w,) + shape, -2.0, 2.0, g) * (max_abs + 1)
+    noise = uniform((w,) + shape, -2.0, 2.0, g) * (max_abs + 1)
     noise = noise.round() if integral else _round_to(noise, dtype)
     noise.masked_fill_(hold, 0.0)
     rest = target - noise.sum(0)
@@ -83,7 +83,7 @@ def extreme_parts(target, w, is_max, dtype, g):
     rng_ = hi - lo + 1
     shape = tuple(target.shape)
     hold = _holders(shape, w, g)
-    gap = _uniform((w,) + shape, 0.5, 2.0, g) * rng_
+    gap = uniform((w,) + shape, 0.5, 2.0, g) * rng_
     if integral:
         gap = gap.round().clamp_min(1.0)
     t = target.unsqueeze(0)
@@ -100,9 +100,9 @@ def product_parts(target, w, dtype, g):
     shape = tuple(target.shape)
     hold = _holders(shape, w, g)
     if integral:
-        f = _sign((w,) + shape, g)
+        f = random_sign((w,) + shape, g)
     else:
-        f = _round_to(_sign((w,) + shape, g) * _uniform((w,) + shape, 0.5, 2.0, g), dtype)
+        f = _round_to(random_sign((w,) + shape, g) * uniform((w,) + shape, 0.5, 2.0, g), dtype)
     f.masked_fill_(hold, 1.0)
     others = f.prod(0)
     return torch.where(hold, (target / others).unsqueeze(0), f)

@@ -57,11 +57,13 @@ def to_dtype(v, dtype):
     return v.round().clamp(info.min, info.max).to(dtype)
 
 
-def _sign(shape, g):
+def random_sign(shape, g):
+    """A float64 tensor of `shape` holding -1 or 1, each with probability 1/2, drawn from `g`."""
     return torch.randint(0, 2, shape, generator=g, dtype=torch.float64) * 2 - 1
 
 
-def _uniform(shape, lo, hi, g):
+def uniform(shape, lo, hi, g):
+    """A float64 tensor of `shape` uniform in [lo, hi), drawn from `g`."""
     return lo + (hi - lo) * torch.rand(shape, generator=g, dtype=torch.float64)
 
 
@@ -80,17 +82,17 @@ def gen_constant(value, per_input_step):
 
 def gen_sparse(shape, i, g, density=0.15, low=1.0, high=10.0):
     keep = torch.rand(shape, generator=g, dtype=torch.float64) < density
-    v = torch.where(keep, _sign(shape, g) * _uniform(shape, low, high, g),
+    v = torch.where(keep, random_sign(shape, g) * uniform(shape, low, high, g),
                     torch.zeros((), dtype=torch.float64))
     n = v.numel()
     if n > 0 and i == 0:  # input 0 has at least one nonzero
         k = int(torch.randint(0, n, (), generator=g))
-        v.view(-1)[k] = float(_uniform((), low, high, g))
+        v.view(-1)[k] = float(uniform((), low, high, g))
     return v
 
 
 def gen_magnitude(shape, i, g, min_exp=-3.0, max_exp=3.0):
-    return _sign(shape, g) * torch.pow(10.0, _uniform(shape, min_exp, max_exp, g))
+    return random_sign(shape, g) * torch.pow(10.0, uniform(shape, min_exp, max_exp, g))
 
 
 _TIES = torch.tensor([-2.0, -1.0, 0.0, 1.0, 2.0], dtype=torch.float64)
