@@ -415,18 +415,20 @@ std::vector<std::string> Chain(const std::string& op,
 absl::StatusOr<std::vector<LoadedSpec>> LoadGroups(const std::vector<std::string>& paths,
                                                    std::shared_ptr<const RecipeSet> recipes) {
   struct Text {
-    std::string path, text, from;  // from: its samples_from, canonical
+    std::string path, text;
+    std::string op, from;  // its op and samples_from, canonical ("" if it does not parse)
     bool loaded = false;
   };
   std::vector<Text> texts;
   for (const std::string& p : paths) {
     absl::StatusOr<std::string> text = ReadFile(p);
     if (!text.ok()) return text.status();
-    std::string from = Canonical(SamplesFrom(*text));
-    texts.push_back({p, *std::move(text), std::move(from)});
+    OpSpec proto;
+    if (!ParseTextProto(*text, "", &proto).ok()) proto.Clear();  // quietly: FromText reports it
+    texts.push_back({p, *std::move(text), Canonical(proto.op()), Canonical(proto.samples_from())});
   }
   std::vector<LoadedSpec> groups;
-  groups.reserve(texts.size());                  // sources are pointed to while loading
+  groups.reserve(texts.size());  // sources are pointed to while loading
   std::map<std::string, size_t> by_op;  // functional overload -> index in groups
   auto load = [&](Text& t, const LoadedSpec* source) -> absl::Status {
     absl::StatusOr<LoadedSpec> spec = LoadedSpec::FromText(t.text, t.path, recipes, source);
@@ -453,14 +455,13 @@ absl::StatusOr<std::vector<LoadedSpec>> LoadGroups(const std::vector<std::string
   // no spec of `paths`.
   std::map<std::string, std::string> from_of;  // op -> samples_from, of those left
   for (const Text& t : texts) {
-    OpSpec proto;
-    if (!t.loaded && ParseTextProto(t.text, "", &proto).ok()) from_of[Canonical(proto.op())] = t.from;
+    if (!t.loaded) from_of[t.op] = t.from;
   }
   for (const Text& t : texts) {
-    OpSpec proto;
-    if (t.loaded || !ParseTextProto(t.text, "", &proto).ok()) continue;
-    const std::vector<std::string> chain = Chain(Canonical(proto.op()), from_of);
+    if (t.loaded) continue;
+    const std::vector<std::string> chain = Chain(t.op, from_of);
     if (chain.size() > 1 && chain.back() == chain.front()) {
+      OpSpec proto;
       absl::StatusOr<TextLocations> where = ParseTextProto(t.text, t.path, &proto);
       return FieldError(where->Where({{"samples_from", -1}}, proto), "samples_from",
                         absl::StrCat("a cycle: ", absl::StrJoin(chain, " -> ")));
@@ -504,7 +505,7 @@ absl::StatusOr<std::vector<LoadedSpec>> LoadSpecFile(const std::string& path,
   absl::StatusOr<std::string> text = ReadFile(path);
   if (!text.ok()) return text.status();
   std::vector<std::string> paths = {path};
-  if (!SamplesFrom(*text).empty()) {
+  if (const std::string from = Canonical(SamplesFrom(*text)); !from.empty()) {
     // The chain's specs are those below `root` whose op the previous one's
     // samples_from names; LoadGroups reports a missing one, or a cycle.
     std::map<std::string, std::pair<std::string, std::string>> by_op;  // op -> path, samples_from
@@ -517,7 +518,7 @@ absl::StatusOr<std::vector<LoadedSpec>> LoadSpecFile(const std::string& path,
         by_op.emplace(Canonical(proto.op()), std::make_pair(p, Canonical(proto.samples_from())));
       }
     }
-    for (auto it = by_op.find(Canonical(SamplesFrom(*text)));
+    for (auto it = by_op.find(from);
          it != by_op.end() && std::find(paths.begin(), paths.end(), it->second.first) == paths.end();
          it = by_op.find(it->second.second)) {
       paths.push_back(it->second.first);
