@@ -1,7 +1,8 @@
 """Every spec file is named by the naming function, no two specs map to one
 test target (over op_specs/ and the example specs in testing/), no spec of
-op_specs/ writes the samples another writes on the same base (one writes
-them, the others name it in samples_from, which may form a chain), and the target names in op_specs/groups.bzl (written by
+op_specs/ writes another's samples again (its samples may not begin with all
+of another spec's: it names that spec in samples_from, which may form a
+chain, and writes only the rest), and the target names in op_specs/groups.bzl (written by
 the C++ `shrt groups`, shrt/ops/overload_name.h TestTargetName) are the
 naming function's."""
 
@@ -46,23 +47,33 @@ class LintSpecsTest(unittest.TestCase):
             seen[key] = path
 
     def test_no_spec_repeats_another_specs_samples(self):
-        first = {}
+        specs = {}  # op -> (path, spec, its own samples as text)
         for path, text in spec_files():
             if path.parts[0] != "op_specs":
                 continue  # tables/ and testing/ hold examples, each whole on its own
             spec = text_format.Parse(text, spec_pb2.OpSpec())
-            if not spec.sample:
+            specs[spec.op] = (path, spec, [text_format.MessageToString(s, as_one_line=True)
+                                           for s in spec.sample])
+
+        def samples(op):  # the samples_from chain's, then its own
+            _, spec, own = specs[op]
+            return (samples(spec.samples_from) if spec.samples_from in specs else []) + own
+
+        # A spec whose samples begin with all of another's, more than its
+        # samples_from gives it, writes that other's samples again: it can
+        # name that spec and write only the rest.
+        for op, (path, spec, own) in specs.items():
+            if not own:
                 continue
-            # A spec's samples are its samples_from chain's, then its own:
-            # two specs that write the same samples on the same base have
-            # the same samples, and the second can name the first.
-            key = (spec.samples_from,
-                   tuple(text_format.MessageToString(s, as_one_line=True) for s in spec.sample))
-            if key in first:
-                on = f" on those of {spec.samples_from}" if spec.samples_from else ""
-                self.fail(f"{path} writes the samples {first[key][0]} writes{on}: "
-                          f"write samples_from: \"{first[key][1]}\" instead")
-            first[key] = (path, spec.op)
+            mine = samples(op)
+            taken = len(mine) - len(own)
+            for other, (other_path, _, other_own) in specs.items():
+                theirs = samples(other) if other != op and other_own else []
+                # Of two specs with the same samples, the later file names the earlier.
+                later = len(theirs) < len(mine) or other_path < path
+                if taken < len(theirs) <= len(mine) and mine[:len(theirs)] == theirs and later:
+                    self.fail(f"{path} writes the samples of {other_path} again: write "
+                              f"samples_from: \"{other}\" and only the samples after them")
 
     def test_manifest_targets_follow_the_naming_function(self):
         manifest = {}

@@ -137,12 +137,12 @@ OP_GROUPS = {
     "binary/aten_arctan2.textproto": {
         "overloads": ["aten::arctan2", "aten::arctan2_", "aten::arctan2.out"],
         "targets": ["aten_arctan2", "aten_arctan2_", "aten_arctan2_out"],
-        "samples_from": ["binary/aten_atan2.textproto"],
+        "samples_from": ["binary/aten_atan2.textproto", "binary/aten_logaddexp.textproto"],
     },
     "binary/aten_atan2.textproto": {
         "overloads": ["aten::atan2", "aten::atan2_", "aten::atan2.out"],
         "targets": ["aten_atan2", "aten_atan2_", "aten_atan2_out"],
-        "samples_from": [],
+        "samples_from": ["binary/aten_logaddexp.textproto"],
     },
     "binary/aten_copysign_Scalar.textproto": {
         "overloads": ["aten::copysign.Scalar", "aten::copysign_.Scalar", "aten::copysign.Scalar_out"],
@@ -152,7 +152,7 @@ OP_GROUPS = {
     "binary/aten_copysign_Tensor.textproto": {
         "overloads": ["aten::copysign.Tensor", "aten::copysign_.Tensor", "aten::copysign.out"],
         "targets": ["aten_copysign_Tensor", "aten_copysign__Tensor", "aten_copysign_out"],
-        "samples_from": [],
+        "samples_from": ["binary/aten_logaddexp2.textproto"],
     },
     "binary/aten_div_Scalar.textproto": {
         "overloads": ["aten::div.Scalar", "aten::div_.Scalar", "aten::div.Scalar_out"],
@@ -212,7 +212,7 @@ OP_GROUPS = {
     "binary/aten_floor_divide.textproto": {
         "overloads": ["aten::floor_divide", "aten::floor_divide_.Tensor", "aten::floor_divide.out"],
         "targets": ["aten_floor_divide", "aten_floor_divide__Tensor", "aten_floor_divide_out"],
-        "samples_from": ["binary/aten_copysign_Tensor.textproto"],
+        "samples_from": ["binary/aten_copysign_Tensor.textproto", "binary/aten_logaddexp2.textproto"],
     },
     "binary/aten_floor_divide_Scalar.textproto": {
         "overloads": ["aten::floor_divide.Scalar", "aten::floor_divide_.Scalar", "aten::floor_divide.Scalar_out"],
@@ -237,7 +237,7 @@ OP_GROUPS = {
     "binary/aten_fmod_Tensor.textproto": {
         "overloads": ["aten::fmod.Tensor", "aten::fmod_.Tensor", "aten::fmod.Tensor_out"],
         "targets": ["aten_fmod_Tensor", "aten_fmod__Tensor", "aten_fmod_Tensor_out"],
-        "samples_from": ["binary/aten_copysign_Tensor.textproto"],
+        "samples_from": ["binary/aten_copysign_Tensor.textproto", "binary/aten_logaddexp2.textproto"],
     },
     "binary/aten_gcd.textproto": {
         "overloads": ["aten::gcd", "aten::gcd_", "aten::gcd.out"],
@@ -252,17 +252,17 @@ OP_GROUPS = {
     "binary/aten_hypot.textproto": {
         "overloads": ["aten::hypot", "aten::hypot_", "aten::hypot.out"],
         "targets": ["aten_hypot", "aten_hypot_", "aten_hypot_out"],
-        "samples_from": ["binary/aten_copysign_Tensor.textproto"],
+        "samples_from": ["binary/aten_copysign_Tensor.textproto", "binary/aten_logaddexp2.textproto"],
     },
     "binary/aten_igamma.textproto": {
         "overloads": ["aten::igamma", "aten::igamma_", "aten::igamma.out"],
         "targets": ["aten_igamma", "aten_igamma_", "aten_igamma_out"],
-        "samples_from": [],
+        "samples_from": ["binary/aten_special_zeta.textproto"],
     },
     "binary/aten_igammac.textproto": {
         "overloads": ["aten::igammac", "aten::igammac_", "aten::igammac.out"],
         "targets": ["aten_igammac", "aten_igammac_", "aten_igammac_out"],
-        "samples_from": ["binary/aten_igamma.textproto"],
+        "samples_from": ["binary/aten_igamma.textproto", "binary/aten_special_zeta.textproto"],
     },
     "binary/aten_lcm.textproto": {
         "overloads": ["aten::lcm", "aten::lcm_", "aten::lcm.out"],
@@ -342,7 +342,7 @@ OP_GROUPS = {
     "binary/aten_remainder_Tensor.textproto": {
         "overloads": ["aten::remainder.Tensor", "aten::remainder_.Tensor", "aten::remainder.Tensor_out"],
         "targets": ["aten_remainder_Tensor", "aten_remainder__Tensor", "aten_remainder_Tensor_out"],
-        "samples_from": ["binary/aten_copysign_Tensor.textproto"],
+        "samples_from": ["binary/aten_copysign_Tensor.textproto", "binary/aten_logaddexp2.textproto"],
     },
     "binary/aten_rsub_Scalar.textproto": {
         "overloads": ["aten::rsub.Scalar", "aten::rsub.Scalar_out"],
@@ -357,7 +357,7 @@ OP_GROUPS = {
     "binary/aten_special_xlog1py.textproto": {
         "overloads": ["aten::special_xlog1py", "aten::special_xlog1py.out"],
         "targets": ["aten_special_xlog1py", "aten_special_xlog1py_out"],
-        "samples_from": ["binary/aten_copysign_Tensor.textproto"],
+        "samples_from": ["binary/aten_copysign_Tensor.textproto", "binary/aten_logaddexp2.textproto"],
     },
     "binary/aten_special_xlog1py_other_scalar.textproto": {
         "overloads": ["aten::special_xlog1py.other_scalar", "aten::special_xlog1py.other_scalar_out"],
@@ -372,7 +372,7 @@ OP_GROUPS = {
     "binary/aten_special_xlogy.textproto": {
         "overloads": ["aten::special_xlogy", "aten::special_xlogy.out"],
         "targets": ["aten_special_xlogy", "aten_special_xlogy_out"],
-        "samples_from": ["binary/aten_copysign_Tensor.textproto"],
+        "samples_from": ["binary/aten_copysign_Tensor.textproto", "binary/aten_logaddexp2.textproto"],
     },
     "binary/aten_special_xlogy_other_scalar.textproto": {
         "overloads": ["aten::special_xlogy.other_scalar", "aten::special_xlogy.other_scalar_out"],
@@ -442,7 +442,7 @@ OP_GROUPS = {
     "binary/aten_xlogy_Tensor.textproto": {
         "overloads": ["aten::xlogy.Tensor", "aten::xlogy_.Tensor", "aten::xlogy.OutTensor"],
         "targets": ["aten_xlogy_Tensor", "aten_xlogy__Tensor", "aten_xlogy_OutTensor"],
-        "samples_from": ["binary/aten_copysign_Tensor.textproto"],
+        "samples_from": ["binary/aten_copysign_Tensor.textproto", "binary/aten_logaddexp2.textproto"],
     },
     "bitwise/aten___and___Scalar.textproto": {
         "overloads": ["aten::__and__.Scalar"],
@@ -682,7 +682,7 @@ OP_GROUPS = {
     "comparison/aten_ge_Tensor.textproto": {
         "overloads": ["aten::ge.Tensor", "aten::ge_.Tensor", "aten::ge.Tensor_out"],
         "targets": ["aten_ge_Tensor", "aten_ge__Tensor", "aten_ge_Tensor_out"],
-        "samples_from": [],
+        "samples_from": ["binary/aten_maximum.textproto"],
     },
     "comparison/aten_greater_Scalar.textproto": {
         "overloads": ["aten::greater.Scalar", "aten::greater_.Scalar", "aten::greater.Scalar_out"],
@@ -692,7 +692,7 @@ OP_GROUPS = {
     "comparison/aten_greater_Tensor.textproto": {
         "overloads": ["aten::greater.Tensor", "aten::greater_.Tensor", "aten::greater.Tensor_out"],
         "targets": ["aten_greater_Tensor", "aten_greater__Tensor", "aten_greater_Tensor_out"],
-        "samples_from": ["comparison/aten_ge_Tensor.textproto"],
+        "samples_from": ["comparison/aten_ge_Tensor.textproto", "binary/aten_maximum.textproto"],
     },
     "comparison/aten_greater_equal_Scalar.textproto": {
         "overloads": ["aten::greater_equal.Scalar", "aten::greater_equal_.Scalar", "aten::greater_equal.Scalar_out"],
@@ -702,7 +702,7 @@ OP_GROUPS = {
     "comparison/aten_greater_equal_Tensor.textproto": {
         "overloads": ["aten::greater_equal.Tensor", "aten::greater_equal_.Tensor", "aten::greater_equal.Tensor_out"],
         "targets": ["aten_greater_equal_Tensor", "aten_greater_equal__Tensor", "aten_greater_equal_Tensor_out"],
-        "samples_from": ["comparison/aten_ge_Tensor.textproto"],
+        "samples_from": ["comparison/aten_ge_Tensor.textproto", "binary/aten_maximum.textproto"],
     },
     "comparison/aten_gt_Scalar.textproto": {
         "overloads": ["aten::gt.Scalar", "aten::gt_.Scalar", "aten::gt.Scalar_out"],
@@ -712,7 +712,7 @@ OP_GROUPS = {
     "comparison/aten_gt_Tensor.textproto": {
         "overloads": ["aten::gt.Tensor", "aten::gt_.Tensor", "aten::gt.Tensor_out"],
         "targets": ["aten_gt_Tensor", "aten_gt__Tensor", "aten_gt_Tensor_out"],
-        "samples_from": ["comparison/aten_ge_Tensor.textproto"],
+        "samples_from": ["comparison/aten_ge_Tensor.textproto", "binary/aten_maximum.textproto"],
     },
     "comparison/aten_le_Scalar.textproto": {
         "overloads": ["aten::le.Scalar", "aten::le_.Scalar", "aten::le.Scalar_out"],
@@ -722,7 +722,7 @@ OP_GROUPS = {
     "comparison/aten_le_Tensor.textproto": {
         "overloads": ["aten::le.Tensor", "aten::le_.Tensor", "aten::le.Tensor_out"],
         "targets": ["aten_le_Tensor", "aten_le__Tensor", "aten_le_Tensor_out"],
-        "samples_from": ["comparison/aten_ge_Tensor.textproto"],
+        "samples_from": ["comparison/aten_ge_Tensor.textproto", "binary/aten_maximum.textproto"],
     },
     "comparison/aten_less_Scalar.textproto": {
         "overloads": ["aten::less.Scalar", "aten::less_.Scalar", "aten::less.Scalar_out"],
@@ -742,7 +742,7 @@ OP_GROUPS = {
     "comparison/aten_less_equal_Tensor.textproto": {
         "overloads": ["aten::less_equal.Tensor", "aten::less_equal_.Tensor", "aten::less_equal.Tensor_out"],
         "targets": ["aten_less_equal_Tensor", "aten_less_equal__Tensor", "aten_less_equal_Tensor_out"],
-        "samples_from": ["comparison/aten_ge_Tensor.textproto"],
+        "samples_from": ["comparison/aten_ge_Tensor.textproto", "binary/aten_maximum.textproto"],
     },
     "comparison/aten_logical_and.textproto": {
         "overloads": ["aten::logical_and", "aten::logical_and_", "aten::logical_and.out"],
@@ -782,7 +782,7 @@ OP_GROUPS = {
     "comparison/aten_ne_Tensor.textproto": {
         "overloads": ["aten::ne.Tensor", "aten::ne_.Tensor", "aten::ne.Tensor_out"],
         "targets": ["aten_ne_Tensor", "aten_ne__Tensor", "aten_ne_Tensor_out"],
-        "samples_from": ["comparison/aten_ge_Tensor.textproto"],
+        "samples_from": ["comparison/aten_ge_Tensor.textproto", "binary/aten_maximum.textproto"],
     },
     "comparison/aten_not_equal_Scalar.textproto": {
         "overloads": ["aten::not_equal.Scalar", "aten::not_equal_.Scalar", "aten::not_equal.Scalar_out"],
@@ -792,7 +792,7 @@ OP_GROUPS = {
     "comparison/aten_not_equal_Tensor.textproto": {
         "overloads": ["aten::not_equal.Tensor", "aten::not_equal_.Tensor", "aten::not_equal.Tensor_out"],
         "targets": ["aten_not_equal_Tensor", "aten_not_equal__Tensor", "aten_not_equal_Tensor_out"],
-        "samples_from": ["comparison/aten_ge_Tensor.textproto"],
+        "samples_from": ["comparison/aten_ge_Tensor.textproto", "binary/aten_maximum.textproto"],
     },
     "concat/aten__stack.textproto": {
         "overloads": ["aten::_stack", "aten::_stack.out"],
@@ -987,7 +987,7 @@ OP_GROUPS = {
     "copy/aten_ones_like.textproto": {
         "overloads": ["aten::ones_like"],
         "targets": ["aten_ones_like"],
-        "samples_from": [],
+        "samples_from": ["copy/aten_clone.textproto"],
     },
     "copy/aten_to_dtype.textproto": {
         "overloads": ["aten::to.dtype"],
@@ -997,7 +997,7 @@ OP_GROUPS = {
     "copy/aten_zeros_like.textproto": {
         "overloads": ["aten::zeros_like"],
         "targets": ["aten_zeros_like"],
-        "samples_from": ["copy/aten_ones_like.textproto"],
+        "samples_from": ["copy/aten_ones_like.textproto", "copy/aten_clone.textproto"],
     },
     "embedding/aten_embedding.textproto": {
         "overloads": ["aten::embedding", "aten::embedding.out"],
@@ -1932,7 +1932,7 @@ OP_GROUPS = {
     "reshape/aten_view.textproto": {
         "overloads": ["aten::view"],
         "targets": ["aten_view"],
-        "samples_from": [],
+        "samples_from": ["reshape/aten__unsafe_view.textproto"],
     },
     "reshape/aten_view_as.textproto": {
         "overloads": ["aten::view_as"],
@@ -1942,7 +1942,7 @@ OP_GROUPS = {
     "reshape/aten_view_copy.textproto": {
         "overloads": ["aten::view_copy", "aten::view_copy.out"],
         "targets": ["aten_view_copy", "aten_view_copy_out"],
-        "samples_from": ["reshape/aten_view.textproto"],
+        "samples_from": ["reshape/aten_view.textproto", "reshape/aten__unsafe_view.textproto"],
     },
     "reshape/aten_view_copy_dtype.textproto": {
         "overloads": ["aten::view_copy.dtype", "aten::view_copy.dtype_out"],
@@ -2267,7 +2267,7 @@ OP_GROUPS = {
     "unary/aten_angle.textproto": {
         "overloads": ["aten::angle", "aten::angle.out"],
         "targets": ["aten_angle", "aten_angle_out"],
-        "samples_from": [],
+        "samples_from": ["unary/aten_isfinite.textproto"],
     },
     "unary/aten_arccos.textproto": {
         "overloads": ["aten::arccos", "aten::arccos_", "aten::arccos.out"],
@@ -2287,12 +2287,12 @@ OP_GROUPS = {
     "unary/aten_arcsinh.textproto": {
         "overloads": ["aten::arcsinh", "aten::arcsinh_", "aten::arcsinh.out"],
         "targets": ["aten_arcsinh", "aten_arcsinh_", "aten_arcsinh_out"],
-        "samples_from": ["unary/aten_angle.textproto"],
+        "samples_from": ["unary/aten_angle.textproto", "unary/aten_isfinite.textproto"],
     },
     "unary/aten_arctan.textproto": {
         "overloads": ["aten::arctan", "aten::arctan_", "aten::arctan.out"],
         "targets": ["aten_arctan", "aten_arctan_", "aten_arctan_out"],
-        "samples_from": ["unary/aten_arcsinh.textproto", "unary/aten_angle.textproto"],
+        "samples_from": ["unary/aten_arcsinh.textproto", "unary/aten_angle.textproto", "unary/aten_isfinite.textproto"],
     },
     "unary/aten_arctanh.textproto": {
         "overloads": ["aten::arctanh", "aten::arctanh_", "aten::arctanh.out"],
@@ -2307,12 +2307,12 @@ OP_GROUPS = {
     "unary/aten_asinh.textproto": {
         "overloads": ["aten::asinh", "aten::asinh_", "aten::asinh.out"],
         "targets": ["aten_asinh", "aten_asinh_", "aten_asinh_out"],
-        "samples_from": ["unary/aten_arcsinh.textproto", "unary/aten_angle.textproto"],
+        "samples_from": ["unary/aten_arcsinh.textproto", "unary/aten_angle.textproto", "unary/aten_isfinite.textproto"],
     },
     "unary/aten_atan.textproto": {
         "overloads": ["aten::atan", "aten::atan_", "aten::atan.out"],
         "targets": ["aten_atan", "aten_atan_", "aten_atan_out"],
-        "samples_from": ["unary/aten_arcsinh.textproto", "unary/aten_angle.textproto"],
+        "samples_from": ["unary/aten_arcsinh.textproto", "unary/aten_angle.textproto", "unary/aten_isfinite.textproto"],
     },
     "unary/aten_atanh.textproto": {
         "overloads": ["aten::atanh", "aten::atanh_", "aten::atanh.out"],
@@ -2337,7 +2337,7 @@ OP_GROUPS = {
     "unary/aten_cosh.textproto": {
         "overloads": ["aten::cosh", "aten::cosh_", "aten::cosh.out"],
         "targets": ["aten_cosh", "aten_cosh_", "aten_cosh_out"],
-        "samples_from": ["unary/aten_arcsinh.textproto", "unary/aten_angle.textproto"],
+        "samples_from": ["unary/aten_arcsinh.textproto", "unary/aten_angle.textproto", "unary/aten_isfinite.textproto"],
     },
     "unary/aten_deg2rad.textproto": {
         "overloads": ["aten::deg2rad", "aten::deg2rad_", "aten::deg2rad.out"],
@@ -2377,7 +2377,7 @@ OP_GROUPS = {
     "unary/aten_exp2.textproto": {
         "overloads": ["aten::exp2", "aten::exp2_", "aten::exp2.out"],
         "targets": ["aten_exp2", "aten_exp2_", "aten_exp2_out"],
-        "samples_from": ["unary/aten_angle.textproto"],
+        "samples_from": ["unary/aten_angle.textproto", "unary/aten_isfinite.textproto"],
     },
     "unary/aten_expm1.textproto": {
         "overloads": ["aten::expm1", "aten::expm1_", "aten::expm1.out"],
@@ -2422,7 +2422,7 @@ OP_GROUPS = {
     "unary/aten_i0.textproto": {
         "overloads": ["aten::i0", "aten::i0_", "aten::i0.out"],
         "targets": ["aten_i0", "aten_i0_", "aten_i0_out"],
-        "samples_from": ["unary/aten_angle.textproto"],
+        "samples_from": ["unary/aten_angle.textproto", "unary/aten_isfinite.textproto"],
     },
     "unary/aten_isfinite.textproto": {
         "overloads": ["aten::isfinite"],
@@ -2462,7 +2462,7 @@ OP_GROUPS = {
     "unary/aten_lgamma.textproto": {
         "overloads": ["aten::lgamma", "aten::lgamma_", "aten::lgamma.out"],
         "targets": ["aten_lgamma", "aten_lgamma_", "aten_lgamma_out"],
-        "samples_from": ["unary/aten_angle.textproto"],
+        "samples_from": ["unary/aten_angle.textproto", "unary/aten_isfinite.textproto"],
     },
     "unary/aten_log.textproto": {
         "overloads": ["aten::log", "aten::log_", "aten::log.out"],
@@ -2567,7 +2567,7 @@ OP_GROUPS = {
     "unary/aten_sgn.textproto": {
         "overloads": ["aten::sgn", "aten::sgn_", "aten::sgn.out"],
         "targets": ["aten_sgn", "aten_sgn_", "aten_sgn_out"],
-        "samples_from": ["unary/aten_arcsinh.textproto", "unary/aten_angle.textproto"],
+        "samples_from": ["unary/aten_arcsinh.textproto", "unary/aten_angle.textproto", "unary/aten_isfinite.textproto"],
     },
     "unary/aten_sigmoid.textproto": {
         "overloads": ["aten::sigmoid", "aten::sigmoid_", "aten::sigmoid.out"],
@@ -2602,7 +2602,7 @@ OP_GROUPS = {
     "unary/aten_sinh.textproto": {
         "overloads": ["aten::sinh", "aten::sinh_", "aten::sinh.out"],
         "targets": ["aten_sinh", "aten_sinh_", "aten_sinh_out"],
-        "samples_from": ["unary/aten_arcsinh.textproto", "unary/aten_angle.textproto"],
+        "samples_from": ["unary/aten_arcsinh.textproto", "unary/aten_angle.textproto", "unary/aten_isfinite.textproto"],
     },
     "unary/aten_softplus.textproto": {
         "overloads": ["aten::softplus", "aten::softplus.out"],
@@ -2617,12 +2617,12 @@ OP_GROUPS = {
     "unary/aten_special_bessel_j0.textproto": {
         "overloads": ["aten::special_bessel_j0", "aten::special_bessel_j0.out"],
         "targets": ["aten_special_bessel_j0", "aten_special_bessel_j0_out"],
-        "samples_from": ["unary/aten_angle.textproto"],
+        "samples_from": ["unary/aten_angle.textproto", "unary/aten_isfinite.textproto"],
     },
     "unary/aten_special_bessel_j1.textproto": {
         "overloads": ["aten::special_bessel_j1", "aten::special_bessel_j1.out"],
         "targets": ["aten_special_bessel_j1", "aten_special_bessel_j1_out"],
-        "samples_from": ["unary/aten_angle.textproto"],
+        "samples_from": ["unary/aten_angle.textproto", "unary/aten_isfinite.textproto"],
     },
     "unary/aten_special_digamma.textproto": {
         "overloads": ["aten::special_digamma", "aten::special_digamma.out"],
@@ -2632,7 +2632,7 @@ OP_GROUPS = {
     "unary/aten_special_entr.textproto": {
         "overloads": ["aten::special_entr", "aten::special_entr.out"],
         "targets": ["aten_special_entr", "aten_special_entr_out"],
-        "samples_from": ["unary/aten_angle.textproto"],
+        "samples_from": ["unary/aten_angle.textproto", "unary/aten_isfinite.textproto"],
     },
     "unary/aten_special_erf.textproto": {
         "overloads": ["aten::special_erf", "aten::special_erf.out"],
@@ -2647,7 +2647,7 @@ OP_GROUPS = {
     "unary/aten_special_erfcx.textproto": {
         "overloads": ["aten::special_erfcx", "aten::special_erfcx.out"],
         "targets": ["aten_special_erfcx", "aten_special_erfcx_out"],
-        "samples_from": ["unary/aten_angle.textproto"],
+        "samples_from": ["unary/aten_angle.textproto", "unary/aten_isfinite.textproto"],
     },
     "unary/aten_special_erfinv.textproto": {
         "overloads": ["aten::special_erfinv", "aten::special_erfinv.out"],
@@ -2657,7 +2657,7 @@ OP_GROUPS = {
     "unary/aten_special_exp2.textproto": {
         "overloads": ["aten::special_exp2", "aten::special_exp2.out"],
         "targets": ["aten_special_exp2", "aten_special_exp2_out"],
-        "samples_from": ["unary/aten_angle.textproto"],
+        "samples_from": ["unary/aten_angle.textproto", "unary/aten_isfinite.textproto"],
     },
     "unary/aten_special_expit.textproto": {
         "overloads": ["aten::special_expit", "aten::special_expit.out"],
@@ -2672,27 +2672,27 @@ OP_GROUPS = {
     "unary/aten_special_gammaln.textproto": {
         "overloads": ["aten::special_gammaln", "aten::special_gammaln.out"],
         "targets": ["aten_special_gammaln", "aten_special_gammaln_out"],
-        "samples_from": ["unary/aten_angle.textproto"],
+        "samples_from": ["unary/aten_angle.textproto", "unary/aten_isfinite.textproto"],
     },
     "unary/aten_special_i0.textproto": {
         "overloads": ["aten::special_i0", "aten::special_i0.out"],
         "targets": ["aten_special_i0", "aten_special_i0_out"],
-        "samples_from": ["unary/aten_angle.textproto"],
+        "samples_from": ["unary/aten_angle.textproto", "unary/aten_isfinite.textproto"],
     },
     "unary/aten_special_i0e.textproto": {
         "overloads": ["aten::special_i0e", "aten::special_i0e.out"],
         "targets": ["aten_special_i0e", "aten_special_i0e_out"],
-        "samples_from": ["unary/aten_angle.textproto"],
+        "samples_from": ["unary/aten_angle.textproto", "unary/aten_isfinite.textproto"],
     },
     "unary/aten_special_i1.textproto": {
         "overloads": ["aten::special_i1", "aten::special_i1.out"],
         "targets": ["aten_special_i1", "aten_special_i1_out"],
-        "samples_from": ["unary/aten_angle.textproto"],
+        "samples_from": ["unary/aten_angle.textproto", "unary/aten_isfinite.textproto"],
     },
     "unary/aten_special_i1e.textproto": {
         "overloads": ["aten::special_i1e", "aten::special_i1e.out"],
         "targets": ["aten_special_i1e", "aten_special_i1e_out"],
-        "samples_from": ["unary/aten_angle.textproto"],
+        "samples_from": ["unary/aten_angle.textproto", "unary/aten_isfinite.textproto"],
     },
     "unary/aten_special_log1p.textproto": {
         "overloads": ["aten::special_log1p", "aten::special_log1p.out"],
@@ -2702,7 +2702,7 @@ OP_GROUPS = {
     "unary/aten_special_log_ndtr.textproto": {
         "overloads": ["aten::special_log_ndtr", "aten::special_log_ndtr.out"],
         "targets": ["aten_special_log_ndtr", "aten_special_log_ndtr_out"],
-        "samples_from": ["unary/aten_angle.textproto"],
+        "samples_from": ["unary/aten_angle.textproto", "unary/aten_isfinite.textproto"],
     },
     "unary/aten_special_logit.textproto": {
         "overloads": ["aten::special_logit", "aten::special_logit.out"],
@@ -2712,12 +2712,12 @@ OP_GROUPS = {
     "unary/aten_special_modified_bessel_i0.textproto": {
         "overloads": ["aten::special_modified_bessel_i0", "aten::special_modified_bessel_i0.out"],
         "targets": ["aten_special_modified_bessel_i0", "aten_special_modified_bessel_i0_out"],
-        "samples_from": ["unary/aten_angle.textproto"],
+        "samples_from": ["unary/aten_angle.textproto", "unary/aten_isfinite.textproto"],
     },
     "unary/aten_special_modified_bessel_i1.textproto": {
         "overloads": ["aten::special_modified_bessel_i1", "aten::special_modified_bessel_i1.out"],
         "targets": ["aten_special_modified_bessel_i1", "aten_special_modified_bessel_i1_out"],
-        "samples_from": ["unary/aten_angle.textproto"],
+        "samples_from": ["unary/aten_angle.textproto", "unary/aten_isfinite.textproto"],
     },
     "unary/aten_special_modified_bessel_k0.textproto": {
         "overloads": ["aten::special_modified_bessel_k0", "aten::special_modified_bessel_k0.out"],
@@ -2737,7 +2737,7 @@ OP_GROUPS = {
     "unary/aten_special_ndtr.textproto": {
         "overloads": ["aten::special_ndtr", "aten::special_ndtr.out"],
         "targets": ["aten_special_ndtr", "aten_special_ndtr_out"],
-        "samples_from": ["unary/aten_angle.textproto"],
+        "samples_from": ["unary/aten_angle.textproto", "unary/aten_isfinite.textproto"],
     },
     "unary/aten_special_ndtri.textproto": {
         "overloads": ["aten::special_ndtri", "aten::special_ndtri.out"],
@@ -2787,12 +2787,12 @@ OP_GROUPS = {
     "unary/aten_square.textproto": {
         "overloads": ["aten::square", "aten::square_", "aten::square.out"],
         "targets": ["aten_square", "aten_square_", "aten_square_out"],
-        "samples_from": ["unary/aten_arcsinh.textproto", "unary/aten_angle.textproto"],
+        "samples_from": ["unary/aten_arcsinh.textproto", "unary/aten_angle.textproto", "unary/aten_isfinite.textproto"],
     },
     "unary/aten_tan.textproto": {
         "overloads": ["aten::tan", "aten::tan_", "aten::tan.out"],
         "targets": ["aten_tan", "aten_tan_", "aten_tan_out"],
-        "samples_from": ["unary/aten_arcsinh.textproto", "unary/aten_angle.textproto"],
+        "samples_from": ["unary/aten_arcsinh.textproto", "unary/aten_angle.textproto", "unary/aten_isfinite.textproto"],
     },
     "unary/aten_tanh.textproto": {
         "overloads": ["aten::tanh", "aten::tanh_", "aten::tanh.out"],
