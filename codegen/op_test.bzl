@@ -77,7 +77,7 @@ def shrt_op_tests(
     tests = []
     seen = {}
     groups_json = []
-    srcs = {recipes: True, xfails: True}  # a set: a spec can also be in another's samples_from chain
+    srcs = {recipes: True, xfails: True}  # a set: a spec can be in another's samples_from chain
     outs = []
     for spec in specs:
         group = groups.get(spec, None)

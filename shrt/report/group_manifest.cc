@@ -29,7 +29,9 @@ std::string GroupManifest(const std::vector<LoadedSpec>& specs, const std::strin
     const std::string& path = specs[i].path();
     std::vector<std::string> overloads, targets;
     std::vector<std::string> from;
-    for (const std::string& p : specs[i].samples_from_paths()) from.push_back(Quoted(Relative(p, root)));
+    for (const std::string& p : specs[i].samples_from_paths()) {
+      from.push_back(Quoted(Relative(p, root)));
+    }
     for (; i < specs.size() && specs[i].path() == path; ++i) {
       overloads.push_back(Quoted(OverloadToString(specs[i].op())));
       targets.push_back(Quoted(TestTargetName(specs[i].op())));
