@@ -8,7 +8,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
-#include "shrt/engine/spec_loader.h"
+#include "shrt/engine/spec_tree.h"
 #include "shrt/ops/overload_name.h"
 #include "shrt/report/checkability.h"
 #include "shrt/report/group_manifest.h"

@@ -4,7 +4,7 @@
 #include <map>
 
 #include "gtest/gtest.h"
-#include "shrt/engine/spec_loader.h"
+#include "shrt/engine/spec_tree.h"
 #include "shrt/engine/validate.h"
 #include "shrt/ops/overload_name.h"
 #include "shrt/report/table_claims.h"

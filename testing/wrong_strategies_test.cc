@@ -6,7 +6,7 @@
 
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
-#include "shrt/engine/spec_loader.h"
+#include "shrt/engine/spec_tree.h"
 #include "shrt/engine/validate.h"
 #include "shrt/ops/overload_name.h"
 

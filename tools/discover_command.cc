@@ -13,7 +13,7 @@
 #include "shrt/engine/ground_truth.h"
 #include "shrt/engine/isolation.h"
 #include "shrt/engine/sample.h"
-#include "shrt/engine/spec_loader.h"
+#include "shrt/engine/spec_tree.h"
 #include "shrt/engine/validate.h"
 #include "shrt/ops/op_lookup.h"
 #include "shrt/ops/overload_name.h"

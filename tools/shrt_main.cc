@@ -26,7 +26,7 @@
 #include "absl/strings/str_split.h"
 #include "absl/strings/strip.h"
 #include "absl/time/time.h"
-#include "shrt/engine/spec_loader.h"
+#include "shrt/engine/spec_tree.h"
 #include "shrt/engine/torch_runtime.h"
 #include "shrt/strategies/registry.h"
 #include "shrt/vocab/suggest.h"

@@ -10,7 +10,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "shrt/engine/spec_loader.h"
+#include "shrt/engine/spec_tree.h"
 #include "shrt/engine/validate.h"
 #include "shrt/ops/op_lookup.h"
 #include "shrt/ops/overload_name.h"

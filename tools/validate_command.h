@@ -46,7 +46,7 @@ struct ValidateCommand {
   std::vector<std::string> load;
   std::string spec_dir = "op_specs";       // --spec_dir: root of the spec tree
   // --recipe_dir; the CLI's default is DefaultRecipeDir(spec_dir)
-  // (spec_loader.h).
+  // (spec_tree.h).
   std::string recipe_dir = "op_specs/recipes";
   uint64_t seed = 0;
   int jobs = 0;  // --jobs: overloads validated in parallel; 0 = one per core

@@ -9,7 +9,7 @@
 
 #include "ATen/ops/zeros.h"
 #include "shrt/engine/sample.h"
-#include "shrt/engine/spec_loader.h"
+#include "shrt/engine/spec_tree.h"
 #include "shrt/ops/overload_name.h"
 
 namespace shrt::fuzz {

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "shrt/engine/spec_loader.h"
+#include "shrt/engine/spec_tree.h"
 
 namespace shrt {
 

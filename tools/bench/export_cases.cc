@@ -58,7 +58,7 @@
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
 #include "shrt/engine/sample.h"
-#include "shrt/engine/spec_loader.h"
+#include "shrt/engine/spec_tree.h"
 #include "shrt/ops/overload_name.h"
 #include "shrt/spec/generators.h"
 #include "shrt/spec/recipes.h"

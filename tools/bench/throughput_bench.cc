@@ -13,7 +13,7 @@
 
 #include "ATen/core/dispatch/Dispatcher.h"
 #include "benchmark/benchmark.h"
-#include "shrt/engine/spec_loader.h"
+#include "shrt/engine/spec_tree.h"
 #include "shrt/engine/torch_runtime.h"
 #include "shrt/engine/validate.h"
 

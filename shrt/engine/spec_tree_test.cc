@@ -1,7 +1,7 @@
 // Loading spec trees from disk (LoadSpecTree, LoadSpecFile): links, names,
 // recipes, samples_from chains and bad samples, each reported rather than
 // skipped or thrown.
-#include "shrt/engine/spec_loader.h"
+#include "shrt/engine/spec_tree.h"
 
 #include <algorithm>
 #include <cstdlib>
