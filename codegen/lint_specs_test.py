@@ -1,10 +1,8 @@
 """Every spec file is named by the naming function, no two specs map to one
-test target (over op_specs/ and the example specs in testing/), no spec of
-op_specs/ writes another's samples again (its samples may not begin with all
-of another spec's: it names that spec in samples_from, which may form a
-chain, and writes only the rest), and the target names in op_specs/groups.bzl (written by
-the C++ `shrt groups`, shrt/ops/overload_name.h TestTargetName) are the
-naming function's."""
+test target (over op_specs/ and the example specs in testing/), and the
+target names in op_specs/groups.bzl (written by the C++ `shrt groups`,
+shrt/ops/overload_name.h TestTargetName) are the naming function's. (That no
+spec writes another's samples again is //op_specs:lint_test's.)"""
 
 import pathlib
 import unittest
@@ -45,35 +43,6 @@ class LintSpecsTest(unittest.TestCase):
             key = (str(package), target_name(spec.op))
             self.assertNotIn(key, seen, f"{path} and {seen.get(key)} map to one target {key[1]}")
             seen[key] = path
-
-    def test_no_spec_repeats_another_specs_samples(self):
-        specs = {}  # op -> (path, spec, its own samples as text)
-        for path, text in spec_files():
-            if path.parts[0] != "op_specs":
-                continue  # tables/ and testing/ hold examples, each whole on its own
-            spec = text_format.Parse(text, spec_pb2.OpSpec())
-            specs[spec.op] = (path, spec, [text_format.MessageToString(s, as_one_line=True)
-                                           for s in spec.sample])
-
-        def samples(op):  # the samples_from chain's, then its own
-            _, spec, own = specs[op]
-            return (samples(spec.samples_from) if spec.samples_from in specs else []) + own
-
-        # A spec whose samples begin with all of another's, more than its
-        # samples_from gives it, writes that other's samples again: it can
-        # name that spec and write only the rest.
-        for op, (path, spec, own) in specs.items():
-            if not own:
-                continue
-            mine = samples(op)
-            taken = len(mine) - len(own)
-            for other, (other_path, _, other_own) in specs.items():
-                theirs = samples(other) if other != op and other_own else []
-                # Of two specs with the same samples, the later file names the earlier.
-                later = len(theirs) < len(mine) or other_path < path
-                if taken < len(theirs) <= len(mine) and mine[:len(theirs)] == theirs and later:
-                    self.fail(f"{path} writes the samples of {other_path} again: write "
-                              f"samples_from: \"{other}\" and only the samples after them")
 
     def test_manifest_targets_follow_the_naming_function(self):
         manifest = {}

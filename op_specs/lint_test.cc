@@ -2,9 +2,14 @@
 // dispatcher overload; every registered strategy has a spec or a reasoned
 // exemption (an `exclude` of its group's spec, or exemptions.textproto); no
 // exemption is stale; op_specs/groups.bzl is what the dispatcher says the
-// specs' groups are. (Target naming and collisions are
-// checked by //codegen:lint_specs_test with the naming function itself.)
+// specs' groups are; no spec writes another's samples again. (Target naming
+// and collisions are checked by //codegen:lint_specs_test with the naming
+// function itself.)
+#include <algorithm>
+#include <map>
 #include <set>
+#include <string>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
@@ -86,6 +91,44 @@ TEST(LintTest, GroupsManifestIsCurrent) {
   ASSERT_TRUE(manifest.ok()) << manifest.status();
   EXPECT_EQ(*manifest, GroupManifest(*specs, "op_specs"))
       << "op_specs/" << kGroupsFile << " is stale: run `" << kGroupsCommand << "`";
+}
+
+// No spec writes another spec's samples again (specs are written once per
+// op group): a spec whose samples, as loaded (its samples_from chain's,
+// then its own), begin with all of another spec's, beyond what its chain
+// already gives it, names that spec in samples_from and writes only the
+// rest. Of two specs with the same samples, the later file names the
+// earlier.
+TEST(LintTest, NoSpecWritesAnotherSpecsSamplesAgain) {
+  absl::StatusOr<std::vector<LoadedSpec>> specs = LoadSpecTree("op_specs", "op_specs/recipes");
+  ASSERT_TRUE(specs.ok()) << specs.status();
+  struct File {
+    std::string op;                    // the group's functional overload
+    std::vector<std::string> samples;  // serialized, in order
+    std::string source;                // the nearest samples_from path, or ""
+  };
+  std::map<std::string, File> files;  // by path, in path order
+  for (const LoadedSpec& s : *specs) {
+    if (s.is_variant()) continue;  // one entry per file: its group's functional spec
+    File& f = files[s.path()];
+    f.op = OverloadToString(s.op());
+    for (const Sample& sample : s.proto().sample()) f.samples.push_back(sample.SerializeAsString());
+    const std::vector<std::string> chain = s.samples_from_paths();
+    f.source = chain.empty() ? "" : chain.front();
+  }
+  for (const auto& [path, mine] : files) {
+    const size_t taken = mine.source.empty() ? 0 : files.at(mine.source).samples.size();
+    if (taken == mine.samples.size()) continue;  // writes no sample itself
+    for (const auto& [other_path, theirs] : files) {
+      const size_t n = theirs.samples.size();
+      const bool writes = theirs.source.empty() || files.at(theirs.source).samples.size() < n;
+      if (other_path == path || !writes || n <= taken || n > mine.samples.size()) continue;
+      if (n == mine.samples.size() && other_path > path) continue;  // the later file names the earlier
+      EXPECT_FALSE(std::equal(theirs.samples.begin(), theirs.samples.end(), mine.samples.begin()))
+          << path << " writes the samples of " << other_path << " again: write samples_from: \""
+          << theirs.op << "\" and only the samples after them";
+    }
+  }
 }
 
 }  // namespace
