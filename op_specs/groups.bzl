@@ -407,7 +407,7 @@ OP_GROUPS = {
     "binary/aten_sub_Tensor.textproto": {
         "overloads": ["aten::sub.Tensor", "aten::sub_.Tensor", "aten::sub.out"],
         "targets": ["aten_sub_Tensor", "aten_sub__Tensor", "aten_sub_out"],
-        "samples_from": [],
+        "samples_from": ["binary/aten_rsub_Tensor.textproto"],
     },
     "binary/aten_subtract_Scalar.textproto": {
         "overloads": ["aten::subtract.Scalar", "aten::subtract_.Scalar"],
@@ -417,7 +417,7 @@ OP_GROUPS = {
     "binary/aten_subtract_Tensor.textproto": {
         "overloads": ["aten::subtract.Tensor", "aten::subtract_.Tensor", "aten::subtract.out"],
         "targets": ["aten_subtract_Tensor", "aten_subtract__Tensor", "aten_subtract_out"],
-        "samples_from": ["binary/aten_sub_Tensor.textproto"],
+        "samples_from": ["binary/aten_sub_Tensor.textproto", "binary/aten_rsub_Tensor.textproto"],
     },
     "binary/aten_true_divide_Scalar.textproto": {
         "overloads": ["aten::true_divide.Scalar", "aten::true_divide_.Scalar"],
@@ -982,7 +982,7 @@ OP_GROUPS = {
     "copy/aten_lift_fresh_copy.textproto": {
         "overloads": ["aten::lift_fresh_copy", "aten::lift_fresh_copy.out"],
         "targets": ["aten_lift_fresh_copy", "aten_lift_fresh_copy_out"],
-        "samples_from": ["views/aten_alias.textproto"],
+        "samples_from": ["views/aten_alias.textproto", "views/aten__neg_view_copy.textproto"],
     },
     "copy/aten_ones_like.textproto": {
         "overloads": ["aten::ones_like"],
@@ -1692,12 +1692,12 @@ OP_GROUPS = {
     "reductions/aten_argmax.textproto": {
         "overloads": ["aten::argmax", "aten::argmax.out"],
         "targets": ["aten_argmax", "aten_argmax_out"],
-        "samples_from": [],
+        "samples_from": ["reductions/aten_max_dim.textproto"],
     },
     "reductions/aten_argmin.textproto": {
         "overloads": ["aten::argmin", "aten::argmin.out"],
         "targets": ["aten_argmin", "aten_argmin_out"],
-        "samples_from": ["reductions/aten_argmax.textproto"],
+        "samples_from": ["reductions/aten_argmax.textproto", "reductions/aten_max_dim.textproto"],
     },
     "reductions/aten_count_nonzero.textproto": {
         "overloads": ["aten::count_nonzero", "aten::count_nonzero.out"],
@@ -1762,7 +1762,7 @@ OP_GROUPS = {
     "reductions/aten_median_dim.textproto": {
         "overloads": ["aten::median.dim", "aten::median.dim_values"],
         "targets": ["aten_median_dim", "aten_median_dim_values"],
-        "samples_from": [],
+        "samples_from": ["reductions/aten_max_dim.textproto"],
     },
     "reductions/aten_min.textproto": {
         "overloads": ["aten::min", "aten::min.unary_out"],
@@ -1792,7 +1792,7 @@ OP_GROUPS = {
     "reductions/aten_nanmedian_dim.textproto": {
         "overloads": ["aten::nanmedian.dim", "aten::nanmedian.dim_values"],
         "targets": ["aten_nanmedian_dim", "aten_nanmedian_dim_values"],
-        "samples_from": ["reductions/aten_median_dim.textproto"],
+        "samples_from": ["reductions/aten_median_dim.textproto", "reductions/aten_max_dim.textproto"],
     },
     "reductions/aten_nansum.textproto": {
         "overloads": ["aten::nansum", "aten::nansum.out"],
@@ -1862,12 +1862,12 @@ OP_GROUPS = {
     "reductions/aten_sum.textproto": {
         "overloads": ["aten::sum", "aten::sum.out"],
         "targets": ["aten_sum", "aten_sum_out"],
-        "samples_from": [],
+        "samples_from": ["reductions/aten_mean.textproto"],
     },
     "reductions/aten_sum_dim_IntList.textproto": {
         "overloads": ["aten::sum.dim_IntList", "aten::sum.IntList_out"],
         "targets": ["aten_sum_dim_IntList", "aten_sum_IntList_out"],
-        "samples_from": [],
+        "samples_from": ["reductions/aten_nansum.textproto"],
     },
     "reductions/aten_trace.textproto": {
         "overloads": ["aten::trace", "aten::trace.out"],
@@ -2247,12 +2247,12 @@ OP_GROUPS = {
     "unary/aten_abs.textproto": {
         "overloads": ["aten::abs", "aten::abs_", "aten::abs.out"],
         "targets": ["aten_abs", "aten_abs_", "aten_abs_out"],
-        "samples_from": [],
+        "samples_from": ["unary/aten_isfinite.textproto"],
     },
     "unary/aten_absolute.textproto": {
         "overloads": ["aten::absolute", "aten::absolute_", "aten::absolute.out"],
         "targets": ["aten_absolute", "aten_absolute_", "aten_absolute_out"],
-        "samples_from": ["unary/aten_abs.textproto"],
+        "samples_from": ["unary/aten_abs.textproto", "unary/aten_isfinite.textproto"],
     },
     "unary/aten_acos.textproto": {
         "overloads": ["aten::acos", "aten::acos_", "aten::acos.out"],
@@ -2322,7 +2322,7 @@ OP_GROUPS = {
     "unary/aten_ceil.textproto": {
         "overloads": ["aten::ceil", "aten::ceil_", "aten::ceil.out"],
         "targets": ["aten_ceil", "aten_ceil_", "aten_ceil_out"],
-        "samples_from": [],
+        "samples_from": ["unary/aten_deg2rad.textproto"],
     },
     "unary/aten_celu.textproto": {
         "overloads": ["aten::celu", "aten::celu_", "aten::celu.out"],
@@ -2332,7 +2332,7 @@ OP_GROUPS = {
     "unary/aten_cos.textproto": {
         "overloads": ["aten::cos", "aten::cos_", "aten::cos.out"],
         "targets": ["aten_cos", "aten_cos_", "aten_cos_out"],
-        "samples_from": ["unary/aten_ceil.textproto"],
+        "samples_from": ["unary/aten_ceil.textproto", "unary/aten_deg2rad.textproto"],
     },
     "unary/aten_cosh.textproto": {
         "overloads": ["aten::cosh", "aten::cosh_", "aten::cosh.out"],
@@ -2357,12 +2357,12 @@ OP_GROUPS = {
     "unary/aten_erf.textproto": {
         "overloads": ["aten::erf", "aten::erf_", "aten::erf.out"],
         "targets": ["aten_erf", "aten_erf_", "aten_erf_out"],
-        "samples_from": ["unary/aten_ceil.textproto"],
+        "samples_from": ["unary/aten_ceil.textproto", "unary/aten_deg2rad.textproto"],
     },
     "unary/aten_erfc.textproto": {
         "overloads": ["aten::erfc", "aten::erfc_", "aten::erfc.out"],
         "targets": ["aten_erfc", "aten_erfc_", "aten_erfc_out"],
-        "samples_from": ["unary/aten_ceil.textproto"],
+        "samples_from": ["unary/aten_ceil.textproto", "unary/aten_deg2rad.textproto"],
     },
     "unary/aten_erfinv.textproto": {
         "overloads": ["aten::erfinv", "aten::erfinv_", "aten::erfinv.out"],
@@ -2372,7 +2372,7 @@ OP_GROUPS = {
     "unary/aten_exp.textproto": {
         "overloads": ["aten::exp", "aten::exp_", "aten::exp.out"],
         "targets": ["aten_exp", "aten_exp_", "aten_exp_out"],
-        "samples_from": ["unary/aten_cos.textproto", "unary/aten_ceil.textproto"],
+        "samples_from": ["unary/aten_cos.textproto", "unary/aten_ceil.textproto", "unary/aten_deg2rad.textproto"],
     },
     "unary/aten_exp2.textproto": {
         "overloads": ["aten::exp2", "aten::exp2_", "aten::exp2.out"],
@@ -2382,17 +2382,17 @@ OP_GROUPS = {
     "unary/aten_expm1.textproto": {
         "overloads": ["aten::expm1", "aten::expm1_", "aten::expm1.out"],
         "targets": ["aten_expm1", "aten_expm1_", "aten_expm1_out"],
-        "samples_from": ["unary/aten_ceil.textproto"],
+        "samples_from": ["unary/aten_ceil.textproto", "unary/aten_deg2rad.textproto"],
     },
     "unary/aten_fix.textproto": {
         "overloads": ["aten::fix", "aten::fix_", "aten::fix.out"],
         "targets": ["aten_fix", "aten_fix_", "aten_fix_out"],
-        "samples_from": ["unary/aten_ceil.textproto"],
+        "samples_from": ["unary/aten_ceil.textproto", "unary/aten_deg2rad.textproto"],
     },
     "unary/aten_floor.textproto": {
         "overloads": ["aten::floor", "aten::floor_", "aten::floor.out"],
         "targets": ["aten_floor", "aten_floor_", "aten_floor_out"],
-        "samples_from": ["unary/aten_ceil.textproto"],
+        "samples_from": ["unary/aten_ceil.textproto", "unary/aten_deg2rad.textproto"],
     },
     "unary/aten_frac.textproto": {
         "overloads": ["aten::frac", "aten::frac_", "aten::frac.out"],
@@ -2452,7 +2452,7 @@ OP_GROUPS = {
     "unary/aten_isreal.textproto": {
         "overloads": ["aten::isreal"],
         "targets": ["aten_isreal"],
-        "samples_from": ["unary/aten_absolute.textproto", "unary/aten_abs.textproto"],
+        "samples_from": ["unary/aten_absolute.textproto", "unary/aten_abs.textproto", "unary/aten_isfinite.textproto"],
     },
     "unary/aten_leaky_relu.textproto": {
         "overloads": ["aten::leaky_relu", "aten::leaky_relu_", "aten::leaky_relu.out"],
@@ -2507,12 +2507,12 @@ OP_GROUPS = {
     "unary/aten_neg.textproto": {
         "overloads": ["aten::neg", "aten::neg_", "aten::neg.out"],
         "targets": ["aten_neg", "aten_neg_", "aten_neg_out"],
-        "samples_from": ["unary/aten_absolute.textproto", "unary/aten_abs.textproto"],
+        "samples_from": ["unary/aten_absolute.textproto", "unary/aten_abs.textproto", "unary/aten_isfinite.textproto"],
     },
     "unary/aten_negative.textproto": {
         "overloads": ["aten::negative", "aten::negative_", "aten::negative.out"],
         "targets": ["aten_negative", "aten_negative_", "aten_negative_out"],
-        "samples_from": ["unary/aten_absolute.textproto", "unary/aten_abs.textproto"],
+        "samples_from": ["unary/aten_absolute.textproto", "unary/aten_abs.textproto", "unary/aten_isfinite.textproto"],
     },
     "unary/aten_polygamma.textproto": {
         "overloads": ["aten::polygamma", "aten::polygamma.out"],
@@ -2532,12 +2532,12 @@ OP_GROUPS = {
     "unary/aten_reciprocal.textproto": {
         "overloads": ["aten::reciprocal", "aten::reciprocal_", "aten::reciprocal.out"],
         "targets": ["aten_reciprocal", "aten_reciprocal_", "aten_reciprocal_out"],
-        "samples_from": ["unary/aten_cos.textproto", "unary/aten_ceil.textproto"],
+        "samples_from": ["unary/aten_cos.textproto", "unary/aten_ceil.textproto", "unary/aten_deg2rad.textproto"],
     },
     "unary/aten_relu.textproto": {
         "overloads": ["aten::relu", "aten::relu_", "aten::relu.out"],
         "targets": ["aten_relu", "aten_relu_", "aten_relu_out"],
-        "samples_from": ["unary/aten_abs.textproto"],
+        "samples_from": ["unary/aten_abs.textproto", "unary/aten_isfinite.textproto"],
     },
     "unary/aten_relu6.textproto": {
         "overloads": ["aten::relu6", "aten::relu6_"],
@@ -2572,12 +2572,12 @@ OP_GROUPS = {
     "unary/aten_sigmoid.textproto": {
         "overloads": ["aten::sigmoid", "aten::sigmoid_", "aten::sigmoid.out"],
         "targets": ["aten_sigmoid", "aten_sigmoid_", "aten_sigmoid_out"],
-        "samples_from": ["unary/aten_cos.textproto", "unary/aten_ceil.textproto"],
+        "samples_from": ["unary/aten_cos.textproto", "unary/aten_ceil.textproto", "unary/aten_deg2rad.textproto"],
     },
     "unary/aten_sign.textproto": {
         "overloads": ["aten::sign", "aten::sign_", "aten::sign.out"],
         "targets": ["aten_sign", "aten_sign_", "aten_sign_out"],
-        "samples_from": ["unary/aten_ceil.textproto"],
+        "samples_from": ["unary/aten_ceil.textproto", "unary/aten_deg2rad.textproto"],
     },
     "unary/aten_signbit.textproto": {
         "overloads": ["aten::signbit", "aten::signbit.out"],
@@ -2592,7 +2592,7 @@ OP_GROUPS = {
     "unary/aten_sin.textproto": {
         "overloads": ["aten::sin", "aten::sin_", "aten::sin.out"],
         "targets": ["aten_sin", "aten_sin_", "aten_sin_out"],
-        "samples_from": ["unary/aten_cos.textproto", "unary/aten_ceil.textproto"],
+        "samples_from": ["unary/aten_cos.textproto", "unary/aten_ceil.textproto", "unary/aten_deg2rad.textproto"],
     },
     "unary/aten_sinc.textproto": {
         "overloads": ["aten::sinc", "aten::sinc_", "aten::sinc.out"],
@@ -2637,12 +2637,12 @@ OP_GROUPS = {
     "unary/aten_special_erf.textproto": {
         "overloads": ["aten::special_erf", "aten::special_erf.out"],
         "targets": ["aten_special_erf", "aten_special_erf_out"],
-        "samples_from": ["unary/aten_ceil.textproto"],
+        "samples_from": ["unary/aten_ceil.textproto", "unary/aten_deg2rad.textproto"],
     },
     "unary/aten_special_erfc.textproto": {
         "overloads": ["aten::special_erfc", "aten::special_erfc.out"],
         "targets": ["aten_special_erfc", "aten_special_erfc_out"],
-        "samples_from": ["unary/aten_ceil.textproto"],
+        "samples_from": ["unary/aten_ceil.textproto", "unary/aten_deg2rad.textproto"],
     },
     "unary/aten_special_erfcx.textproto": {
         "overloads": ["aten::special_erfcx", "aten::special_erfcx.out"],
@@ -2662,12 +2662,12 @@ OP_GROUPS = {
     "unary/aten_special_expit.textproto": {
         "overloads": ["aten::special_expit", "aten::special_expit.out"],
         "targets": ["aten_special_expit", "aten_special_expit_out"],
-        "samples_from": ["unary/aten_cos.textproto", "unary/aten_ceil.textproto"],
+        "samples_from": ["unary/aten_cos.textproto", "unary/aten_ceil.textproto", "unary/aten_deg2rad.textproto"],
     },
     "unary/aten_special_expm1.textproto": {
         "overloads": ["aten::special_expm1", "aten::special_expm1.out"],
         "targets": ["aten_special_expm1", "aten_special_expm1_out"],
-        "samples_from": ["unary/aten_ceil.textproto"],
+        "samples_from": ["unary/aten_ceil.textproto", "unary/aten_deg2rad.textproto"],
     },
     "unary/aten_special_gammaln.textproto": {
         "overloads": ["aten::special_gammaln", "aten::special_gammaln.out"],
@@ -2797,12 +2797,12 @@ OP_GROUPS = {
     "unary/aten_tanh.textproto": {
         "overloads": ["aten::tanh", "aten::tanh_", "aten::tanh.out"],
         "targets": ["aten_tanh", "aten_tanh_", "aten_tanh_out"],
-        "samples_from": ["unary/aten_cos.textproto", "unary/aten_ceil.textproto"],
+        "samples_from": ["unary/aten_cos.textproto", "unary/aten_ceil.textproto", "unary/aten_deg2rad.textproto"],
     },
     "unary/aten_trunc.textproto": {
         "overloads": ["aten::trunc", "aten::trunc_", "aten::trunc.out"],
         "targets": ["aten_trunc", "aten_trunc_", "aten_trunc_out"],
-        "samples_from": ["unary/aten_ceil.textproto"],
+        "samples_from": ["unary/aten_ceil.textproto", "unary/aten_deg2rad.textproto"],
     },
     "views/aten__neg_view_copy.textproto": {
         "overloads": ["aten::_neg_view_copy", "aten::_neg_view_copy.out"],
@@ -2817,22 +2817,22 @@ OP_GROUPS = {
     "views/aten_alias.textproto": {
         "overloads": ["aten::alias"],
         "targets": ["aten_alias"],
-        "samples_from": [],
+        "samples_from": ["views/aten__neg_view_copy.textproto"],
     },
     "views/aten_alias_copy.textproto": {
         "overloads": ["aten::alias_copy", "aten::alias_copy.out"],
         "targets": ["aten_alias_copy", "aten_alias_copy_out"],
-        "samples_from": ["views/aten_alias.textproto"],
+        "samples_from": ["views/aten_alias.textproto", "views/aten__neg_view_copy.textproto"],
     },
     "views/aten_detach.textproto": {
         "overloads": ["aten::detach", "aten::detach_"],
         "targets": ["aten_detach", "aten_detach_"],
-        "samples_from": ["views/aten_alias.textproto"],
+        "samples_from": ["views/aten_alias.textproto", "views/aten__neg_view_copy.textproto"],
     },
     "views/aten_detach_copy.textproto": {
         "overloads": ["aten::detach_copy", "aten::detach_copy.out"],
         "targets": ["aten_detach_copy", "aten_detach_copy_out"],
-        "samples_from": ["views/aten_alias.textproto"],
+        "samples_from": ["views/aten_alias.textproto", "views/aten__neg_view_copy.textproto"],
     },
     "views/aten_diagonal.textproto": {
         "overloads": ["aten::diagonal"],

@@ -6,6 +6,7 @@
 // and collisions are checked by //codegen:lint_specs_test with the naming
 // function itself.)
 #include <algorithm>
+#include <iterator>
 #include <map>
 #include <set>
 #include <string>
@@ -94,39 +95,57 @@ TEST(LintTest, GroupsManifestIsCurrent) {
 }
 
 // No spec writes another spec's samples again (specs are written once per
-// op group): a spec whose samples, as loaded (its samples_from chain's,
-// then its own), begin with all of another spec's, beyond what its chain
-// already gives it, names that spec in samples_from and writes only the
-// rest. Of two specs with the same samples, the later file names the
-// earlier.
+// op group). A spec fails when it writes samples itself and holds, as
+// loaded (its samples_from chain's, then its own), all the samples of
+// another spec, writing some of them again, while that spec also holds
+// everything its own samples_from gives it: then samples_from that spec,
+// plus the samples it lacks, says the same with nothing written twice.
+// Order does not count, since a case's seed names its sample, not its
+// position (shrt/spec/rng.h CaseSeed). Of two specs with the same
+// samples, the later file names the earlier.
 TEST(LintTest, NoSpecWritesAnotherSpecsSamplesAgain) {
   absl::StatusOr<std::vector<LoadedSpec>> specs = LoadSpecTree("op_specs", "op_specs/recipes");
   ASSERT_TRUE(specs.ok()) << specs.status();
   struct File {
-    std::string op;                    // the group's functional overload
-    std::vector<std::string> samples;  // serialized, in order
-    std::string source;                // the nearest samples_from path, or ""
+    std::string op;                  // the group's functional overload
+    std::set<std::string> samples;   // serialized, as loaded
+    std::set<std::string> own;       // those it writes itself
+    std::set<std::string> taken;     // those its nearest samples_from gives it
+    std::vector<std::string> chain;  // its samples_from chain's paths
   };
   std::map<std::string, File> files;  // by path, in path order
   for (const LoadedSpec& s : *specs) {
     if (s.is_variant()) continue;  // one entry per file: its group's functional spec
     File& f = files[s.path()];
     f.op = OverloadToString(s.op());
-    for (const Sample& sample : s.proto().sample()) f.samples.push_back(sample.SerializeAsString());
-    const std::vector<std::string> chain = s.samples_from_paths();
-    f.source = chain.empty() ? "" : chain.front();
+    for (const Sample& sample : s.proto().sample()) f.samples.insert(sample.SerializeAsString());
+    f.chain = s.samples_from_paths();
   }
+  auto within = [](const std::set<std::string>& a, const std::set<std::string>& b) {
+    return std::includes(b.begin(), b.end(), a.begin(), a.end());
+  };
+  for (auto& [path, f] : files) {
+    if (!f.chain.empty()) f.taken = files.at(f.chain.front()).samples;
+    std::set_difference(f.samples.begin(), f.samples.end(), f.taken.begin(), f.taken.end(),
+                        std::inserter(f.own, f.own.end()));
+  }
+  auto in_chain = [](const File& f, const std::string& path) {
+    return std::find(f.chain.begin(), f.chain.end(), path) != f.chain.end();
+  };
   for (const auto& [path, mine] : files) {
-    const size_t taken = mine.source.empty() ? 0 : files.at(mine.source).samples.size();
-    if (taken == mine.samples.size()) continue;  // writes no sample itself
+    if (mine.own.empty()) continue;
     for (const auto& [other_path, theirs] : files) {
-      const size_t n = theirs.samples.size();
-      const bool writes = theirs.source.empty() || files.at(theirs.source).samples.size() < n;
-      if (other_path == path || !writes || n <= taken || n > mine.samples.size()) continue;
-      if (n == mine.samples.size() && other_path > path) continue;  // the later file names the earlier
-      EXPECT_FALSE(std::equal(theirs.samples.begin(), theirs.samples.end(), mine.samples.begin()))
+      if (other_path == path || theirs.own.empty() || in_chain(mine, other_path) ||
+          in_chain(theirs, path)) {
+        continue;
+      }
+      if (theirs.samples == mine.samples && other_path > path) continue;  // the later names the earlier
+      const bool rewritten = std::any_of(mine.own.begin(), mine.own.end(),
+                                         [&](const std::string& s) { return theirs.samples.count(s); });
+      EXPECT_FALSE(rewritten && within(theirs.samples, mine.samples) &&
+                   within(mine.taken, theirs.samples))
           << path << " writes the samples of " << other_path << " again: write samples_from: \""
-          << theirs.op << "\" and only the samples after them";
+          << theirs.op << "\" and only the samples it lacks";
     }
   }
 }

@@ -52,13 +52,37 @@ absl::Status CaseMaker::Init() {
     for (int64_t d : in.shape) numel *= d;
     input_numels_.push_back(numel);
   }
+  draws_.assign(generators_, false);
+  for (size_t g = 0; g < generators_; ++g) {
+    for (const Recipe* r : recipes_) {
+      const Generator& gen = r->generator(static_cast<int>(g % r->generator_size()));
+      draws_[g] = draws_[g] || DrawsFromSeed(gen);
+    }
+  }
+  // The largest tensor of the spec's sample, so that a list sample and its
+  // elements (list_elements.h) run the same cases.
+  int64_t largest = 1;
+  for (const Arg& a : spec_.proto().sample(s_).arg()) {
+    std::vector<const TensorArg*> tensors;
+    if (a.has_tensor()) tensors.push_back(&a.tensor());
+    for (const TensorArg& t : a.tensors().tensor()) tensors.push_back(&t);
+    for (const TensorArg* t : tensors) {
+      int64_t numel = 1;
+      for (int64_t d : t->shape()) numel *= d;
+      largest = std::max(largest, numel);
+    }
+  }
+  rounds_ = static_cast<size_t>((kMinCaseElements + largest - 1) / largest);
   return absl::OkStatus();
 }
 
 absl::StatusOr<FullCase> CaseMaker::Make(size_t g) {
   const GenContext context = sample_.MakeGenContext();
+  const size_t round = g / generators_;
   FullCase full;
-  full.seed = MixSeed({options_.seed, static_cast<uint64_t>(s_), g});
+  // Named by the spec's sample: every expansion of a sweep and every list
+  // element of it draws from the same case seed.
+  full.seed = CaseSeed(options_.seed, spec_.proto().sample(s_).name(), g);
   std::vector<std::string> names;
   for (size_t i = 0; i < sample_.inputs().size(); ++i) {
     const InputSpec& in = sample_.inputs()[i];
@@ -78,6 +102,7 @@ absl::StatusOr<FullCase> CaseMaker::Make(size_t g) {
   if (std::any_of(names.begin(), names.end(), [&](const auto& n) { return n != names[0]; })) {
     full.generator = absl::StrJoin(names, "/");
   }
+  if (round > 0) absl::StrAppend(&full.generator, ", round ", round + 1);
   // The full call runs on copies: an overload that writes an input its
   // schema does not mark as written (batch_norm's running stats) must not
   // share that input with other calls, so a changed copy marks the sample

@@ -53,6 +53,21 @@ struct FullCase {
   std::map<std::vector<bool>, std::vector<std::optional<RoundingReference>>> references;
 };
 
+// Cases a tiny sample gets at least, counted in elements: when the
+// largest tensor of the spec's sample (every list element included; an
+// empty one counts as 1) has n < kMinCaseElements elements, its cases run
+// ceil(kMinCaseElements / n) rounds, the first as every sample's (one case
+// per generator), each further one with fresh seeds for the cases whose
+// generators draw from the seed (generators.h DrawsFromSeed). A 0-d sample
+// has a handful of values per round, too few to refute a rule that holds
+// by their luck (e.g. threshold_backward's `R, P(sum) -> P(max)` when the
+// one grad value is positive, or tanh_backward's `P(max), R -> P(min)`
+// when every generator's one coefficient 1 - y^2 is <= 0); the Partial
+// redraws (cases.h kMinPartialDraws) vary only the parts, never these
+// values. Later rounds cost only the tuples of input placements that no
+// earlier case refuted.
+inline constexpr int64_t kMinCaseElements = 8;
+
 class CaseMaker {
  public:
   CaseMaker(const LoadedSpec& spec, int s, const BoundSample& sample, const TruthOptions& options)
@@ -62,12 +77,19 @@ class CaseMaker {
   absl::Status Init();
   // Generators of the sample's case: the most any input's recipe has.
   size_t generators() const { return generators_; }
+  // Cases of the sample: generators() per round (kMinCaseElements); case c
+  // takes generator c % n of an input's recipe of n generators.
+  size_t cases() const { return generators_ * rounds_; }
+  // True when case c repeats case c % generators() exactly: a later
+  // round's case whose generators all ignore the seed (arange, constant).
+  // Skip it.
+  bool Repeats(size_t c) const { return c >= generators_ && !draws_[c % generators_]; }
   const std::vector<c10::ScalarType>& input_dtypes() const { return input_dtypes_; }
   const std::vector<int64_t>& input_numels() const { return input_numels_; }
   // Per input: whether its recipe draws indices (recipes.h IsIndexRecipe).
   const std::vector<bool>& index_inputs() const { return index_inputs_; }
 
-  // Generator g's full inputs (in their layouts), called on copies: an
+  // Case g's full inputs (in their layouts; rng.h CaseSeed), called on copies: an
   // overload that writes an input its schema does not mark as written
   // marks the sample mutating before any rank runs. FullCase::call holds
   // the call's result (a crash is recorded). Errors: Bad() when a recipe
@@ -137,6 +159,8 @@ class CaseMaker {
   std::vector<const Recipe*> recipes_;
   std::vector<bool> index_inputs_;
   size_t generators_ = 1;
+  size_t rounds_ = 1;        // kMinCaseElements
+  std::vector<bool> draws_;  // per generator index: some input's generator draws from the seed
   std::vector<c10::ScalarType> input_dtypes_;
   std::vector<int64_t> input_numels_;
   std::vector<CheckContext> contexts_;  // per output

@@ -55,8 +55,9 @@ class TruthBuilder {
       AddNamed(named_ ? &named_->inputs : nullptr, i, static_cast<int64_t>(in.shape.size()),
                in.dtype, in_cands.back());
     }
-    std::vector<bool> informative_generators(cases_.generators(), false);
-    for (size_t g = 0; g < cases_.generators(); ++g) {
+    std::vector<bool> informative_generators(cases_.cases(), false);
+    for (size_t g = 0; g < cases_.cases(); ++g) {
+      if (cases_.Repeats(g)) continue;
       absl::StatusOr<FullCase> made = cases_.Make(g);
       if (!made.ok()) return made.status();
       FullCase& full = *made;

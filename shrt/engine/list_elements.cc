@@ -86,7 +86,8 @@ absl::StatusOr<ElementSplit> SplitListElements(const LoadedSpec& spec, int s,
                                  std::move(why));
     return out;
   };
-  for (size_t g = 0; g < whole.generators(); ++g) {
+  for (size_t g = 0; g < whole.cases(); ++g) {
+    if (whole.Repeats(g)) continue;
     absl::StatusOr<FullCase> full = whole.Make(g);
     if (!full.ok()) return full.status();
     // The whole call's error is the whole sample's to report.
@@ -99,7 +100,7 @@ absl::StatusOr<ElementSplit> SplitListElements(const LoadedSpec& spec, int s,
     for (size_t k = 0; k < length; ++k) {
       CaseMaker& maker = alone[k];
       const std::vector<int>& inputs = (*elements)[k].inputs;
-      absl::StatusOr<FullCase> one = maker.Make(g % maker.generators());
+      absl::StatusOr<FullCase> one = maker.Make(g);  // the same seed and generators
       if (!one.ok()) return one.status();
       for (size_t j = 0; j < inputs.size(); ++j) {
         if (std::string d = Differs(one->inputs[j], full->inputs[inputs[j]]); !d.empty()) {

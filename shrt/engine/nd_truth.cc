@@ -120,7 +120,8 @@ class NdTruthBuilder {
     truth_.name = sample_.name();
     truth_.description = sample_.Describe();
     bool started = false;
-    for (size_t g = 0; g < cases_.generators(); ++g) {
+    for (size_t g = 0; g < cases_.cases(); ++g) {
+      if (cases_.Repeats(g)) continue;
       absl::StatusOr<FullCase> made = cases_.Make(g);
       if (!made.ok()) return made.status();
       FullCase& full = *made;

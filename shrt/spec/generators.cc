@@ -85,6 +85,17 @@ double Convert<double>(double x) {
 
 }  // namespace
 
+bool DrawsFromSeed(const Generator& gen) {
+  switch (gen.kind_case()) {
+    case Generator::kArange:
+    case Generator::kConstant:
+    case Generator::KIND_NOT_SET:
+      return false;
+    default:
+      return true;
+  }
+}
+
 absl::StatusOr<int64_t> IndexBound(const IndexGen& g, const GenContext& ctx) {
   if (!g.size_arg().empty()) {
     const std::optional<int64_t> n = ctx.int_of(g.size_arg());

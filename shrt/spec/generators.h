@@ -37,6 +37,10 @@ absl::StatusOr<at::Tensor> Generate(const Generator& gen, at::IntArrayRef shape,
                                     c10::ScalarType dtype, int input_index, uint64_t seed,
                                     const GenContext& context);
 
+// True when `gen`'s values depend on the seed Generate takes: false for
+// arange and constant, whose values are the same at every seed.
+bool DrawsFromSeed(const Generator& gen);
+
 // n for an index generator, or a recipe's `indexes`: indices into it lie
 // in [0, n). Errors: InvalidArgument when it names a tensor (of_arg) or
 // int argument (dim_arg, size_arg) the sample lacks, a dim out of range,

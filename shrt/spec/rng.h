@@ -12,6 +12,7 @@
 #include <cmath>
 #include <cstdint>
 #include <initializer_list>
+#include <string_view>
 
 namespace shrt {
 
@@ -49,6 +50,25 @@ inline uint64_t MixSeed(std::initializer_list<uint64_t> parts) {
   uint64_t h = 0x243f6a8885a308d3ULL;
   for (uint64_t p : parts) h = Rng(h ^ (p * 0x9e3779b97f4a7c15ULL)).NextU64();
   return h;
+}
+
+// A seed of a text, e.g. a sample's name: the same on every machine and in
+// every run (std::hash and absl::Hash are neither), and different for any
+// two texts of different length or bytes but for MixSeed's collisions.
+inline uint64_t TextSeed(std::string_view text) {
+  uint64_t h = MixSeed({text.size()});
+  for (unsigned char c : text) h = MixSeed({h, c});
+  return h;
+}
+
+// The seed of one case of a sample: generator `generator` (0, 1, ...) of
+// the sample named `sample`, in a run seeded `run_seed`. Every input value
+// and Partial draw of the case derives from it. It depends on the sample's
+// name, never on where a spec lists the sample, so a spec that reorders its
+// samples or takes them from another spec (spec.proto samples_from) draws
+// the same values for each of them.
+inline uint64_t CaseSeed(uint64_t run_seed, std::string_view sample, uint64_t generator) {
+  return MixSeed({run_seed, TextSeed(sample), generator});
 }
 
 }  // namespace shrt

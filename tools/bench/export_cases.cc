@@ -34,8 +34,8 @@
 //     the spec's local_shape_arg, or -1), the spec's tolerance override,
 //     and is_variant (the engine skips a sample whose full inputs the
 //     variant rejects);
-//   - per case g (0 .. max generators of the inputs' recipes - 1): the
-//     seed the engine used (MixSeed({seed, s, g})), the generator name of
+//   - per case g the engine runs (CaseMaker::cases(), less its Repeats): the
+//     seed the engine used (rng.h CaseSeed), the generator name of
 //     each input (generator g % n of its recipe) and its full tensor.
 #include <cmath>
 #include <cstdio>
@@ -57,6 +57,7 @@
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/str_split.h"
+#include "shrt/engine/full_case.h"
 #include "shrt/engine/sample.h"
 #include "shrt/engine/spec_tree.h"
 #include "shrt/ops/overload_name.h"
@@ -251,12 +252,10 @@ absl::Status Export(const LoadedSpec& spec, uint64_t seed, const std::string& di
       mutates = sample.mutates();
       output_aliases = sample.output_aliases();
       std::vector<const Recipe*> recipes;
-      size_t cases = 1;
       std::vector<std::string> inputs;
       for (const InputSpec& in : sample.inputs()) {
         absl::StatusOr<const Recipe*> r = spec.recipes().Find(in.recipe);
         if (!r.ok()) return r.status();
-        cases = std::max<size_t>(cases, (*r)->generator_size());
         recipes.push_back(*r);
         inputs.push_back(absl::StrCat(
             "{\"label\": ", Quote(in.label), ", \"shape\": ", IntList(in.shape), ", \"dtype\": ",
@@ -265,10 +264,17 @@ absl::Status Export(const LoadedSpec& spec, uint64_t seed, const std::string& di
             IsIndexRecipe(**r) ? "true" : "false", "}"));
       }
       const GenContext context = sample.MakeGenContext();
+      // The engine's cases: their number and which repeat (a tiny sample's
+      // rounds, full_case.h kMinCaseElements).
+      TruthOptions options;
+      options.seed = seed;
+      CaseMaker plan(spec, s, sample, options);
+      if (absl::Status st = plan.Init(); !st.ok()) return st;
       std::vector<std::string> case_json;
       std::string args_json;
-      for (size_t g = 0; g < cases; ++g) {
-        const uint64_t case_seed = MixSeed({seed, static_cast<uint64_t>(s), g});
+      for (size_t g = 0; g < plan.cases(); ++g) {
+        if (plan.Repeats(g)) continue;
+        const uint64_t case_seed = CaseSeed(seed, spec.proto().sample(s).name(), g);
         std::vector<at::Tensor> full;
         std::vector<std::string> names, tensors;
         for (size_t i = 0; i < sample.inputs().size(); ++i) {

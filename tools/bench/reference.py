@@ -94,9 +94,9 @@ def main(argv=None):
     best = None  # (total seconds, [(op, checks, seconds, rules)])
     for _ in range(max(1, a.repeat)):
         results = []
-        for si, (name, sample) in enumerate(workload()):
+        for name, sample in workload():
             start = time.perf_counter()
-            checks, rules = validate(sample, a.world_size, a.seed, si, a.redraws)
+            checks, rules = validate(sample, a.world_size, a.seed, sample.name, a.redraws)
             results.append((name, checks, time.perf_counter() - start, rules))
         total = sum(r[2] for r in results)
         if best is not None:

@@ -35,6 +35,21 @@ def mix_seed(*parts):
     return h
 
 
+def text_seed(text):
+    """A seed of a text, the same in every run (shrt/spec/rng.h TextSeed)."""
+    data = text.encode()
+    h = mix_seed(len(data))
+    for c in data:
+        h = mix_seed(h, c)
+    return h
+
+
+def case_seed(seed, sample_name, g):
+    """The seed of generator g's case of the sample named sample_name
+    (shrt/spec/rng.h CaseSeed): it names the sample, not its position."""
+    return mix_seed(seed, text_seed(sample_name), g)
+
+
 _GEN = torch.Generator()
 
 

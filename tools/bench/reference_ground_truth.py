@@ -12,6 +12,7 @@ import math
 import torch
 
 from reference_distribute import distribute
+import reference_generators
 from reference_generators import DEFAULT_RECIPE, generate, mix_seed
 from reference_output_check import PRECISIONS, OutputChecker
 from reference_placements import (candidate_placements, is_all_replicate, is_degenerate,
@@ -169,13 +170,16 @@ def judge(truth):
     return valid
 
 
-def validate(sample, w, seed=0, sample_index=0, redraws=3, recipe=DEFAULT_RECIPE):
-    """Returns (combination checks, valid rules) for one sample."""
+def validate(sample, w, seed=0, sample_name="", redraws=3, recipe=DEFAULT_RECIPE):
+    """Returns (combination checks, valid rules) for one sample, named sample_name
+    (its cases' seeds derive from the name, as the C++'s do). One case per
+    generator: the C++'s later rounds for tiny samples (full_case.h
+    kMinCaseElements) are not mirrored, the fixed workload having none."""
     in_cands = [candidate_placements(len(s), dt) for s, dt in zip(sample.shapes, sample.dtypes)]
     truth = None
     checks = 0
     for g, (gname, fn) in enumerate(recipe):
-        case_seed = mix_seed(seed, sample_index, g)
+        case_seed = reference_generators.case_seed(seed, sample_name, g)
         full = [generate(fn, s, dt, i, case_seed)
                 for i, (s, dt) in enumerate(zip(sample.shapes, sample.dtypes))]
         expected = sample.call(full)
