@@ -65,7 +65,8 @@ struct FullCase {
 // when every generator's one coefficient 1 - y^2 is <= 0); the Partial
 // redraws (cases.h kMinPartialDraws) vary only the parts, never these
 // values. Later rounds cost only the tuples of input placements that no
-// earlier case refuted.
+// earlier case refuted. The 1-D engine runs them; the N-D one
+// (nd_truth.cc) runs one round.
 inline constexpr int64_t kMinCaseElements = 8;
 
 class CaseMaker {
