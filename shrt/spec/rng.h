@@ -61,14 +61,14 @@ inline uint64_t TextSeed(std::string_view text) {
   return h;
 }
 
-// The seed of one case of a sample: generator `generator` (0, 1, ...) of
-// the sample named `sample`, in a run seeded `run_seed`. Every input value
-// and Partial draw of the case derives from it. It depends on the sample's
-// name, never on where a spec lists the sample, so a spec that reorders its
-// samples or takes them from another spec (spec.proto samples_from) draws
-// the same values for each of them.
-inline uint64_t CaseSeed(uint64_t run_seed, std::string_view sample, uint64_t generator) {
-  return MixSeed({run_seed, TextSeed(sample), generator});
+// The seed of case `case_index` (0, 1, ...: shrt/engine/full_case.h
+// CaseMaker) of the sample named `sample`, in a run seeded `run_seed`.
+// Every input value and Partial draw of the case derives from it. It
+// depends on the sample's name, never on where a spec lists the sample, so
+// a spec that reorders its samples or takes them from another spec
+// (spec.proto samples_from) draws the same values for each of them.
+inline uint64_t CaseSeed(uint64_t run_seed, std::string_view sample, uint64_t case_index) {
+  return MixSeed({run_seed, TextSeed(sample), case_index});
 }
 
 }  // namespace shrt

@@ -45,8 +45,8 @@ def text_seed(text):
 
 
 def case_seed(seed, sample_name, g):
-    """The seed of generator g's case of the sample named sample_name
-    (shrt/spec/rng.h CaseSeed): it names the sample, not its position."""
+    """The seed of case g of the sample named sample_name (shrt/spec/rng.h
+    CaseSeed): it names the sample, not its position."""
     return mix_seed(seed, text_seed(sample_name), g)
 
 
