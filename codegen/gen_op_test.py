@@ -6,7 +6,8 @@ Usage: gen_op_test.py --recipes RECIPE... --xfails=XFAILS --cli=LABEL
 JSON is a list of the groups to generate, one object per spec:
   {"spec": SPEC, "samples_from": [SPEC, ...], "overloads": [OP, ...],
    "outs": [OUT.cc, ...]}
-with "samples_from" the spec's samples_from chain, nearest first (empty
+with "samples_from" the specs it takes samples from, directly or through
+others, in dependency order (each after those it takes samples from; empty
 without samples_from), and one out per overload (the spec's own op, and one
 out, when "overloads" is empty). One run serves every spec of a shrt_op_tests call
 (codegen/op_test.bzl), so Python, protobuf and Jinja2 start once per family
@@ -85,32 +86,44 @@ def recipes_used(*specs):
     return sorted(names)
 
 
-def samples_from_chain(spec_path, spec, paths):
-    """[(path, text, OpSpec)] of the samples_from chain `paths` (nearest
-    first) of the spec at `spec_path`, checked link by link."""
-    chain = []
-    path, current = spec_path, spec
+def samples_from_specs(spec_path, spec, paths):
+    """[(path, text, OpSpec)] of `paths`, the specs the spec at `spec_path`
+    takes samples from, directly or through others, in dependency order:
+    checked that each names only specs before it, and that together they
+    are the specs its entries reach, each once."""
+    given = []
     for source_path in paths:
-        if not current.samples_from:
-            raise SpecError(f"{path}: field 'samples_from': is empty, yet {source_path} was given "
-                            "as its samples_from spec")
         source = spec_pb2.OpSpec()
         text = parse(source_path, source)
-        if source.op != current.samples_from:
-            raise SpecError(f"{path}: field 'samples_from': {source_path} is the spec of "
-                            f"{source.op}, not {current.samples_from}")
-        chain.append((source_path, text, source))
-        path, current = source_path, source
-    if current.samples_from:
-        raise SpecError(f"{path}: field 'samples_from': no spec of {current.samples_from} given")
-    return chain
+        if source.op in (s.op for _, _, s in given):
+            raise SpecError(f"{spec_path}: field 'samples_from': {source.op}'s spec is given twice")
+        given.append((source_path, text, source))
+    for k, (path, _, current) in enumerate(given + [(spec_path, None, spec)]):
+        before = {source.op: source_path for source_path, _, source in given[:k]}
+        for entry in current.samples_from:
+            if entry.op not in before:
+                raise SpecError(f"{path}: field 'samples_from': no spec of {entry.op} given "
+                                "before it")
+    reached, todo = set(), [entry.op for entry in spec.samples_from]
+    by_op = {source.op: source for _, _, source in given}
+    while todo:
+        op = todo.pop()
+        if op in reached or op not in by_op:
+            continue
+        reached.add(op)
+        todo.extend(entry.op for entry in by_op[op].samples_from)
+    for source_path, _, source in given:
+        if source.op not in reached:
+            raise SpecError(f"{spec_path}: field 'samples_from': {source_path} was given although "
+                            "it takes no samples from it")
+    return given
 
 
 def generate(spec_path, recipe_paths, xfails_path, overloads=None, cli="//tools:shrt",
              samples_from_paths=()):
     """Returns {overload: source} for the given overloads of the spec's group
-    (the spec's own op when None); `samples_from_paths` is the spec's
-    samples_from chain, nearest first."""
+    (the spec's own op when None); `samples_from_paths` are the specs it
+    takes samples from, directly or through others, in dependency order."""
     spec = spec_pb2.OpSpec()
     spec_text = parse(spec_path, spec)
     overloads = overloads or [spec.op]
@@ -122,10 +135,10 @@ def generate(spec_path, recipe_paths, xfails_path, overloads=None, cli="//tools:
         raise SpecError(f"{spec_path}: field 'op': {spec.op} is not among the group's overloads "
                         f"{', '.join(overloads)} (op_specs/groups.bzl is stale: run "
                         "`bazel run //tools:shrt -- groups --write`)")
-    chain = samples_from_chain(spec_path, spec, samples_from_paths)
+    taken = samples_from_specs(spec_path, spec, samples_from_paths)
     by_name = {pathlib.Path(p).stem: p for p in recipe_paths}
     recipes = []
-    for name in recipes_used(spec, *(source for _, _, source in chain)):
+    for name in recipes_used(spec, *(source for _, _, source in taken)):
         if name not in by_name:
             raise SpecError(f"{spec_path}: unknown recipe '{name}' (known: {', '.join(sorted(by_name))})")
         recipes.append({"path": by_name[name], "text": _parsed(by_name[name], recipe_pb2.Recipe)[0]})
@@ -140,8 +153,8 @@ def generate(spec_path, recipe_paths, xfails_path, overloads=None, cli="//tools:
             op=op,
             target=target,
             spec_text=spec_text,
-            samples_from=[{"path": p, "text": text} for p, text, _ in reversed(chain)],
-            num_samples_from=len(chain),
+            samples_from=[{"path": p, "text": text} for p, text, _ in taken],
+            num_samples_from=len(taken),
             recipes=recipes,
             num_recipes=len(recipes),
             xfails_path=xfails_path,

@@ -94,7 +94,7 @@ xfail { op: "aten::mul_.Tensor" rule: "P(sum), R -> P(sum)" reason: "r" issue: "
     def test_samples_from_embeds_the_source_spec(self):
         source_spec = self.write("aten_mul_Tensor.textproto", _SPEC)
         spec = self.write("aten_div_Tensor.textproto",
-                          'op: "aten::div.Tensor"\nsamples_from: "aten::mul.Tensor"\n')
+                          'op: "aten::div.Tensor"\nsamples_from { op: "aten::mul.Tensor" }\n')
         source = gen_op_test.generate(spec, _RECIPES, _XFAILS, None, "//tools:shrt",
                                       [source_spec])["aten::div.Tensor"]
         self.assertIn(f'{{"{source_spec}", R"shrt_embed(', source)
@@ -103,28 +103,33 @@ xfail { op: "aten::mul_.Tensor" rule: "P(sum), R -> P(sum)" reason: "r" issue: "
         with self.assertRaisesRegex(gen_op_test.SpecError, r"field 'samples_from': no spec"):
             gen_op_test.generate(spec, _RECIPES, _XFAILS)
 
-    def test_a_samples_from_chain_embeds_every_spec_farthest_first(self):
+    def test_samples_from_embeds_every_spec_reached_in_dependency_order(self):
         mul = self.write("aten_mul_Tensor.textproto", _SPEC)
         div = self.write("aten_div_Tensor.textproto",
-                         'op: "aten::div.Tensor"\nsamples_from: "aten::mul.Tensor"\n'
+                         'op: "aten::div.Tensor"\nsamples_from { op: "aten::mul.Tensor" }\n'
                          'sample { name: "y" arg { name: "self" tensor { shape: [3] recipe: "positive" } } '
                          'arg { name: "other" tensor { shape: [3] } } }\n')
         sub = self.write("aten_sub_Tensor.textproto",
-                         'op: "aten::sub.Tensor"\nsamples_from: "aten::div.Tensor"\n')
+                         'op: "aten::sub.Tensor"\nsamples_from { op: "aten::div.Tensor" }\n'
+                         'samples_from { op: "aten::mul.Tensor" sample: "same_shape" }\n')
         source = gen_op_test.generate(sub, _RECIPES, _XFAILS, None, "//tools:shrt",
-                                      [div, mul])["aten::sub.Tensor"]
+                                      [mul, div])["aten::sub.Tensor"]
         self.assertLess(source.index(f'{{"{mul}", R"shrt_embed('), source.index(f'{{"{div}", R"shrt_embed('))
         self.assertIn("kSamplesFrom,\n    2,", source)
-        for recipe in ("nonzero", "positive"):  # each link's recipes
+        for recipe in ("nonzero", "positive"):  # each source's recipes
             self.assertIn(f"op_specs/recipes/{recipe}.textproto", source)
-        for chain, message in [([mul], r"aten_mul_Tensor.textproto is the spec of aten::mul.Tensor, "
-                                        r"not aten::div.Tensor"),
-                               ([div], r"aten_div_Tensor.textproto: field 'samples_from': no spec of "
-                                       r"aten::mul.Tensor given"),
-                               ([div, mul, mul], r"aten_mul_Tensor.textproto: field 'samples_from': is "
-                                                 r"empty, yet .* was given")]:
+        for given, message in [([mul], r"aten_sub_Tensor.textproto: field 'samples_from': no spec of "
+                                       r"aten::div.Tensor given before it"),
+                               ([div, mul], r"aten_div_Tensor.textproto: field 'samples_from': no spec of "
+                                            r"aten::mul.Tensor given before it"),
+                               ([mul, mul, div], r"field 'samples_from': aten::mul.Tensor's spec is given twice")]:
             with self.assertRaisesRegex(gen_op_test.SpecError, message):
-                gen_op_test.generate(sub, _RECIPES, _XFAILS, None, "//tools:shrt", chain)
+                gen_op_test.generate(sub, _RECIPES, _XFAILS, None, "//tools:shrt", given)
+        unrelated = self.write("aten_add_Tensor.textproto", 'op: "aten::add.Tensor"\n')
+        with self.assertRaisesRegex(gen_op_test.SpecError,
+                                    r"aten_add_Tensor.textproto was given although it takes no "
+                                    r"samples from it"):
+            gen_op_test.generate(sub, _RECIPES, _XFAILS, None, "//tools:shrt", [unrelated, mul, div])
 
     def test_file_name_must_follow_the_naming_function(self):
         spec = self.write("mul.textproto", _SPEC)

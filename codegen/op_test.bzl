@@ -38,7 +38,7 @@ def shrt_op_tests(
         every spec given, which writes each overload's `<target>_test.cc`
         (here `aten_add_Tensor_test.cc`, `aten_add__Tensor_test.cc` and
         `aten_add_out_test.cc`), data-only sources (shrt/op_test/op_test_data.h)
-        embedding the spec, the specs of its samples_from chain, the recipes they use and
+        embedding the spec, the specs it takes samples from, the recipes they use and
         the overload's xfail entries. A change to one spec runs it again for
         all, but the sources of the others come out byte for byte the same
         and Bazel prunes them: their compiles, links and tests stay cached.
@@ -77,7 +77,7 @@ def shrt_op_tests(
     tests = []
     seen = {}
     groups_json = []
-    srcs = {recipes: True, xfails: True}  # a set: a spec can be in another's samples_from chain
+    srcs = {recipes: True, xfails: True}  # a set: specs can share the specs they take samples from
     outs = []
     for spec in specs:
         group = groups.get(spec, None)

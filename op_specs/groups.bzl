@@ -37,12 +37,12 @@ OP_GROUPS = {
     "activation_backward/aten_hardsigmoid_backward.textproto": {
         "overloads": ["aten::hardsigmoid_backward", "aten::hardsigmoid_backward.grad_input"],
         "targets": ["aten_hardsigmoid_backward", "aten_hardsigmoid_backward_grad_input"],
-        "samples_from": ["activation_backward/aten_silu_backward.textproto"],
+        "samples_from": ["activation_backward/aten_gelu_backward.textproto", "activation_backward/aten_silu_backward.textproto"],
     },
     "activation_backward/aten_hardswish_backward.textproto": {
         "overloads": ["aten::hardswish_backward", "aten::hardswish_backward.out"],
         "targets": ["aten_hardswish_backward", "aten_hardswish_backward_out"],
-        "samples_from": ["activation_backward/aten_silu_backward.textproto"],
+        "samples_from": ["activation_backward/aten_gelu_backward.textproto", "activation_backward/aten_silu_backward.textproto"],
     },
     "activation_backward/aten_hardtanh_backward.textproto": {
         "overloads": ["aten::hardtanh_backward", "aten::hardtanh_backward.grad_input"],
@@ -67,7 +67,7 @@ OP_GROUPS = {
     "activation_backward/aten_mish_backward.textproto": {
         "overloads": ["aten::mish_backward"],
         "targets": ["aten_mish_backward"],
-        "samples_from": ["activation_backward/aten_silu_backward.textproto"],
+        "samples_from": ["activation_backward/aten_gelu_backward.textproto", "activation_backward/aten_silu_backward.textproto"],
     },
     "activation_backward/aten_prelu.textproto": {
         "overloads": ["aten::prelu"],
@@ -82,7 +82,7 @@ OP_GROUPS = {
     "activation_backward/aten_silu_backward.textproto": {
         "overloads": ["aten::silu_backward", "aten::silu_backward.grad_input"],
         "targets": ["aten_silu_backward", "aten_silu_backward_grad_input"],
-        "samples_from": [],
+        "samples_from": ["activation_backward/aten_gelu_backward.textproto"],
     },
     "activation_backward/aten_softplus_backward.textproto": {
         "overloads": ["aten::softplus_backward", "aten::softplus_backward.grad_input"],
@@ -137,27 +137,27 @@ OP_GROUPS = {
     "binary/aten_arctan2.textproto": {
         "overloads": ["aten::arctan2", "aten::arctan2_", "aten::arctan2.out"],
         "targets": ["aten_arctan2", "aten_arctan2_", "aten_arctan2_out"],
-        "samples_from": ["binary/aten_atan2.textproto", "binary/aten_logaddexp.textproto"],
+        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_atan2.textproto"],
     },
     "binary/aten_atan2.textproto": {
         "overloads": ["aten::atan2", "aten::atan2_", "aten::atan2.out"],
         "targets": ["aten_atan2", "aten_atan2_", "aten_atan2_out"],
-        "samples_from": ["binary/aten_logaddexp.textproto"],
+        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto"],
     },
     "binary/aten_copysign_Scalar.textproto": {
         "overloads": ["aten::copysign.Scalar", "aten::copysign_.Scalar", "aten::copysign.Scalar_out"],
         "targets": ["aten_copysign_Scalar", "aten_copysign__Scalar", "aten_copysign_Scalar_out"],
-        "samples_from": [],
+        "samples_from": ["binary/aten_add_Scalar.textproto"],
     },
     "binary/aten_copysign_Tensor.textproto": {
         "overloads": ["aten::copysign.Tensor", "aten::copysign_.Tensor", "aten::copysign.out"],
         "targets": ["aten_copysign_Tensor", "aten_copysign__Tensor", "aten_copysign_out"],
-        "samples_from": ["binary/aten_logaddexp2.textproto"],
+        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_logaddexp2.textproto", "binary/aten_atan2.textproto"],
     },
     "binary/aten_div_Scalar.textproto": {
         "overloads": ["aten::div.Scalar", "aten::div_.Scalar", "aten::div.Scalar_out"],
         "targets": ["aten_div_Scalar", "aten_div__Scalar", "aten_div_Scalar_out"],
-        "samples_from": [],
+        "samples_from": ["binary/aten_add_Scalar.textproto", "binary/aten_copysign_Scalar.textproto"],
     },
     "binary/aten_div_Scalar_mode.textproto": {
         "overloads": ["aten::div.Scalar_mode", "aten::div_.Scalar_mode", "aten::div.Scalar_mode_out"],
@@ -177,7 +177,7 @@ OP_GROUPS = {
     "binary/aten_divide_Scalar.textproto": {
         "overloads": ["aten::divide.Scalar", "aten::divide_.Scalar"],
         "targets": ["aten_divide_Scalar", "aten_divide__Scalar"],
-        "samples_from": ["binary/aten_div_Scalar.textproto"],
+        "samples_from": ["binary/aten_add_Scalar.textproto", "binary/aten_copysign_Scalar.textproto", "binary/aten_div_Scalar.textproto"],
     },
     "binary/aten_divide_Scalar_mode.textproto": {
         "overloads": ["aten::divide.Scalar_mode", "aten::divide_.Scalar_mode"],
@@ -212,37 +212,37 @@ OP_GROUPS = {
     "binary/aten_floor_divide.textproto": {
         "overloads": ["aten::floor_divide", "aten::floor_divide_.Tensor", "aten::floor_divide.out"],
         "targets": ["aten_floor_divide", "aten_floor_divide__Tensor", "aten_floor_divide_out"],
-        "samples_from": ["binary/aten_copysign_Tensor.textproto", "binary/aten_logaddexp2.textproto"],
+        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_logaddexp2.textproto", "binary/aten_atan2.textproto", "binary/aten_copysign_Tensor.textproto"],
     },
     "binary/aten_floor_divide_Scalar.textproto": {
         "overloads": ["aten::floor_divide.Scalar", "aten::floor_divide_.Scalar", "aten::floor_divide.Scalar_out"],
         "targets": ["aten_floor_divide_Scalar", "aten_floor_divide__Scalar", "aten_floor_divide_Scalar_out"],
-        "samples_from": [],
+        "samples_from": ["binary/aten_add_Scalar.textproto", "binary/aten_copysign_Scalar.textproto", "binary/aten_div_Scalar.textproto"],
     },
     "binary/aten_fmax.textproto": {
         "overloads": ["aten::fmax", "aten::fmax.out"],
         "targets": ["aten_fmax", "aten_fmax_out"],
-        "samples_from": [],
+        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_logaddexp2.textproto"],
     },
     "binary/aten_fmin.textproto": {
         "overloads": ["aten::fmin", "aten::fmin.out"],
         "targets": ["aten_fmin", "aten_fmin_out"],
-        "samples_from": ["binary/aten_fmax.textproto"],
+        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_logaddexp2.textproto", "binary/aten_fmax.textproto"],
     },
     "binary/aten_fmod_Scalar.textproto": {
         "overloads": ["aten::fmod.Scalar", "aten::fmod_.Scalar", "aten::fmod.Scalar_out"],
         "targets": ["aten_fmod_Scalar", "aten_fmod__Scalar", "aten_fmod_Scalar_out"],
-        "samples_from": [],
+        "samples_from": ["binary/aten_add_Scalar.textproto", "binary/aten_copysign_Scalar.textproto"],
     },
     "binary/aten_fmod_Tensor.textproto": {
         "overloads": ["aten::fmod.Tensor", "aten::fmod_.Tensor", "aten::fmod.Tensor_out"],
         "targets": ["aten_fmod_Tensor", "aten_fmod__Tensor", "aten_fmod_Tensor_out"],
-        "samples_from": ["binary/aten_copysign_Tensor.textproto", "binary/aten_logaddexp2.textproto"],
+        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_logaddexp2.textproto", "binary/aten_atan2.textproto", "binary/aten_copysign_Tensor.textproto"],
     },
     "binary/aten_gcd.textproto": {
         "overloads": ["aten::gcd", "aten::gcd_", "aten::gcd.out"],
         "targets": ["aten_gcd", "aten_gcd_", "aten_gcd_out"],
-        "samples_from": [],
+        "samples_from": ["bitwise/aten_bitwise_and_Tensor.textproto"],
     },
     "binary/aten_heaviside.textproto": {
         "overloads": ["aten::heaviside", "aten::heaviside_", "aten::heaviside.out"],
@@ -252,7 +252,7 @@ OP_GROUPS = {
     "binary/aten_hypot.textproto": {
         "overloads": ["aten::hypot", "aten::hypot_", "aten::hypot.out"],
         "targets": ["aten_hypot", "aten_hypot_", "aten_hypot_out"],
-        "samples_from": ["binary/aten_copysign_Tensor.textproto", "binary/aten_logaddexp2.textproto"],
+        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_logaddexp2.textproto", "binary/aten_atan2.textproto", "binary/aten_copysign_Tensor.textproto"],
     },
     "binary/aten_igamma.textproto": {
         "overloads": ["aten::igamma", "aten::igamma_", "aten::igamma.out"],
@@ -262,12 +262,12 @@ OP_GROUPS = {
     "binary/aten_igammac.textproto": {
         "overloads": ["aten::igammac", "aten::igammac_", "aten::igammac.out"],
         "targets": ["aten_igammac", "aten_igammac_", "aten_igammac_out"],
-        "samples_from": ["binary/aten_igamma.textproto", "binary/aten_special_zeta.textproto"],
+        "samples_from": ["binary/aten_special_zeta.textproto", "binary/aten_igamma.textproto"],
     },
     "binary/aten_lcm.textproto": {
         "overloads": ["aten::lcm", "aten::lcm_", "aten::lcm.out"],
         "targets": ["aten_lcm", "aten_lcm_", "aten_lcm_out"],
-        "samples_from": ["binary/aten_gcd.textproto"],
+        "samples_from": ["bitwise/aten_bitwise_and_Tensor.textproto", "binary/aten_gcd.textproto"],
     },
     "binary/aten_ldexp_Tensor.textproto": {
         "overloads": ["aten::ldexp.Tensor", "aten::ldexp_", "aten::ldexp.out"],
@@ -277,42 +277,42 @@ OP_GROUPS = {
     "binary/aten_logaddexp.textproto": {
         "overloads": ["aten::logaddexp", "aten::logaddexp.out"],
         "targets": ["aten_logaddexp", "aten_logaddexp_out"],
-        "samples_from": [],
+        "samples_from": ["binary/aten_add_Tensor.textproto"],
     },
     "binary/aten_logaddexp2.textproto": {
         "overloads": ["aten::logaddexp2", "aten::logaddexp2.out"],
         "targets": ["aten_logaddexp2", "aten_logaddexp2_out"],
-        "samples_from": [],
+        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto"],
     },
     "binary/aten_maximum.textproto": {
         "overloads": ["aten::maximum", "aten::maximum.out"],
         "targets": ["aten_maximum", "aten_maximum_out"],
-        "samples_from": [],
+        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_logaddexp2.textproto", "binary/aten_fmax.textproto"],
     },
     "binary/aten_minimum.textproto": {
         "overloads": ["aten::minimum", "aten::minimum.out"],
         "targets": ["aten_minimum", "aten_minimum_out"],
-        "samples_from": ["binary/aten_maximum.textproto"],
+        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_logaddexp2.textproto", "binary/aten_fmax.textproto", "binary/aten_maximum.textproto"],
     },
     "binary/aten_mul_Scalar.textproto": {
         "overloads": ["aten::mul.Scalar", "aten::mul_.Scalar", "aten::mul.Scalar_out"],
         "targets": ["aten_mul_Scalar", "aten_mul__Scalar", "aten_mul_Scalar_out"],
-        "samples_from": [],
+        "samples_from": ["binary/aten_add_Scalar.textproto", "binary/aten_copysign_Scalar.textproto", "binary/aten_fmod_Scalar.textproto"],
     },
     "binary/aten_mul_Tensor.textproto": {
         "overloads": ["aten::mul.Tensor", "aten::mul_.Tensor", "aten::mul.out"],
         "targets": ["aten_mul_Tensor", "aten_mul__Tensor", "aten_mul_out"],
-        "samples_from": [],
+        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_ldexp_Tensor.textproto"],
     },
     "binary/aten_multiply_Scalar.textproto": {
         "overloads": ["aten::multiply.Scalar", "aten::multiply_.Scalar"],
         "targets": ["aten_multiply_Scalar", "aten_multiply__Scalar"],
-        "samples_from": ["binary/aten_mul_Scalar.textproto"],
+        "samples_from": ["binary/aten_add_Scalar.textproto", "binary/aten_copysign_Scalar.textproto", "binary/aten_fmod_Scalar.textproto", "binary/aten_mul_Scalar.textproto"],
     },
     "binary/aten_multiply_Tensor.textproto": {
         "overloads": ["aten::multiply.Tensor", "aten::multiply_.Tensor", "aten::multiply.out"],
         "targets": ["aten_multiply_Tensor", "aten_multiply__Tensor", "aten_multiply_out"],
-        "samples_from": ["binary/aten_mul_Tensor.textproto"],
+        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_ldexp_Tensor.textproto", "binary/aten_mul_Tensor.textproto"],
     },
     "binary/aten_pow_Scalar.textproto": {
         "overloads": ["aten::pow.Scalar", "aten::pow.Scalar_out"],
@@ -332,7 +332,7 @@ OP_GROUPS = {
     "binary/aten_remainder_Scalar.textproto": {
         "overloads": ["aten::remainder.Scalar", "aten::remainder_.Scalar", "aten::remainder.Scalar_out"],
         "targets": ["aten_remainder_Scalar", "aten_remainder__Scalar", "aten_remainder_Scalar_out"],
-        "samples_from": ["binary/aten_fmod_Scalar.textproto"],
+        "samples_from": ["binary/aten_add_Scalar.textproto", "binary/aten_copysign_Scalar.textproto", "binary/aten_fmod_Scalar.textproto"],
     },
     "binary/aten_remainder_Scalar_Tensor.textproto": {
         "overloads": ["aten::remainder.Scalar_Tensor", "aten::remainder.Scalar_Tensor_out"],
@@ -342,7 +342,7 @@ OP_GROUPS = {
     "binary/aten_remainder_Tensor.textproto": {
         "overloads": ["aten::remainder.Tensor", "aten::remainder_.Tensor", "aten::remainder.Tensor_out"],
         "targets": ["aten_remainder_Tensor", "aten_remainder__Tensor", "aten_remainder_Tensor_out"],
-        "samples_from": ["binary/aten_copysign_Tensor.textproto", "binary/aten_logaddexp2.textproto"],
+        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_logaddexp2.textproto", "binary/aten_atan2.textproto", "binary/aten_copysign_Tensor.textproto"],
     },
     "binary/aten_rsub_Scalar.textproto": {
         "overloads": ["aten::rsub.Scalar", "aten::rsub.Scalar_out"],
@@ -352,17 +352,17 @@ OP_GROUPS = {
     "binary/aten_rsub_Tensor.textproto": {
         "overloads": ["aten::rsub.Tensor", "aten::rsub.Tensor_out"],
         "targets": ["aten_rsub_Tensor", "aten_rsub_Tensor_out"],
-        "samples_from": [],
+        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_ldexp_Tensor.textproto"],
     },
     "binary/aten_special_xlog1py.textproto": {
         "overloads": ["aten::special_xlog1py", "aten::special_xlog1py.out"],
         "targets": ["aten_special_xlog1py", "aten_special_xlog1py_out"],
-        "samples_from": ["binary/aten_copysign_Tensor.textproto", "binary/aten_logaddexp2.textproto"],
+        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_logaddexp2.textproto", "binary/aten_atan2.textproto", "binary/aten_copysign_Tensor.textproto"],
     },
     "binary/aten_special_xlog1py_other_scalar.textproto": {
         "overloads": ["aten::special_xlog1py.other_scalar", "aten::special_xlog1py.other_scalar_out"],
         "targets": ["aten_special_xlog1py_other_scalar", "aten_special_xlog1py_other_scalar_out"],
-        "samples_from": ["binary/aten_xlogy_Scalar_Other.textproto"],
+        "samples_from": ["binary/aten_add_Scalar.textproto", "binary/aten_copysign_Scalar.textproto", "binary/aten_div_Scalar.textproto", "binary/aten_xlogy_Scalar_Other.textproto"],
     },
     "binary/aten_special_xlog1py_self_scalar.textproto": {
         "overloads": ["aten::special_xlog1py.self_scalar", "aten::special_xlog1py.self_scalar_out"],
@@ -372,12 +372,12 @@ OP_GROUPS = {
     "binary/aten_special_xlogy.textproto": {
         "overloads": ["aten::special_xlogy", "aten::special_xlogy.out"],
         "targets": ["aten_special_xlogy", "aten_special_xlogy_out"],
-        "samples_from": ["binary/aten_copysign_Tensor.textproto", "binary/aten_logaddexp2.textproto"],
+        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_logaddexp2.textproto", "binary/aten_atan2.textproto", "binary/aten_copysign_Tensor.textproto"],
     },
     "binary/aten_special_xlogy_other_scalar.textproto": {
         "overloads": ["aten::special_xlogy.other_scalar", "aten::special_xlogy.other_scalar_out"],
         "targets": ["aten_special_xlogy_other_scalar", "aten_special_xlogy_other_scalar_out"],
-        "samples_from": ["binary/aten_xlogy_Scalar_Other.textproto"],
+        "samples_from": ["binary/aten_add_Scalar.textproto", "binary/aten_copysign_Scalar.textproto", "binary/aten_div_Scalar.textproto", "binary/aten_xlogy_Scalar_Other.textproto"],
     },
     "binary/aten_special_xlogy_self_scalar.textproto": {
         "overloads": ["aten::special_xlogy.self_scalar", "aten::special_xlogy.self_scalar_out"],
@@ -397,7 +397,7 @@ OP_GROUPS = {
     "binary/aten_special_zeta_self_scalar.textproto": {
         "overloads": ["aten::special_zeta.self_scalar", "aten::special_zeta.self_scalar_out"],
         "targets": ["aten_special_zeta_self_scalar", "aten_special_zeta_self_scalar_out"],
-        "samples_from": [],
+        "samples_from": ["binary/aten_xlogy_Scalar_Self.textproto"],
     },
     "binary/aten_sub_Scalar.textproto": {
         "overloads": ["aten::sub.Scalar", "aten::sub_.Scalar", "aten::sub.Scalar_out"],
@@ -407,7 +407,7 @@ OP_GROUPS = {
     "binary/aten_sub_Tensor.textproto": {
         "overloads": ["aten::sub.Tensor", "aten::sub_.Tensor", "aten::sub.out"],
         "targets": ["aten_sub_Tensor", "aten_sub__Tensor", "aten_sub_out"],
-        "samples_from": ["binary/aten_rsub_Tensor.textproto"],
+        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_ldexp_Tensor.textproto", "binary/aten_rsub_Tensor.textproto"],
     },
     "binary/aten_subtract_Scalar.textproto": {
         "overloads": ["aten::subtract.Scalar", "aten::subtract_.Scalar"],
@@ -417,12 +417,12 @@ OP_GROUPS = {
     "binary/aten_subtract_Tensor.textproto": {
         "overloads": ["aten::subtract.Tensor", "aten::subtract_.Tensor", "aten::subtract.out"],
         "targets": ["aten_subtract_Tensor", "aten_subtract__Tensor", "aten_subtract_out"],
-        "samples_from": ["binary/aten_sub_Tensor.textproto", "binary/aten_rsub_Tensor.textproto"],
+        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_ldexp_Tensor.textproto", "binary/aten_rsub_Tensor.textproto", "binary/aten_sub_Tensor.textproto"],
     },
     "binary/aten_true_divide_Scalar.textproto": {
         "overloads": ["aten::true_divide.Scalar", "aten::true_divide_.Scalar"],
         "targets": ["aten_true_divide_Scalar", "aten_true_divide__Scalar"],
-        "samples_from": ["binary/aten_div_Scalar.textproto"],
+        "samples_from": ["binary/aten_add_Scalar.textproto", "binary/aten_copysign_Scalar.textproto", "binary/aten_div_Scalar.textproto"],
     },
     "binary/aten_true_divide_Tensor.textproto": {
         "overloads": ["aten::true_divide.Tensor", "aten::true_divide_.Tensor", "aten::true_divide.out"],
@@ -432,7 +432,7 @@ OP_GROUPS = {
     "binary/aten_xlogy_Scalar_Other.textproto": {
         "overloads": ["aten::xlogy.Scalar_Other", "aten::xlogy_.Scalar_Other", "aten::xlogy.OutScalar_Other"],
         "targets": ["aten_xlogy_Scalar_Other", "aten_xlogy__Scalar_Other", "aten_xlogy_OutScalar_Other"],
-        "samples_from": [],
+        "samples_from": ["binary/aten_add_Scalar.textproto", "binary/aten_copysign_Scalar.textproto", "binary/aten_div_Scalar.textproto"],
     },
     "binary/aten_xlogy_Scalar_Self.textproto": {
         "overloads": ["aten::xlogy.Scalar_Self", "aten::xlogy.OutScalar_Self"],
@@ -442,7 +442,7 @@ OP_GROUPS = {
     "binary/aten_xlogy_Tensor.textproto": {
         "overloads": ["aten::xlogy.Tensor", "aten::xlogy_.Tensor", "aten::xlogy.OutTensor"],
         "targets": ["aten_xlogy_Tensor", "aten_xlogy__Tensor", "aten_xlogy_OutTensor"],
-        "samples_from": ["binary/aten_copysign_Tensor.textproto", "binary/aten_logaddexp2.textproto"],
+        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_logaddexp2.textproto", "binary/aten_atan2.textproto", "binary/aten_copysign_Tensor.textproto"],
     },
     "bitwise/aten___and___Scalar.textproto": {
         "overloads": ["aten::__and__.Scalar"],
@@ -462,7 +462,7 @@ OP_GROUPS = {
     "bitwise/aten___iand___Tensor.textproto": {
         "overloads": ["aten::__iand__.Tensor"],
         "targets": ["aten___iand___Tensor"],
-        "samples_from": [],
+        "samples_from": ["bitwise/aten_bitwise_and_Tensor.textproto"],
     },
     "bitwise/aten___ilshift___Scalar.textproto": {
         "overloads": ["aten::__ilshift__.Scalar"],
@@ -482,7 +482,7 @@ OP_GROUPS = {
     "bitwise/aten___ior___Tensor.textproto": {
         "overloads": ["aten::__ior__.Tensor"],
         "targets": ["aten___ior___Tensor"],
-        "samples_from": ["bitwise/aten___iand___Tensor.textproto"],
+        "samples_from": ["bitwise/aten_bitwise_and_Tensor.textproto", "bitwise/aten___iand___Tensor.textproto"],
     },
     "bitwise/aten___irshift___Scalar.textproto": {
         "overloads": ["aten::__irshift__.Scalar"],
@@ -502,7 +502,7 @@ OP_GROUPS = {
     "bitwise/aten___ixor___Tensor.textproto": {
         "overloads": ["aten::__ixor__.Tensor"],
         "targets": ["aten___ixor___Tensor"],
-        "samples_from": ["bitwise/aten___iand___Tensor.textproto"],
+        "samples_from": ["bitwise/aten_bitwise_and_Tensor.textproto", "bitwise/aten___iand___Tensor.textproto"],
     },
     "bitwise/aten___lshift___Scalar.textproto": {
         "overloads": ["aten::__lshift__.Scalar", "aten::__lshift__.Scalar_out"],
@@ -512,7 +512,7 @@ OP_GROUPS = {
     "bitwise/aten___lshift___Tensor.textproto": {
         "overloads": ["aten::__lshift__.Tensor", "aten::__lshift__.Tensor_out"],
         "targets": ["aten___lshift___Tensor", "aten___lshift___Tensor_out"],
-        "samples_from": ["bitwise/aten_bitwise_left_shift_Tensor.textproto"],
+        "samples_from": ["bitwise/aten___ilshift___Tensor.textproto", "bitwise/aten_bitwise_left_shift_Tensor.textproto"],
     },
     "bitwise/aten___or___Scalar.textproto": {
         "overloads": ["aten::__or__.Scalar"],
@@ -532,7 +532,7 @@ OP_GROUPS = {
     "bitwise/aten___rshift___Tensor.textproto": {
         "overloads": ["aten::__rshift__.Tensor", "aten::__rshift__.Tensor_out"],
         "targets": ["aten___rshift___Tensor", "aten___rshift___Tensor_out"],
-        "samples_from": ["bitwise/aten_bitwise_left_shift_Tensor.textproto"],
+        "samples_from": ["bitwise/aten___ilshift___Tensor.textproto", "bitwise/aten_bitwise_left_shift_Tensor.textproto"],
     },
     "bitwise/aten___xor___Scalar.textproto": {
         "overloads": ["aten::__xor__.Scalar"],
@@ -567,7 +567,7 @@ OP_GROUPS = {
     "bitwise/aten_bitwise_left_shift_Tensor.textproto": {
         "overloads": ["aten::bitwise_left_shift.Tensor", "aten::bitwise_left_shift_.Tensor", "aten::bitwise_left_shift.Tensor_out"],
         "targets": ["aten_bitwise_left_shift_Tensor", "aten_bitwise_left_shift__Tensor", "aten_bitwise_left_shift_Tensor_out"],
-        "samples_from": [],
+        "samples_from": ["bitwise/aten___ilshift___Tensor.textproto"],
     },
     "bitwise/aten_bitwise_left_shift_Tensor_Scalar.textproto": {
         "overloads": ["aten::bitwise_left_shift.Tensor_Scalar", "aten::bitwise_left_shift_.Tensor_Scalar", "aten::bitwise_left_shift.Tensor_Scalar_out"],
@@ -602,7 +602,7 @@ OP_GROUPS = {
     "bitwise/aten_bitwise_right_shift_Tensor.textproto": {
         "overloads": ["aten::bitwise_right_shift.Tensor", "aten::bitwise_right_shift_.Tensor", "aten::bitwise_right_shift.Tensor_out"],
         "targets": ["aten_bitwise_right_shift_Tensor", "aten_bitwise_right_shift__Tensor", "aten_bitwise_right_shift_Tensor_out"],
-        "samples_from": ["bitwise/aten_bitwise_left_shift_Tensor.textproto"],
+        "samples_from": ["bitwise/aten___ilshift___Tensor.textproto", "bitwise/aten_bitwise_left_shift_Tensor.textproto"],
     },
     "bitwise/aten_bitwise_right_shift_Tensor_Scalar.textproto": {
         "overloads": ["aten::bitwise_right_shift.Tensor_Scalar", "aten::bitwise_right_shift_.Tensor_Scalar", "aten::bitwise_right_shift.Tensor_Scalar_out"],
@@ -672,82 +672,82 @@ OP_GROUPS = {
     "comparison/aten_eq_Tensor.textproto": {
         "overloads": ["aten::eq.Tensor", "aten::eq_.Tensor", "aten::eq.Tensor_out"],
         "targets": ["aten_eq_Tensor", "aten_eq__Tensor", "aten_eq_Tensor_out"],
-        "samples_from": [],
+        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_logaddexp2.textproto", "binary/aten_fmax.textproto"],
     },
     "comparison/aten_ge_Scalar.textproto": {
         "overloads": ["aten::ge.Scalar", "aten::ge_.Scalar", "aten::ge.Scalar_out"],
         "targets": ["aten_ge_Scalar", "aten_ge__Scalar", "aten_ge_Scalar_out"],
-        "samples_from": [],
+        "samples_from": ["comparison/aten_eq_Scalar.textproto"],
     },
     "comparison/aten_ge_Tensor.textproto": {
         "overloads": ["aten::ge.Tensor", "aten::ge_.Tensor", "aten::ge.Tensor_out"],
         "targets": ["aten_ge_Tensor", "aten_ge__Tensor", "aten_ge_Tensor_out"],
-        "samples_from": ["binary/aten_maximum.textproto"],
+        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_logaddexp2.textproto", "binary/aten_fmax.textproto", "binary/aten_maximum.textproto", "comparison/aten_eq_Tensor.textproto"],
     },
     "comparison/aten_greater_Scalar.textproto": {
         "overloads": ["aten::greater.Scalar", "aten::greater_.Scalar", "aten::greater.Scalar_out"],
         "targets": ["aten_greater_Scalar", "aten_greater__Scalar", "aten_greater_Scalar_out"],
-        "samples_from": ["comparison/aten_ge_Scalar.textproto"],
+        "samples_from": ["comparison/aten_eq_Scalar.textproto", "comparison/aten_ge_Scalar.textproto"],
     },
     "comparison/aten_greater_Tensor.textproto": {
         "overloads": ["aten::greater.Tensor", "aten::greater_.Tensor", "aten::greater.Tensor_out"],
         "targets": ["aten_greater_Tensor", "aten_greater__Tensor", "aten_greater_Tensor_out"],
-        "samples_from": ["comparison/aten_ge_Tensor.textproto", "binary/aten_maximum.textproto"],
+        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_logaddexp2.textproto", "binary/aten_fmax.textproto", "binary/aten_maximum.textproto", "comparison/aten_eq_Tensor.textproto", "comparison/aten_ge_Tensor.textproto"],
     },
     "comparison/aten_greater_equal_Scalar.textproto": {
         "overloads": ["aten::greater_equal.Scalar", "aten::greater_equal_.Scalar", "aten::greater_equal.Scalar_out"],
         "targets": ["aten_greater_equal_Scalar", "aten_greater_equal__Scalar", "aten_greater_equal_Scalar_out"],
-        "samples_from": ["comparison/aten_ge_Scalar.textproto"],
+        "samples_from": ["comparison/aten_eq_Scalar.textproto", "comparison/aten_ge_Scalar.textproto"],
     },
     "comparison/aten_greater_equal_Tensor.textproto": {
         "overloads": ["aten::greater_equal.Tensor", "aten::greater_equal_.Tensor", "aten::greater_equal.Tensor_out"],
         "targets": ["aten_greater_equal_Tensor", "aten_greater_equal__Tensor", "aten_greater_equal_Tensor_out"],
-        "samples_from": ["comparison/aten_ge_Tensor.textproto", "binary/aten_maximum.textproto"],
+        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_logaddexp2.textproto", "binary/aten_fmax.textproto", "binary/aten_maximum.textproto", "comparison/aten_eq_Tensor.textproto", "comparison/aten_ge_Tensor.textproto"],
     },
     "comparison/aten_gt_Scalar.textproto": {
         "overloads": ["aten::gt.Scalar", "aten::gt_.Scalar", "aten::gt.Scalar_out"],
         "targets": ["aten_gt_Scalar", "aten_gt__Scalar", "aten_gt_Scalar_out"],
-        "samples_from": ["comparison/aten_ge_Scalar.textproto"],
+        "samples_from": ["comparison/aten_eq_Scalar.textproto", "comparison/aten_ge_Scalar.textproto"],
     },
     "comparison/aten_gt_Tensor.textproto": {
         "overloads": ["aten::gt.Tensor", "aten::gt_.Tensor", "aten::gt.Tensor_out"],
         "targets": ["aten_gt_Tensor", "aten_gt__Tensor", "aten_gt_Tensor_out"],
-        "samples_from": ["comparison/aten_ge_Tensor.textproto", "binary/aten_maximum.textproto"],
+        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_logaddexp2.textproto", "binary/aten_fmax.textproto", "binary/aten_maximum.textproto", "comparison/aten_eq_Tensor.textproto", "comparison/aten_ge_Tensor.textproto"],
     },
     "comparison/aten_le_Scalar.textproto": {
         "overloads": ["aten::le.Scalar", "aten::le_.Scalar", "aten::le.Scalar_out"],
         "targets": ["aten_le_Scalar", "aten_le__Scalar", "aten_le_Scalar_out"],
-        "samples_from": ["comparison/aten_ge_Scalar.textproto"],
+        "samples_from": ["comparison/aten_eq_Scalar.textproto", "comparison/aten_ge_Scalar.textproto"],
     },
     "comparison/aten_le_Tensor.textproto": {
         "overloads": ["aten::le.Tensor", "aten::le_.Tensor", "aten::le.Tensor_out"],
         "targets": ["aten_le_Tensor", "aten_le__Tensor", "aten_le_Tensor_out"],
-        "samples_from": ["comparison/aten_ge_Tensor.textproto", "binary/aten_maximum.textproto"],
+        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_logaddexp2.textproto", "binary/aten_fmax.textproto", "binary/aten_maximum.textproto", "comparison/aten_eq_Tensor.textproto", "comparison/aten_ge_Tensor.textproto"],
     },
     "comparison/aten_less_Scalar.textproto": {
         "overloads": ["aten::less.Scalar", "aten::less_.Scalar", "aten::less.Scalar_out"],
         "targets": ["aten_less_Scalar", "aten_less__Scalar", "aten_less_Scalar_out"],
-        "samples_from": ["comparison/aten_ge_Scalar.textproto"],
+        "samples_from": ["comparison/aten_eq_Scalar.textproto", "comparison/aten_ge_Scalar.textproto"],
     },
     "comparison/aten_less_Tensor.textproto": {
         "overloads": ["aten::less.Tensor", "aten::less_.Tensor", "aten::less.Tensor_out"],
         "targets": ["aten_less_Tensor", "aten_less__Tensor", "aten_less_Tensor_out"],
-        "samples_from": ["comparison/aten_eq_Tensor.textproto"],
+        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_logaddexp2.textproto", "binary/aten_fmax.textproto", "comparison/aten_eq_Tensor.textproto"],
     },
     "comparison/aten_less_equal_Scalar.textproto": {
         "overloads": ["aten::less_equal.Scalar", "aten::less_equal_.Scalar", "aten::less_equal.Scalar_out"],
         "targets": ["aten_less_equal_Scalar", "aten_less_equal__Scalar", "aten_less_equal_Scalar_out"],
-        "samples_from": ["comparison/aten_ge_Scalar.textproto"],
+        "samples_from": ["comparison/aten_eq_Scalar.textproto", "comparison/aten_ge_Scalar.textproto"],
     },
     "comparison/aten_less_equal_Tensor.textproto": {
         "overloads": ["aten::less_equal.Tensor", "aten::less_equal_.Tensor", "aten::less_equal.Tensor_out"],
         "targets": ["aten_less_equal_Tensor", "aten_less_equal__Tensor", "aten_less_equal_Tensor_out"],
-        "samples_from": ["comparison/aten_ge_Tensor.textproto", "binary/aten_maximum.textproto"],
+        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_logaddexp2.textproto", "binary/aten_fmax.textproto", "binary/aten_maximum.textproto", "comparison/aten_eq_Tensor.textproto", "comparison/aten_ge_Tensor.textproto"],
     },
     "comparison/aten_logical_and.textproto": {
         "overloads": ["aten::logical_and", "aten::logical_and_", "aten::logical_and.out"],
         "targets": ["aten_logical_and", "aten_logical_and_", "aten_logical_and_out"],
-        "samples_from": [],
+        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_logaddexp2.textproto", "binary/aten_fmax.textproto", "comparison/aten_eq_Tensor.textproto"],
     },
     "comparison/aten_logical_not.textproto": {
         "overloads": ["aten::logical_not", "aten::logical_not_", "aten::logical_not.out"],
@@ -757,22 +757,22 @@ OP_GROUPS = {
     "comparison/aten_logical_or.textproto": {
         "overloads": ["aten::logical_or", "aten::logical_or_", "aten::logical_or.out"],
         "targets": ["aten_logical_or", "aten_logical_or_", "aten_logical_or_out"],
-        "samples_from": ["comparison/aten_logical_and.textproto"],
+        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_logaddexp2.textproto", "binary/aten_fmax.textproto", "comparison/aten_eq_Tensor.textproto", "comparison/aten_logical_and.textproto"],
     },
     "comparison/aten_logical_xor.textproto": {
         "overloads": ["aten::logical_xor", "aten::logical_xor_", "aten::logical_xor.out"],
         "targets": ["aten_logical_xor", "aten_logical_xor_", "aten_logical_xor_out"],
-        "samples_from": ["comparison/aten_logical_and.textproto"],
+        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_logaddexp2.textproto", "binary/aten_fmax.textproto", "comparison/aten_eq_Tensor.textproto", "comparison/aten_logical_and.textproto"],
     },
     "comparison/aten_lt_Scalar.textproto": {
         "overloads": ["aten::lt.Scalar", "aten::lt_.Scalar", "aten::lt.Scalar_out"],
         "targets": ["aten_lt_Scalar", "aten_lt__Scalar", "aten_lt_Scalar_out"],
-        "samples_from": ["comparison/aten_ge_Scalar.textproto"],
+        "samples_from": ["comparison/aten_eq_Scalar.textproto", "comparison/aten_ge_Scalar.textproto"],
     },
     "comparison/aten_lt_Tensor.textproto": {
         "overloads": ["aten::lt.Tensor", "aten::lt_.Tensor", "aten::lt.Tensor_out"],
         "targets": ["aten_lt_Tensor", "aten_lt__Tensor", "aten_lt_Tensor_out"],
-        "samples_from": ["comparison/aten_eq_Tensor.textproto"],
+        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_logaddexp2.textproto", "binary/aten_fmax.textproto", "comparison/aten_eq_Tensor.textproto"],
     },
     "comparison/aten_ne_Scalar.textproto": {
         "overloads": ["aten::ne.Scalar", "aten::ne_.Scalar", "aten::ne.Scalar_out"],
@@ -782,7 +782,7 @@ OP_GROUPS = {
     "comparison/aten_ne_Tensor.textproto": {
         "overloads": ["aten::ne.Tensor", "aten::ne_.Tensor", "aten::ne.Tensor_out"],
         "targets": ["aten_ne_Tensor", "aten_ne__Tensor", "aten_ne_Tensor_out"],
-        "samples_from": ["comparison/aten_ge_Tensor.textproto", "binary/aten_maximum.textproto"],
+        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_logaddexp2.textproto", "binary/aten_fmax.textproto", "binary/aten_maximum.textproto", "comparison/aten_eq_Tensor.textproto", "comparison/aten_ge_Tensor.textproto"],
     },
     "comparison/aten_not_equal_Scalar.textproto": {
         "overloads": ["aten::not_equal.Scalar", "aten::not_equal_.Scalar", "aten::not_equal.Scalar_out"],
@@ -792,7 +792,7 @@ OP_GROUPS = {
     "comparison/aten_not_equal_Tensor.textproto": {
         "overloads": ["aten::not_equal.Tensor", "aten::not_equal_.Tensor", "aten::not_equal.Tensor_out"],
         "targets": ["aten_not_equal_Tensor", "aten_not_equal__Tensor", "aten_not_equal_Tensor_out"],
-        "samples_from": ["comparison/aten_ge_Tensor.textproto", "binary/aten_maximum.textproto"],
+        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_logaddexp2.textproto", "binary/aten_fmax.textproto", "binary/aten_maximum.textproto", "comparison/aten_eq_Tensor.textproto", "comparison/aten_ge_Tensor.textproto"],
     },
     "concat/aten__stack.textproto": {
         "overloads": ["aten::_stack", "aten::_stack.out"],
@@ -957,7 +957,7 @@ OP_GROUPS = {
     "copy/aten_clone.textproto": {
         "overloads": ["aten::clone", "aten::clone.out"],
         "targets": ["aten_clone", "aten_clone_out"],
-        "samples_from": [],
+        "samples_from": ["reductions/aten__aminmax.textproto", "unary/aten_isfinite.textproto"],
     },
     "copy/aten_copy_.textproto": {
         "overloads": ["aten::copy_"],
@@ -982,12 +982,12 @@ OP_GROUPS = {
     "copy/aten_lift_fresh_copy.textproto": {
         "overloads": ["aten::lift_fresh_copy", "aten::lift_fresh_copy.out"],
         "targets": ["aten_lift_fresh_copy", "aten_lift_fresh_copy_out"],
-        "samples_from": ["views/aten_alias.textproto", "views/aten__neg_view_copy.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "views/aten__neg_view_copy.textproto", "views/aten_alias.textproto"],
     },
     "copy/aten_ones_like.textproto": {
         "overloads": ["aten::ones_like"],
         "targets": ["aten_ones_like"],
-        "samples_from": ["copy/aten_clone.textproto"],
+        "samples_from": ["reductions/aten__aminmax.textproto", "unary/aten_isfinite.textproto", "copy/aten_clone.textproto"],
     },
     "copy/aten_to_dtype.textproto": {
         "overloads": ["aten::to.dtype"],
@@ -997,7 +997,7 @@ OP_GROUPS = {
     "copy/aten_zeros_like.textproto": {
         "overloads": ["aten::zeros_like"],
         "targets": ["aten_zeros_like"],
-        "samples_from": ["copy/aten_ones_like.textproto", "copy/aten_clone.textproto"],
+        "samples_from": ["reductions/aten__aminmax.textproto", "unary/aten_isfinite.textproto", "copy/aten_clone.textproto", "copy/aten_ones_like.textproto"],
     },
     "embedding/aten_embedding.textproto": {
         "overloads": ["aten::embedding", "aten::embedding.out"],
@@ -1192,7 +1192,7 @@ OP_GROUPS = {
     "foreach/aten__foreach_sub_List.textproto": {
         "overloads": ["aten::_foreach_sub.List", "aten::_foreach_sub_.List", "aten::_foreach_sub.List_out"],
         "targets": ["aten__foreach_sub_List", "aten__foreach_sub__List", "aten__foreach_sub_List_out"],
-        "samples_from": ["foreach/aten__foreach_add_List.textproto", "foreach/aten__foreach_mul_List.textproto"],
+        "samples_from": ["foreach/aten__foreach_mul_List.textproto", "foreach/aten__foreach_add_List.textproto"],
     },
     "foreach/aten__foreach_sub_Scalar.textproto": {
         "overloads": ["aten::_foreach_sub.Scalar", "aten::_foreach_sub_.Scalar", "aten::_foreach_sub.Scalar_out"],
@@ -1312,7 +1312,7 @@ OP_GROUPS = {
     "losses/aten_huber_loss.textproto": {
         "overloads": ["aten::huber_loss", "aten::huber_loss.out"],
         "targets": ["aten_huber_loss", "aten_huber_loss_out"],
-        "samples_from": ["losses/aten_mse_loss.textproto"],
+        "samples_from": ["losses/aten_binary_cross_entropy_with_logits.textproto", "losses/aten_mse_loss.textproto"],
     },
     "losses/aten_huber_loss_backward.textproto": {
         "overloads": ["aten::huber_loss_backward", "aten::huber_loss_backward.out"],
@@ -1327,12 +1327,12 @@ OP_GROUPS = {
     "losses/aten_l1_loss.textproto": {
         "overloads": ["aten::l1_loss"],
         "targets": ["aten_l1_loss"],
-        "samples_from": ["losses/aten_mse_loss.textproto"],
+        "samples_from": ["losses/aten_binary_cross_entropy_with_logits.textproto", "losses/aten_mse_loss.textproto"],
     },
     "losses/aten_mse_loss.textproto": {
         "overloads": ["aten::mse_loss", "aten::mse_loss.out"],
         "targets": ["aten_mse_loss", "aten_mse_loss_out"],
-        "samples_from": [],
+        "samples_from": ["losses/aten_binary_cross_entropy_with_logits.textproto"],
     },
     "losses/aten_mse_loss_backward.textproto": {
         "overloads": ["aten::mse_loss_backward", "aten::mse_loss_backward.grad_input"],
@@ -1357,7 +1357,7 @@ OP_GROUPS = {
     "losses/aten_nll_loss_forward.textproto": {
         "overloads": ["aten::nll_loss_forward", "aten::nll_loss_forward.output"],
         "targets": ["aten_nll_loss_forward", "aten_nll_loss_forward_output"],
-        "samples_from": [],
+        "samples_from": ["losses/aten_nll_loss.textproto"],
     },
     "losses/aten_nll_loss_nd.textproto": {
         "overloads": ["aten::nll_loss_nd"],
@@ -1367,7 +1367,7 @@ OP_GROUPS = {
     "losses/aten_smooth_l1_loss.textproto": {
         "overloads": ["aten::smooth_l1_loss", "aten::smooth_l1_loss.out"],
         "targets": ["aten_smooth_l1_loss", "aten_smooth_l1_loss_out"],
-        "samples_from": ["losses/aten_mse_loss.textproto"],
+        "samples_from": ["losses/aten_binary_cross_entropy_with_logits.textproto", "losses/aten_mse_loss.textproto"],
     },
     "losses/aten_smooth_l1_loss_backward.textproto": {
         "overloads": ["aten::smooth_l1_loss_backward", "aten::smooth_l1_loss_backward.grad_input"],
@@ -1377,7 +1377,7 @@ OP_GROUPS = {
     "losses/aten_soft_margin_loss.textproto": {
         "overloads": ["aten::soft_margin_loss", "aten::soft_margin_loss.out"],
         "targets": ["aten_soft_margin_loss", "aten_soft_margin_loss_out"],
-        "samples_from": ["losses/aten_mse_loss.textproto"],
+        "samples_from": ["losses/aten_binary_cross_entropy_with_logits.textproto", "losses/aten_mse_loss.textproto"],
     },
     "losses/aten_soft_margin_loss_backward.textproto": {
         "overloads": ["aten::soft_margin_loss_backward", "aten::soft_margin_loss_backward.grad_input"],
@@ -1617,22 +1617,22 @@ OP_GROUPS = {
     "pooling/aten_max_pool1d.textproto": {
         "overloads": ["aten::max_pool1d"],
         "targets": ["aten_max_pool1d"],
-        "samples_from": [],
+        "samples_from": ["pooling/aten_avg_pool1d.textproto"],
     },
     "pooling/aten_max_pool1d_with_indices.textproto": {
         "overloads": ["aten::max_pool1d_with_indices"],
         "targets": ["aten_max_pool1d_with_indices"],
-        "samples_from": ["pooling/aten_max_pool1d.textproto"],
+        "samples_from": ["pooling/aten_avg_pool1d.textproto", "pooling/aten_max_pool1d.textproto"],
     },
     "pooling/aten_max_pool2d.textproto": {
         "overloads": ["aten::max_pool2d"],
         "targets": ["aten_max_pool2d"],
-        "samples_from": [],
+        "samples_from": ["pooling/aten_avg_pool2d.textproto"],
     },
     "pooling/aten_max_pool2d_with_indices.textproto": {
         "overloads": ["aten::max_pool2d_with_indices", "aten::max_pool2d_with_indices.out"],
         "targets": ["aten_max_pool2d_with_indices", "aten_max_pool2d_with_indices_out"],
-        "samples_from": ["pooling/aten_max_pool2d.textproto"],
+        "samples_from": ["pooling/aten_avg_pool2d.textproto", "pooling/aten_max_pool2d.textproto"],
     },
     "pooling/aten_max_pool3d.textproto": {
         "overloads": ["aten::max_pool3d"],
@@ -1677,7 +1677,7 @@ OP_GROUPS = {
     "reductions/aten_aminmax.textproto": {
         "overloads": ["aten::aminmax", "aten::aminmax.out"],
         "targets": ["aten_aminmax", "aten_aminmax_out"],
-        "samples_from": [],
+        "samples_from": ["reductions/aten__aminmax.textproto"],
     },
     "reductions/aten_any.textproto": {
         "overloads": ["aten::any", "aten::any.all_out"],
@@ -1692,17 +1692,17 @@ OP_GROUPS = {
     "reductions/aten_argmax.textproto": {
         "overloads": ["aten::argmax", "aten::argmax.out"],
         "targets": ["aten_argmax", "aten_argmax_out"],
-        "samples_from": ["reductions/aten_max_dim.textproto"],
+        "samples_from": ["reductions/aten__aminmax_dim.textproto", "reductions/aten_max_dim.textproto"],
     },
     "reductions/aten_argmin.textproto": {
         "overloads": ["aten::argmin", "aten::argmin.out"],
         "targets": ["aten_argmin", "aten_argmin_out"],
-        "samples_from": ["reductions/aten_argmax.textproto", "reductions/aten_max_dim.textproto"],
+        "samples_from": ["reductions/aten__aminmax_dim.textproto", "reductions/aten_max_dim.textproto", "reductions/aten_argmax.textproto"],
     },
     "reductions/aten_count_nonzero.textproto": {
         "overloads": ["aten::count_nonzero", "aten::count_nonzero.out"],
         "targets": ["aten_count_nonzero", "aten_count_nonzero_out"],
-        "samples_from": [],
+        "samples_from": ["reductions/aten__aminmax.textproto"],
     },
     "reductions/aten_count_nonzero_dim_IntList.textproto": {
         "overloads": ["aten::count_nonzero.dim_IntList", "aten::count_nonzero.dim_IntList_out"],
@@ -1732,22 +1732,22 @@ OP_GROUPS = {
     "reductions/aten_logsumexp.textproto": {
         "overloads": ["aten::logsumexp", "aten::logsumexp.out"],
         "targets": ["aten_logsumexp", "aten_logsumexp_out"],
-        "samples_from": [],
+        "samples_from": ["reductions/aten_linalg_vector_norm.textproto"],
     },
     "reductions/aten_max.textproto": {
         "overloads": ["aten::max", "aten::max.unary_out"],
         "targets": ["aten_max", "aten_max_unary_out"],
-        "samples_from": [],
+        "samples_from": ["reductions/aten__aminmax.textproto"],
     },
     "reductions/aten_max_dim.textproto": {
         "overloads": ["aten::max.dim", "aten::max.dim_max"],
         "targets": ["aten_max_dim", "aten_max_dim_max"],
-        "samples_from": [],
+        "samples_from": ["reductions/aten__aminmax_dim.textproto"],
     },
     "reductions/aten_mean.textproto": {
         "overloads": ["aten::mean", "aten::mean.dtype_out"],
         "targets": ["aten_mean", "aten_mean_dtype_out"],
-        "samples_from": [],
+        "samples_from": ["reductions/aten__aminmax.textproto", "reductions/aten_max.textproto", "unary/aten_isfinite.textproto", "unary/aten_abs.textproto", "unary/aten_absolute.textproto"],
     },
     "reductions/aten_mean_dim.textproto": {
         "overloads": ["aten::mean.dim", "aten::mean.out"],
@@ -1757,52 +1757,52 @@ OP_GROUPS = {
     "reductions/aten_median.textproto": {
         "overloads": ["aten::median", "aten::median.out"],
         "targets": ["aten_median", "aten_median_out"],
-        "samples_from": [],
+        "samples_from": ["reductions/aten__aminmax.textproto"],
     },
     "reductions/aten_median_dim.textproto": {
         "overloads": ["aten::median.dim", "aten::median.dim_values"],
         "targets": ["aten_median_dim", "aten_median_dim_values"],
-        "samples_from": ["reductions/aten_max_dim.textproto"],
+        "samples_from": ["reductions/aten__aminmax_dim.textproto", "reductions/aten_max_dim.textproto"],
     },
     "reductions/aten_min.textproto": {
         "overloads": ["aten::min", "aten::min.unary_out"],
         "targets": ["aten_min", "aten_min_unary_out"],
-        "samples_from": ["reductions/aten_max.textproto"],
+        "samples_from": ["reductions/aten__aminmax.textproto", "reductions/aten_max.textproto"],
     },
     "reductions/aten_min_dim.textproto": {
         "overloads": ["aten::min.dim", "aten::min.dim_min"],
         "targets": ["aten_min_dim", "aten_min_dim_min"],
-        "samples_from": ["reductions/aten_max_dim.textproto"],
+        "samples_from": ["reductions/aten__aminmax_dim.textproto", "reductions/aten_max_dim.textproto"],
     },
     "reductions/aten_mode.textproto": {
         "overloads": ["aten::mode", "aten::mode.values"],
         "targets": ["aten_mode", "aten_mode_values"],
-        "samples_from": [],
+        "samples_from": ["reductions/aten__aminmax_dim.textproto", "reductions/aten_max_dim.textproto", "reductions/aten_median_dim.textproto", "reductions/aten__aminmax.textproto", "reductions/aten_aminmax.textproto"],
     },
     "reductions/aten_nanmean.textproto": {
         "overloads": ["aten::nanmean", "aten::nanmean.out"],
         "targets": ["aten_nanmean", "aten_nanmean_out"],
-        "samples_from": [],
+        "samples_from": ["reductions/aten_mean_dim.textproto", "reductions/aten__aminmax.textproto"],
     },
     "reductions/aten_nanmedian.textproto": {
         "overloads": ["aten::nanmedian", "aten::nanmedian.out"],
         "targets": ["aten_nanmedian", "aten_nanmedian_out"],
-        "samples_from": ["reductions/aten_median.textproto"],
+        "samples_from": ["reductions/aten__aminmax.textproto", "reductions/aten_median.textproto"],
     },
     "reductions/aten_nanmedian_dim.textproto": {
         "overloads": ["aten::nanmedian.dim", "aten::nanmedian.dim_values"],
         "targets": ["aten_nanmedian_dim", "aten_nanmedian_dim_values"],
-        "samples_from": ["reductions/aten_median_dim.textproto", "reductions/aten_max_dim.textproto"],
+        "samples_from": ["reductions/aten__aminmax_dim.textproto", "reductions/aten_max_dim.textproto", "reductions/aten_median_dim.textproto"],
     },
     "reductions/aten_nansum.textproto": {
         "overloads": ["aten::nansum", "aten::nansum.out"],
         "targets": ["aten_nansum", "aten_nansum_out"],
-        "samples_from": [],
+        "samples_from": ["reductions/aten_mean_dim.textproto", "reductions/aten__aminmax.textproto", "reductions/aten_nanmean.textproto"],
     },
     "reductions/aten_norm_Scalar.textproto": {
         "overloads": ["aten::norm.Scalar", "aten::norm.Scalar_out"],
         "targets": ["aten_norm_Scalar", "aten_norm_Scalar_out"],
-        "samples_from": [],
+        "samples_from": ["reductions/aten__aminmax.textproto", "reductions/aten_max.textproto"],
     },
     "reductions/aten_norm_ScalarOpt_dim.textproto": {
         "overloads": ["aten::norm.ScalarOpt_dim", "aten::norm.out"],
@@ -1822,17 +1822,17 @@ OP_GROUPS = {
     "reductions/aten_prod.textproto": {
         "overloads": ["aten::prod", "aten::prod.out"],
         "targets": ["aten_prod", "aten_prod_out"],
-        "samples_from": [],
+        "samples_from": ["reductions/aten__aminmax.textproto", "reductions/aten_max.textproto"],
     },
     "reductions/aten_prod_dim_int.textproto": {
         "overloads": ["aten::prod.dim_int", "aten::prod.int_out"],
         "targets": ["aten_prod_dim_int", "aten_prod_int_out"],
-        "samples_from": [],
+        "samples_from": ["reductions/aten__aminmax_dim.textproto", "reductions/aten_max_dim.textproto"],
     },
     "reductions/aten_special_logsumexp.textproto": {
         "overloads": ["aten::special_logsumexp", "aten::special_logsumexp.out"],
         "targets": ["aten_special_logsumexp", "aten_special_logsumexp_out"],
-        "samples_from": ["reductions/aten_logsumexp.textproto"],
+        "samples_from": ["reductions/aten_linalg_vector_norm.textproto", "reductions/aten_logsumexp.textproto"],
     },
     "reductions/aten_std_correction.textproto": {
         "overloads": ["aten::std.correction", "aten::std.correction_out"],
@@ -1852,7 +1852,7 @@ OP_GROUPS = {
     "reductions/aten_std_mean_correction.textproto": {
         "overloads": ["aten::std_mean.correction", "aten::std_mean.correction_out"],
         "targets": ["aten_std_mean_correction", "aten_std_mean_correction_out"],
-        "samples_from": [],
+        "samples_from": ["reductions/aten_std_correction.textproto"],
     },
     "reductions/aten_std_mean_dim.textproto": {
         "overloads": ["aten::std_mean.dim"],
@@ -1862,12 +1862,12 @@ OP_GROUPS = {
     "reductions/aten_sum.textproto": {
         "overloads": ["aten::sum", "aten::sum.out"],
         "targets": ["aten_sum", "aten_sum_out"],
-        "samples_from": ["reductions/aten_mean.textproto"],
+        "samples_from": ["reductions/aten__aminmax.textproto", "reductions/aten_max.textproto", "unary/aten_isfinite.textproto", "unary/aten_abs.textproto", "unary/aten_absolute.textproto", "reductions/aten_mean.textproto"],
     },
     "reductions/aten_sum_dim_IntList.textproto": {
         "overloads": ["aten::sum.dim_IntList", "aten::sum.IntList_out"],
         "targets": ["aten_sum_dim_IntList", "aten_sum_IntList_out"],
-        "samples_from": ["reductions/aten_nansum.textproto"],
+        "samples_from": ["reductions/aten_mean_dim.textproto", "reductions/aten__aminmax.textproto", "reductions/aten_nanmean.textproto", "reductions/aten_nansum.textproto"],
     },
     "reductions/aten_trace.textproto": {
         "overloads": ["aten::trace", "aten::trace.out"],
@@ -1892,7 +1892,7 @@ OP_GROUPS = {
     "reductions/aten_var_mean_correction.textproto": {
         "overloads": ["aten::var_mean.correction", "aten::var_mean.correction_out"],
         "targets": ["aten_var_mean_correction", "aten_var_mean_correction_out"],
-        "samples_from": ["reductions/aten_std_mean_correction.textproto"],
+        "samples_from": ["reductions/aten_std_correction.textproto", "reductions/aten_std_mean_correction.textproto"],
     },
     "reductions/aten_var_mean_dim.textproto": {
         "overloads": ["aten::var_mean.dim"],
@@ -1942,7 +1942,7 @@ OP_GROUPS = {
     "reshape/aten_view_copy.textproto": {
         "overloads": ["aten::view_copy", "aten::view_copy.out"],
         "targets": ["aten_view_copy", "aten_view_copy_out"],
-        "samples_from": ["reshape/aten_view.textproto", "reshape/aten__unsafe_view.textproto"],
+        "samples_from": ["reshape/aten__unsafe_view.textproto", "reshape/aten_view.textproto"],
     },
     "reshape/aten_view_copy_dtype.textproto": {
         "overloads": ["aten::view_copy.dtype", "aten::view_copy.dtype_out"],
@@ -1957,27 +1957,27 @@ OP_GROUPS = {
     "scans/aten_cummax.textproto": {
         "overloads": ["aten::cummax", "aten::cummax.out"],
         "targets": ["aten_cummax", "aten_cummax_out"],
-        "samples_from": [],
+        "samples_from": ["reductions/aten__aminmax_dim.textproto"],
     },
     "scans/aten_cummin.textproto": {
         "overloads": ["aten::cummin", "aten::cummin.out"],
         "targets": ["aten_cummin", "aten_cummin_out"],
-        "samples_from": ["scans/aten_cummax.textproto"],
+        "samples_from": ["reductions/aten__aminmax_dim.textproto", "scans/aten_cummax.textproto"],
     },
     "scans/aten_cumprod.textproto": {
         "overloads": ["aten::cumprod", "aten::cumprod_", "aten::cumprod.out"],
         "targets": ["aten_cumprod", "aten_cumprod_", "aten_cumprod_out"],
-        "samples_from": [],
+        "samples_from": ["reductions/aten__aminmax_dim.textproto", "scans/aten_cummax.textproto", "reductions/aten_max_dim.textproto", "reductions/aten_prod_dim_int.textproto"],
     },
     "scans/aten_cumsum.textproto": {
         "overloads": ["aten::cumsum", "aten::cumsum_", "aten::cumsum.out"],
         "targets": ["aten_cumsum", "aten_cumsum_", "aten_cumsum_out"],
-        "samples_from": ["scans/aten_cumprod.textproto"],
+        "samples_from": ["reductions/aten__aminmax_dim.textproto", "scans/aten_cummax.textproto", "reductions/aten_max_dim.textproto", "reductions/aten_prod_dim_int.textproto", "scans/aten_cumprod.textproto"],
     },
     "scans/aten_logcumsumexp.textproto": {
         "overloads": ["aten::logcumsumexp", "aten::logcumsumexp.out"],
         "targets": ["aten_logcumsumexp", "aten_logcumsumexp_out"],
-        "samples_from": [],
+        "samples_from": ["reductions/aten__aminmax_dim.textproto", "scans/aten_cummax.textproto", "reductions/aten_max_dim.textproto", "reductions/aten_prod_dim_int.textproto", "scans/aten_cumprod.textproto"],
     },
     "slicing/aten_narrow.textproto": {
         "overloads": ["aten::narrow"],
@@ -2042,12 +2042,12 @@ OP_GROUPS = {
     "softmax/aten_log_softmax_int.textproto": {
         "overloads": ["aten::log_softmax.int", "aten::log_softmax.int_out"],
         "targets": ["aten_log_softmax_int", "aten_log_softmax_int_out"],
-        "samples_from": [],
+        "samples_from": ["reductions/aten__aminmax_dim.textproto", "scans/aten_cummax.textproto", "reductions/aten_max_dim.textproto", "reductions/aten_prod_dim_int.textproto"],
     },
     "softmax/aten_softmax_int.textproto": {
         "overloads": ["aten::softmax.int", "aten::softmax.int_out"],
         "targets": ["aten_softmax_int", "aten_softmax_int_out"],
-        "samples_from": ["softmax/aten_log_softmax_int.textproto"],
+        "samples_from": ["reductions/aten__aminmax_dim.textproto", "scans/aten_cummax.textproto", "reductions/aten_max_dim.textproto", "reductions/aten_prod_dim_int.textproto", "softmax/aten_log_softmax_int.textproto"],
     },
     "sort/aten_argsort.textproto": {
         "overloads": ["aten::argsort"],
@@ -2067,7 +2067,7 @@ OP_GROUPS = {
     "sort/aten_sort.textproto": {
         "overloads": ["aten::sort", "aten::sort.values"],
         "targets": ["aten_sort", "aten_sort_values"],
-        "samples_from": [],
+        "samples_from": ["sort/aten_argsort.textproto"],
     },
     "sort/aten_sort_stable.textproto": {
         "overloads": ["aten::sort.stable", "aten::sort.values_stable"],
@@ -2252,7 +2252,7 @@ OP_GROUPS = {
     "unary/aten_absolute.textproto": {
         "overloads": ["aten::absolute", "aten::absolute_", "aten::absolute.out"],
         "targets": ["aten_absolute", "aten_absolute_", "aten_absolute_out"],
-        "samples_from": ["unary/aten_abs.textproto", "unary/aten_isfinite.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_abs.textproto"],
     },
     "unary/aten_acos.textproto": {
         "overloads": ["aten::acos", "aten::acos_", "aten::acos.out"],
@@ -2262,7 +2262,7 @@ OP_GROUPS = {
     "unary/aten_acosh.textproto": {
         "overloads": ["aten::acosh", "aten::acosh_", "aten::acosh.out"],
         "targets": ["aten_acosh", "aten_acosh_", "aten_acosh_out"],
-        "samples_from": [],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_abs.textproto", "unary/aten_absolute.textproto"],
     },
     "unary/aten_angle.textproto": {
         "overloads": ["aten::angle", "aten::angle.out"],
@@ -2272,97 +2272,97 @@ OP_GROUPS = {
     "unary/aten_arccos.textproto": {
         "overloads": ["aten::arccos", "aten::arccos_", "aten::arccos.out"],
         "targets": ["aten_arccos", "aten_arccos_", "aten_arccos_out"],
-        "samples_from": ["unary/aten_acos.textproto"],
+        "samples_from": ["unary/aten_acos.textproto", "unary/aten_isfinite.textproto", "unary/aten_abs.textproto", "unary/aten_absolute.textproto"],
     },
     "unary/aten_arccosh.textproto": {
         "overloads": ["aten::arccosh", "aten::arccosh_", "aten::arccosh.out"],
         "targets": ["aten_arccosh", "aten_arccosh_", "aten_arccosh_out"],
-        "samples_from": ["unary/aten_acosh.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_abs.textproto", "unary/aten_absolute.textproto", "unary/aten_acosh.textproto"],
     },
     "unary/aten_arcsin.textproto": {
         "overloads": ["aten::arcsin", "aten::arcsin_", "aten::arcsin.out"],
         "targets": ["aten_arcsin", "aten_arcsin_", "aten_arcsin_out"],
-        "samples_from": ["unary/aten_arccos.textproto", "unary/aten_acos.textproto"],
+        "samples_from": ["unary/aten_acos.textproto", "unary/aten_isfinite.textproto", "unary/aten_abs.textproto", "unary/aten_absolute.textproto", "unary/aten_arccos.textproto"],
     },
     "unary/aten_arcsinh.textproto": {
         "overloads": ["aten::arcsinh", "aten::arcsinh_", "aten::arcsinh.out"],
         "targets": ["aten_arcsinh", "aten_arcsinh_", "aten_arcsinh_out"],
-        "samples_from": ["unary/aten_angle.textproto", "unary/aten_isfinite.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_abs.textproto", "unary/aten_absolute.textproto"],
     },
     "unary/aten_arctan.textproto": {
         "overloads": ["aten::arctan", "aten::arctan_", "aten::arctan.out"],
         "targets": ["aten_arctan", "aten_arctan_", "aten_arctan_out"],
-        "samples_from": ["unary/aten_arcsinh.textproto", "unary/aten_angle.textproto", "unary/aten_isfinite.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_abs.textproto", "unary/aten_absolute.textproto", "unary/aten_arcsinh.textproto"],
     },
     "unary/aten_arctanh.textproto": {
         "overloads": ["aten::arctanh", "aten::arctanh_", "aten::arctanh.out"],
         "targets": ["aten_arctanh", "aten_arctanh_", "aten_arctanh_out"],
-        "samples_from": ["unary/aten_arccos.textproto", "unary/aten_acos.textproto"],
+        "samples_from": ["unary/aten_acos.textproto", "unary/aten_isfinite.textproto", "unary/aten_abs.textproto", "unary/aten_absolute.textproto", "unary/aten_arccos.textproto"],
     },
     "unary/aten_asin.textproto": {
         "overloads": ["aten::asin", "aten::asin_", "aten::asin.out"],
         "targets": ["aten_asin", "aten_asin_", "aten_asin_out"],
-        "samples_from": ["unary/aten_arccos.textproto", "unary/aten_acos.textproto"],
+        "samples_from": ["unary/aten_acos.textproto", "unary/aten_isfinite.textproto", "unary/aten_abs.textproto", "unary/aten_absolute.textproto", "unary/aten_arccos.textproto"],
     },
     "unary/aten_asinh.textproto": {
         "overloads": ["aten::asinh", "aten::asinh_", "aten::asinh.out"],
         "targets": ["aten_asinh", "aten_asinh_", "aten_asinh_out"],
-        "samples_from": ["unary/aten_arcsinh.textproto", "unary/aten_angle.textproto", "unary/aten_isfinite.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_abs.textproto", "unary/aten_absolute.textproto", "unary/aten_arcsinh.textproto"],
     },
     "unary/aten_atan.textproto": {
         "overloads": ["aten::atan", "aten::atan_", "aten::atan.out"],
         "targets": ["aten_atan", "aten_atan_", "aten_atan_out"],
-        "samples_from": ["unary/aten_arcsinh.textproto", "unary/aten_angle.textproto", "unary/aten_isfinite.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_abs.textproto", "unary/aten_absolute.textproto", "unary/aten_arcsinh.textproto"],
     },
     "unary/aten_atanh.textproto": {
         "overloads": ["aten::atanh", "aten::atanh_", "aten::atanh.out"],
         "targets": ["aten_atanh", "aten_atanh_", "aten_atanh_out"],
-        "samples_from": ["unary/aten_arccos.textproto", "unary/aten_acos.textproto"],
+        "samples_from": ["unary/aten_acos.textproto", "unary/aten_isfinite.textproto", "unary/aten_abs.textproto", "unary/aten_absolute.textproto", "unary/aten_arccos.textproto"],
     },
     "unary/aten_ceil.textproto": {
         "overloads": ["aten::ceil", "aten::ceil_", "aten::ceil.out"],
         "targets": ["aten_ceil", "aten_ceil_", "aten_ceil_out"],
-        "samples_from": ["unary/aten_deg2rad.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_deg2rad.textproto", "unary/aten_abs.textproto"],
     },
     "unary/aten_celu.textproto": {
         "overloads": ["aten::celu", "aten::celu_", "aten::celu.out"],
         "targets": ["aten_celu", "aten_celu_", "aten_celu_out"],
-        "samples_from": [],
+        "samples_from": ["unary/aten_isfinite.textproto"],
     },
     "unary/aten_cos.textproto": {
         "overloads": ["aten::cos", "aten::cos_", "aten::cos.out"],
         "targets": ["aten_cos", "aten_cos_", "aten_cos_out"],
-        "samples_from": ["unary/aten_ceil.textproto", "unary/aten_deg2rad.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_deg2rad.textproto", "unary/aten_abs.textproto", "unary/aten_ceil.textproto", "unary/aten_absolute.textproto"],
     },
     "unary/aten_cosh.textproto": {
         "overloads": ["aten::cosh", "aten::cosh_", "aten::cosh.out"],
         "targets": ["aten_cosh", "aten_cosh_", "aten_cosh_out"],
-        "samples_from": ["unary/aten_arcsinh.textproto", "unary/aten_angle.textproto", "unary/aten_isfinite.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_abs.textproto", "unary/aten_absolute.textproto", "unary/aten_arcsinh.textproto"],
     },
     "unary/aten_deg2rad.textproto": {
         "overloads": ["aten::deg2rad", "aten::deg2rad_", "aten::deg2rad.out"],
         "targets": ["aten_deg2rad", "aten_deg2rad_", "aten_deg2rad_out"],
-        "samples_from": [],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto"],
     },
     "unary/aten_digamma.textproto": {
         "overloads": ["aten::digamma", "aten::digamma_", "aten::digamma.out"],
         "targets": ["aten_digamma", "aten_digamma_", "aten_digamma_out"],
-        "samples_from": ["unary/aten_deg2rad.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_deg2rad.textproto"],
     },
     "unary/aten_elu.textproto": {
         "overloads": ["aten::elu", "aten::elu_", "aten::elu.out"],
         "targets": ["aten_elu", "aten_elu_", "aten_elu_out"],
-        "samples_from": [],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_celu.textproto"],
     },
     "unary/aten_erf.textproto": {
         "overloads": ["aten::erf", "aten::erf_", "aten::erf.out"],
         "targets": ["aten_erf", "aten_erf_", "aten_erf_out"],
-        "samples_from": ["unary/aten_ceil.textproto", "unary/aten_deg2rad.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_deg2rad.textproto", "unary/aten_abs.textproto", "unary/aten_ceil.textproto"],
     },
     "unary/aten_erfc.textproto": {
         "overloads": ["aten::erfc", "aten::erfc_", "aten::erfc.out"],
         "targets": ["aten_erfc", "aten_erfc_", "aten_erfc_out"],
-        "samples_from": ["unary/aten_ceil.textproto", "unary/aten_deg2rad.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_deg2rad.textproto", "unary/aten_abs.textproto", "unary/aten_ceil.textproto"],
     },
     "unary/aten_erfinv.textproto": {
         "overloads": ["aten::erfinv", "aten::erfinv_", "aten::erfinv.out"],
@@ -2372,57 +2372,57 @@ OP_GROUPS = {
     "unary/aten_exp.textproto": {
         "overloads": ["aten::exp", "aten::exp_", "aten::exp.out"],
         "targets": ["aten_exp", "aten_exp_", "aten_exp_out"],
-        "samples_from": ["unary/aten_cos.textproto", "unary/aten_ceil.textproto", "unary/aten_deg2rad.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_deg2rad.textproto", "unary/aten_abs.textproto", "unary/aten_ceil.textproto", "unary/aten_absolute.textproto", "unary/aten_cos.textproto"],
     },
     "unary/aten_exp2.textproto": {
         "overloads": ["aten::exp2", "aten::exp2_", "aten::exp2.out"],
         "targets": ["aten_exp2", "aten_exp2_", "aten_exp2_out"],
-        "samples_from": ["unary/aten_angle.textproto", "unary/aten_isfinite.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto"],
     },
     "unary/aten_expm1.textproto": {
         "overloads": ["aten::expm1", "aten::expm1_", "aten::expm1.out"],
         "targets": ["aten_expm1", "aten_expm1_", "aten_expm1_out"],
-        "samples_from": ["unary/aten_ceil.textproto", "unary/aten_deg2rad.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_deg2rad.textproto", "unary/aten_abs.textproto", "unary/aten_ceil.textproto"],
     },
     "unary/aten_fix.textproto": {
         "overloads": ["aten::fix", "aten::fix_", "aten::fix.out"],
         "targets": ["aten_fix", "aten_fix_", "aten_fix_out"],
-        "samples_from": ["unary/aten_ceil.textproto", "unary/aten_deg2rad.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_deg2rad.textproto", "unary/aten_abs.textproto", "unary/aten_ceil.textproto"],
     },
     "unary/aten_floor.textproto": {
         "overloads": ["aten::floor", "aten::floor_", "aten::floor.out"],
         "targets": ["aten_floor", "aten_floor_", "aten_floor_out"],
-        "samples_from": ["unary/aten_ceil.textproto", "unary/aten_deg2rad.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_deg2rad.textproto", "unary/aten_abs.textproto", "unary/aten_ceil.textproto"],
     },
     "unary/aten_frac.textproto": {
         "overloads": ["aten::frac", "aten::frac_", "aten::frac.out"],
         "targets": ["aten_frac", "aten_frac_", "aten_frac_out"],
-        "samples_from": ["unary/aten_deg2rad.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_deg2rad.textproto"],
     },
     "unary/aten_gelu.textproto": {
         "overloads": ["aten::gelu", "aten::gelu_", "aten::gelu.out"],
         "targets": ["aten_gelu", "aten_gelu_", "aten_gelu_out"],
-        "samples_from": [],
+        "samples_from": ["unary/aten_isfinite.textproto"],
     },
     "unary/aten_hardsigmoid.textproto": {
         "overloads": ["aten::hardsigmoid", "aten::hardsigmoid_", "aten::hardsigmoid.out"],
         "targets": ["aten_hardsigmoid", "aten_hardsigmoid_", "aten_hardsigmoid_out"],
-        "samples_from": ["unary/aten_deg2rad.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_deg2rad.textproto"],
     },
     "unary/aten_hardswish.textproto": {
         "overloads": ["aten::hardswish", "aten::hardswish_", "aten::hardswish.out"],
         "targets": ["aten_hardswish", "aten_hardswish_", "aten_hardswish_out"],
-        "samples_from": ["unary/aten_deg2rad.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_deg2rad.textproto"],
     },
     "unary/aten_hardtanh.textproto": {
         "overloads": ["aten::hardtanh", "aten::hardtanh_", "aten::hardtanh.out"],
         "targets": ["aten_hardtanh", "aten_hardtanh_", "aten_hardtanh_out"],
-        "samples_from": [],
+        "samples_from": ["unary/aten_isfinite.textproto"],
     },
     "unary/aten_i0.textproto": {
         "overloads": ["aten::i0", "aten::i0_", "aten::i0.out"],
         "targets": ["aten_i0", "aten_i0_", "aten_i0_out"],
-        "samples_from": ["unary/aten_angle.textproto", "unary/aten_isfinite.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto"],
     },
     "unary/aten_isfinite.textproto": {
         "overloads": ["aten::isfinite"],
@@ -2432,67 +2432,67 @@ OP_GROUPS = {
     "unary/aten_isinf.textproto": {
         "overloads": ["aten::isinf", "aten::isinf.out"],
         "targets": ["aten_isinf", "aten_isinf_out"],
-        "samples_from": [],
+        "samples_from": ["unary/aten_isfinite.textproto"],
     },
     "unary/aten_isnan.textproto": {
         "overloads": ["aten::isnan", "aten::isnan.out"],
         "targets": ["aten_isnan", "aten_isnan_out"],
-        "samples_from": ["unary/aten_isinf.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_isinf.textproto", "unary/aten_abs.textproto", "unary/aten_absolute.textproto"],
     },
     "unary/aten_isneginf.textproto": {
         "overloads": ["aten::isneginf", "aten::isneginf.out"],
         "targets": ["aten_isneginf", "aten_isneginf_out"],
-        "samples_from": ["unary/aten_isinf.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_isinf.textproto"],
     },
     "unary/aten_isposinf.textproto": {
         "overloads": ["aten::isposinf", "aten::isposinf.out"],
         "targets": ["aten_isposinf", "aten_isposinf_out"],
-        "samples_from": ["unary/aten_isinf.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_isinf.textproto"],
     },
     "unary/aten_isreal.textproto": {
         "overloads": ["aten::isreal"],
         "targets": ["aten_isreal"],
-        "samples_from": ["unary/aten_absolute.textproto", "unary/aten_abs.textproto", "unary/aten_isfinite.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_abs.textproto", "unary/aten_absolute.textproto"],
     },
     "unary/aten_leaky_relu.textproto": {
         "overloads": ["aten::leaky_relu", "aten::leaky_relu_", "aten::leaky_relu.out"],
         "targets": ["aten_leaky_relu", "aten_leaky_relu_", "aten_leaky_relu_out"],
-        "samples_from": [],
+        "samples_from": ["unary/aten_isfinite.textproto"],
     },
     "unary/aten_lgamma.textproto": {
         "overloads": ["aten::lgamma", "aten::lgamma_", "aten::lgamma.out"],
         "targets": ["aten_lgamma", "aten_lgamma_", "aten_lgamma_out"],
-        "samples_from": ["unary/aten_angle.textproto", "unary/aten_isfinite.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto"],
     },
     "unary/aten_log.textproto": {
         "overloads": ["aten::log", "aten::log_", "aten::log.out"],
         "targets": ["aten_log", "aten_log_", "aten_log_out"],
-        "samples_from": [],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_abs.textproto", "unary/aten_absolute.textproto", "unary/aten_acosh.textproto"],
     },
     "unary/aten_log10.textproto": {
         "overloads": ["aten::log10", "aten::log10_", "aten::log10.out"],
         "targets": ["aten_log10", "aten_log10_", "aten_log10_out"],
-        "samples_from": ["unary/aten_acosh.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_abs.textproto", "unary/aten_absolute.textproto", "unary/aten_acosh.textproto"],
     },
     "unary/aten_log1p.textproto": {
         "overloads": ["aten::log1p", "aten::log1p_", "aten::log1p.out"],
         "targets": ["aten_log1p", "aten_log1p_", "aten_log1p_out"],
-        "samples_from": ["unary/aten_log.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_abs.textproto", "unary/aten_absolute.textproto", "unary/aten_acosh.textproto", "unary/aten_log.textproto"],
     },
     "unary/aten_log2.textproto": {
         "overloads": ["aten::log2", "aten::log2_", "aten::log2.out"],
         "targets": ["aten_log2", "aten_log2_", "aten_log2_out"],
-        "samples_from": ["unary/aten_acosh.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_abs.textproto", "unary/aten_absolute.textproto", "unary/aten_acosh.textproto"],
     },
     "unary/aten_logit.textproto": {
         "overloads": ["aten::logit", "aten::logit_", "aten::logit.out"],
         "targets": ["aten_logit", "aten_logit_", "aten_logit_out"],
-        "samples_from": [],
+        "samples_from": ["unary/aten_acos.textproto"],
     },
     "unary/aten_mish.textproto": {
         "overloads": ["aten::mish", "aten::mish_", "aten::mish.out"],
         "targets": ["aten_mish", "aten_mish_", "aten_mish_out"],
-        "samples_from": ["unary/aten_deg2rad.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_deg2rad.textproto"],
     },
     "unary/aten_mvlgamma.textproto": {
         "overloads": ["aten::mvlgamma", "aten::mvlgamma_", "aten::mvlgamma.out"],
@@ -2502,17 +2502,17 @@ OP_GROUPS = {
     "unary/aten_nan_to_num.textproto": {
         "overloads": ["aten::nan_to_num", "aten::nan_to_num_", "aten::nan_to_num.out"],
         "targets": ["aten_nan_to_num", "aten_nan_to_num_", "aten_nan_to_num_out"],
-        "samples_from": [],
+        "samples_from": ["unary/aten_isfinite.textproto"],
     },
     "unary/aten_neg.textproto": {
         "overloads": ["aten::neg", "aten::neg_", "aten::neg.out"],
         "targets": ["aten_neg", "aten_neg_", "aten_neg_out"],
-        "samples_from": ["unary/aten_absolute.textproto", "unary/aten_abs.textproto", "unary/aten_isfinite.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_abs.textproto", "unary/aten_absolute.textproto"],
     },
     "unary/aten_negative.textproto": {
         "overloads": ["aten::negative", "aten::negative_", "aten::negative.out"],
         "targets": ["aten_negative", "aten_negative_", "aten_negative_out"],
-        "samples_from": ["unary/aten_absolute.textproto", "unary/aten_abs.textproto", "unary/aten_isfinite.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_abs.textproto", "unary/aten_absolute.textproto"],
     },
     "unary/aten_polygamma.textproto": {
         "overloads": ["aten::polygamma", "aten::polygamma.out"],
@@ -2522,22 +2522,22 @@ OP_GROUPS = {
     "unary/aten_positive.textproto": {
         "overloads": ["aten::positive"],
         "targets": ["aten_positive"],
-        "samples_from": ["unary/aten_isfinite.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_abs.textproto", "unary/aten_absolute.textproto"],
     },
     "unary/aten_rad2deg.textproto": {
         "overloads": ["aten::rad2deg", "aten::rad2deg_", "aten::rad2deg.out"],
         "targets": ["aten_rad2deg", "aten_rad2deg_", "aten_rad2deg_out"],
-        "samples_from": ["unary/aten_deg2rad.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_deg2rad.textproto"],
     },
     "unary/aten_reciprocal.textproto": {
         "overloads": ["aten::reciprocal", "aten::reciprocal_", "aten::reciprocal.out"],
         "targets": ["aten_reciprocal", "aten_reciprocal_", "aten_reciprocal_out"],
-        "samples_from": ["unary/aten_cos.textproto", "unary/aten_ceil.textproto", "unary/aten_deg2rad.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_deg2rad.textproto", "unary/aten_abs.textproto", "unary/aten_ceil.textproto", "unary/aten_absolute.textproto", "unary/aten_cos.textproto"],
     },
     "unary/aten_relu.textproto": {
         "overloads": ["aten::relu", "aten::relu_", "aten::relu.out"],
         "targets": ["aten_relu", "aten_relu_", "aten_relu_out"],
-        "samples_from": ["unary/aten_abs.textproto", "unary/aten_isfinite.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_abs.textproto"],
     },
     "unary/aten_relu6.textproto": {
         "overloads": ["aten::relu6", "aten::relu6_"],
@@ -2547,7 +2547,7 @@ OP_GROUPS = {
     "unary/aten_round.textproto": {
         "overloads": ["aten::round", "aten::round_", "aten::round.out"],
         "targets": ["aten_round", "aten_round_", "aten_round_out"],
-        "samples_from": ["unary/aten_deg2rad.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_deg2rad.textproto"],
     },
     "unary/aten_round_decimals.textproto": {
         "overloads": ["aten::round.decimals", "aten::round_.decimals", "aten::round.decimals_out"],
@@ -2557,57 +2557,57 @@ OP_GROUPS = {
     "unary/aten_rsqrt.textproto": {
         "overloads": ["aten::rsqrt", "aten::rsqrt_", "aten::rsqrt.out"],
         "targets": ["aten_rsqrt", "aten_rsqrt_", "aten_rsqrt_out"],
-        "samples_from": ["unary/aten_log.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_abs.textproto", "unary/aten_absolute.textproto", "unary/aten_acosh.textproto", "unary/aten_log.textproto"],
     },
     "unary/aten_selu.textproto": {
         "overloads": ["aten::selu", "aten::selu_"],
         "targets": ["aten_selu", "aten_selu_"],
-        "samples_from": ["unary/aten_deg2rad.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_deg2rad.textproto"],
     },
     "unary/aten_sgn.textproto": {
         "overloads": ["aten::sgn", "aten::sgn_", "aten::sgn.out"],
         "targets": ["aten_sgn", "aten_sgn_", "aten_sgn_out"],
-        "samples_from": ["unary/aten_arcsinh.textproto", "unary/aten_angle.textproto", "unary/aten_isfinite.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_abs.textproto", "unary/aten_absolute.textproto", "unary/aten_arcsinh.textproto"],
     },
     "unary/aten_sigmoid.textproto": {
         "overloads": ["aten::sigmoid", "aten::sigmoid_", "aten::sigmoid.out"],
         "targets": ["aten_sigmoid", "aten_sigmoid_", "aten_sigmoid_out"],
-        "samples_from": ["unary/aten_cos.textproto", "unary/aten_ceil.textproto", "unary/aten_deg2rad.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_deg2rad.textproto", "unary/aten_abs.textproto", "unary/aten_ceil.textproto", "unary/aten_absolute.textproto", "unary/aten_cos.textproto"],
     },
     "unary/aten_sign.textproto": {
         "overloads": ["aten::sign", "aten::sign_", "aten::sign.out"],
         "targets": ["aten_sign", "aten_sign_", "aten_sign_out"],
-        "samples_from": ["unary/aten_ceil.textproto", "unary/aten_deg2rad.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_deg2rad.textproto", "unary/aten_abs.textproto", "unary/aten_ceil.textproto"],
     },
     "unary/aten_signbit.textproto": {
         "overloads": ["aten::signbit", "aten::signbit.out"],
         "targets": ["aten_signbit", "aten_signbit_out"],
-        "samples_from": ["unary/aten_isinf.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_isinf.textproto"],
     },
     "unary/aten_silu.textproto": {
         "overloads": ["aten::silu", "aten::silu_", "aten::silu.out"],
         "targets": ["aten_silu", "aten_silu_", "aten_silu_out"],
-        "samples_from": ["unary/aten_deg2rad.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_deg2rad.textproto", "unary/aten_abs.textproto", "unary/aten_absolute.textproto"],
     },
     "unary/aten_sin.textproto": {
         "overloads": ["aten::sin", "aten::sin_", "aten::sin.out"],
         "targets": ["aten_sin", "aten_sin_", "aten_sin_out"],
-        "samples_from": ["unary/aten_cos.textproto", "unary/aten_ceil.textproto", "unary/aten_deg2rad.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_deg2rad.textproto", "unary/aten_abs.textproto", "unary/aten_ceil.textproto", "unary/aten_absolute.textproto", "unary/aten_cos.textproto"],
     },
     "unary/aten_sinc.textproto": {
         "overloads": ["aten::sinc", "aten::sinc_", "aten::sinc.out"],
         "targets": ["aten_sinc", "aten_sinc_", "aten_sinc_out"],
-        "samples_from": ["unary/aten_silu.textproto", "unary/aten_deg2rad.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_deg2rad.textproto", "unary/aten_abs.textproto", "unary/aten_absolute.textproto", "unary/aten_silu.textproto"],
     },
     "unary/aten_sinh.textproto": {
         "overloads": ["aten::sinh", "aten::sinh_", "aten::sinh.out"],
         "targets": ["aten_sinh", "aten_sinh_", "aten_sinh_out"],
-        "samples_from": ["unary/aten_arcsinh.textproto", "unary/aten_angle.textproto", "unary/aten_isfinite.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_abs.textproto", "unary/aten_absolute.textproto", "unary/aten_arcsinh.textproto"],
     },
     "unary/aten_softplus.textproto": {
         "overloads": ["aten::softplus", "aten::softplus.out"],
         "targets": ["aten_softplus", "aten_softplus_out"],
-        "samples_from": [],
+        "samples_from": ["unary/aten_isfinite.textproto"],
     },
     "unary/aten_special_airy_ai.textproto": {
         "overloads": ["aten::special_airy_ai", "aten::special_airy_ai.out"],
@@ -2617,37 +2617,37 @@ OP_GROUPS = {
     "unary/aten_special_bessel_j0.textproto": {
         "overloads": ["aten::special_bessel_j0", "aten::special_bessel_j0.out"],
         "targets": ["aten_special_bessel_j0", "aten_special_bessel_j0_out"],
-        "samples_from": ["unary/aten_angle.textproto", "unary/aten_isfinite.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto"],
     },
     "unary/aten_special_bessel_j1.textproto": {
         "overloads": ["aten::special_bessel_j1", "aten::special_bessel_j1.out"],
         "targets": ["aten_special_bessel_j1", "aten_special_bessel_j1_out"],
-        "samples_from": ["unary/aten_angle.textproto", "unary/aten_isfinite.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto"],
     },
     "unary/aten_special_digamma.textproto": {
         "overloads": ["aten::special_digamma", "aten::special_digamma.out"],
         "targets": ["aten_special_digamma", "aten_special_digamma_out"],
-        "samples_from": ["unary/aten_deg2rad.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_deg2rad.textproto"],
     },
     "unary/aten_special_entr.textproto": {
         "overloads": ["aten::special_entr", "aten::special_entr.out"],
         "targets": ["aten_special_entr", "aten_special_entr_out"],
-        "samples_from": ["unary/aten_angle.textproto", "unary/aten_isfinite.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto"],
     },
     "unary/aten_special_erf.textproto": {
         "overloads": ["aten::special_erf", "aten::special_erf.out"],
         "targets": ["aten_special_erf", "aten_special_erf_out"],
-        "samples_from": ["unary/aten_ceil.textproto", "unary/aten_deg2rad.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_deg2rad.textproto", "unary/aten_abs.textproto", "unary/aten_ceil.textproto"],
     },
     "unary/aten_special_erfc.textproto": {
         "overloads": ["aten::special_erfc", "aten::special_erfc.out"],
         "targets": ["aten_special_erfc", "aten_special_erfc_out"],
-        "samples_from": ["unary/aten_ceil.textproto", "unary/aten_deg2rad.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_deg2rad.textproto", "unary/aten_abs.textproto", "unary/aten_ceil.textproto"],
     },
     "unary/aten_special_erfcx.textproto": {
         "overloads": ["aten::special_erfcx", "aten::special_erfcx.out"],
         "targets": ["aten_special_erfcx", "aten_special_erfcx_out"],
-        "samples_from": ["unary/aten_angle.textproto", "unary/aten_isfinite.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto"],
     },
     "unary/aten_special_erfinv.textproto": {
         "overloads": ["aten::special_erfinv", "aten::special_erfinv.out"],
@@ -2657,77 +2657,77 @@ OP_GROUPS = {
     "unary/aten_special_exp2.textproto": {
         "overloads": ["aten::special_exp2", "aten::special_exp2.out"],
         "targets": ["aten_special_exp2", "aten_special_exp2_out"],
-        "samples_from": ["unary/aten_angle.textproto", "unary/aten_isfinite.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto"],
     },
     "unary/aten_special_expit.textproto": {
         "overloads": ["aten::special_expit", "aten::special_expit.out"],
         "targets": ["aten_special_expit", "aten_special_expit_out"],
-        "samples_from": ["unary/aten_cos.textproto", "unary/aten_ceil.textproto", "unary/aten_deg2rad.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_deg2rad.textproto", "unary/aten_abs.textproto", "unary/aten_ceil.textproto", "unary/aten_absolute.textproto", "unary/aten_cos.textproto"],
     },
     "unary/aten_special_expm1.textproto": {
         "overloads": ["aten::special_expm1", "aten::special_expm1.out"],
         "targets": ["aten_special_expm1", "aten_special_expm1_out"],
-        "samples_from": ["unary/aten_ceil.textproto", "unary/aten_deg2rad.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_deg2rad.textproto", "unary/aten_abs.textproto", "unary/aten_ceil.textproto"],
     },
     "unary/aten_special_gammaln.textproto": {
         "overloads": ["aten::special_gammaln", "aten::special_gammaln.out"],
         "targets": ["aten_special_gammaln", "aten_special_gammaln_out"],
-        "samples_from": ["unary/aten_angle.textproto", "unary/aten_isfinite.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto"],
     },
     "unary/aten_special_i0.textproto": {
         "overloads": ["aten::special_i0", "aten::special_i0.out"],
         "targets": ["aten_special_i0", "aten_special_i0_out"],
-        "samples_from": ["unary/aten_angle.textproto", "unary/aten_isfinite.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto"],
     },
     "unary/aten_special_i0e.textproto": {
         "overloads": ["aten::special_i0e", "aten::special_i0e.out"],
         "targets": ["aten_special_i0e", "aten_special_i0e_out"],
-        "samples_from": ["unary/aten_angle.textproto", "unary/aten_isfinite.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto"],
     },
     "unary/aten_special_i1.textproto": {
         "overloads": ["aten::special_i1", "aten::special_i1.out"],
         "targets": ["aten_special_i1", "aten_special_i1_out"],
-        "samples_from": ["unary/aten_angle.textproto", "unary/aten_isfinite.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto"],
     },
     "unary/aten_special_i1e.textproto": {
         "overloads": ["aten::special_i1e", "aten::special_i1e.out"],
         "targets": ["aten_special_i1e", "aten_special_i1e_out"],
-        "samples_from": ["unary/aten_angle.textproto", "unary/aten_isfinite.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto"],
     },
     "unary/aten_special_log1p.textproto": {
         "overloads": ["aten::special_log1p", "aten::special_log1p.out"],
         "targets": ["aten_special_log1p", "aten_special_log1p_out"],
-        "samples_from": ["unary/aten_log.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_abs.textproto", "unary/aten_absolute.textproto", "unary/aten_acosh.textproto", "unary/aten_log.textproto"],
     },
     "unary/aten_special_log_ndtr.textproto": {
         "overloads": ["aten::special_log_ndtr", "aten::special_log_ndtr.out"],
         "targets": ["aten_special_log_ndtr", "aten_special_log_ndtr_out"],
-        "samples_from": ["unary/aten_angle.textproto", "unary/aten_isfinite.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto"],
     },
     "unary/aten_special_logit.textproto": {
         "overloads": ["aten::special_logit", "aten::special_logit.out"],
         "targets": ["aten_special_logit", "aten_special_logit_out"],
-        "samples_from": ["unary/aten_logit.textproto"],
+        "samples_from": ["unary/aten_acos.textproto", "unary/aten_logit.textproto"],
     },
     "unary/aten_special_modified_bessel_i0.textproto": {
         "overloads": ["aten::special_modified_bessel_i0", "aten::special_modified_bessel_i0.out"],
         "targets": ["aten_special_modified_bessel_i0", "aten_special_modified_bessel_i0_out"],
-        "samples_from": ["unary/aten_angle.textproto", "unary/aten_isfinite.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto"],
     },
     "unary/aten_special_modified_bessel_i1.textproto": {
         "overloads": ["aten::special_modified_bessel_i1", "aten::special_modified_bessel_i1.out"],
         "targets": ["aten_special_modified_bessel_i1", "aten_special_modified_bessel_i1_out"],
-        "samples_from": ["unary/aten_angle.textproto", "unary/aten_isfinite.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto"],
     },
     "unary/aten_special_modified_bessel_k0.textproto": {
         "overloads": ["aten::special_modified_bessel_k0", "aten::special_modified_bessel_k0.out"],
         "targets": ["aten_special_modified_bessel_k0", "aten_special_modified_bessel_k0_out"],
-        "samples_from": ["unary/aten_log.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_abs.textproto", "unary/aten_absolute.textproto", "unary/aten_acosh.textproto", "unary/aten_log.textproto"],
     },
     "unary/aten_special_modified_bessel_k1.textproto": {
         "overloads": ["aten::special_modified_bessel_k1", "aten::special_modified_bessel_k1.out"],
         "targets": ["aten_special_modified_bessel_k1", "aten_special_modified_bessel_k1_out"],
-        "samples_from": ["unary/aten_log.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_abs.textproto", "unary/aten_absolute.textproto", "unary/aten_acosh.textproto", "unary/aten_log.textproto"],
     },
     "unary/aten_special_multigammaln.textproto": {
         "overloads": ["aten::special_multigammaln", "aten::special_multigammaln.out"],
@@ -2737,7 +2737,7 @@ OP_GROUPS = {
     "unary/aten_special_ndtr.textproto": {
         "overloads": ["aten::special_ndtr", "aten::special_ndtr.out"],
         "targets": ["aten_special_ndtr", "aten_special_ndtr_out"],
-        "samples_from": ["unary/aten_angle.textproto", "unary/aten_isfinite.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto"],
     },
     "unary/aten_special_ndtri.textproto": {
         "overloads": ["aten::special_ndtri", "aten::special_ndtri.out"],
@@ -2752,7 +2752,7 @@ OP_GROUPS = {
     "unary/aten_special_psi.textproto": {
         "overloads": ["aten::special_psi", "aten::special_psi.out"],
         "targets": ["aten_special_psi", "aten_special_psi_out"],
-        "samples_from": ["unary/aten_deg2rad.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_deg2rad.textproto"],
     },
     "unary/aten_special_round.textproto": {
         "overloads": ["aten::special_round", "aten::special_round.out"],
@@ -2772,7 +2772,7 @@ OP_GROUPS = {
     "unary/aten_special_sinc.textproto": {
         "overloads": ["aten::special_sinc", "aten::special_sinc.out"],
         "targets": ["aten_special_sinc", "aten_special_sinc_out"],
-        "samples_from": ["unary/aten_silu.textproto", "unary/aten_deg2rad.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_deg2rad.textproto", "unary/aten_abs.textproto", "unary/aten_absolute.textproto", "unary/aten_silu.textproto"],
     },
     "unary/aten_special_spherical_bessel_j0.textproto": {
         "overloads": ["aten::special_spherical_bessel_j0", "aten::special_spherical_bessel_j0.out"],
@@ -2782,57 +2782,57 @@ OP_GROUPS = {
     "unary/aten_sqrt.textproto": {
         "overloads": ["aten::sqrt", "aten::sqrt_", "aten::sqrt.out"],
         "targets": ["aten_sqrt", "aten_sqrt_", "aten_sqrt_out"],
-        "samples_from": ["unary/aten_rsqrt.textproto", "unary/aten_log.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_abs.textproto", "unary/aten_absolute.textproto", "unary/aten_acosh.textproto", "unary/aten_log.textproto", "unary/aten_rsqrt.textproto"],
     },
     "unary/aten_square.textproto": {
         "overloads": ["aten::square", "aten::square_", "aten::square.out"],
         "targets": ["aten_square", "aten_square_", "aten_square_out"],
-        "samples_from": ["unary/aten_arcsinh.textproto", "unary/aten_angle.textproto", "unary/aten_isfinite.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_abs.textproto", "unary/aten_absolute.textproto", "unary/aten_arcsinh.textproto"],
     },
     "unary/aten_tan.textproto": {
         "overloads": ["aten::tan", "aten::tan_", "aten::tan.out"],
         "targets": ["aten_tan", "aten_tan_", "aten_tan_out"],
-        "samples_from": ["unary/aten_arcsinh.textproto", "unary/aten_angle.textproto", "unary/aten_isfinite.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_abs.textproto", "unary/aten_absolute.textproto", "unary/aten_arcsinh.textproto"],
     },
     "unary/aten_tanh.textproto": {
         "overloads": ["aten::tanh", "aten::tanh_", "aten::tanh.out"],
         "targets": ["aten_tanh", "aten_tanh_", "aten_tanh_out"],
-        "samples_from": ["unary/aten_cos.textproto", "unary/aten_ceil.textproto", "unary/aten_deg2rad.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_deg2rad.textproto", "unary/aten_abs.textproto", "unary/aten_ceil.textproto", "unary/aten_absolute.textproto", "unary/aten_cos.textproto"],
     },
     "unary/aten_trunc.textproto": {
         "overloads": ["aten::trunc", "aten::trunc_", "aten::trunc.out"],
         "targets": ["aten_trunc", "aten_trunc_", "aten_trunc_out"],
-        "samples_from": ["unary/aten_ceil.textproto", "unary/aten_deg2rad.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_deg2rad.textproto", "unary/aten_abs.textproto", "unary/aten_ceil.textproto"],
     },
     "views/aten__neg_view_copy.textproto": {
         "overloads": ["aten::_neg_view_copy", "aten::_neg_view_copy.out"],
         "targets": ["aten__neg_view_copy", "aten__neg_view_copy_out"],
-        "samples_from": [],
+        "samples_from": ["unary/aten_isfinite.textproto"],
     },
     "views/aten_adjoint.textproto": {
         "overloads": ["aten::adjoint"],
         "targets": ["aten_adjoint"],
-        "samples_from": ["views/aten_mT.textproto"],
+        "samples_from": ["views/aten_mT.textproto", "unary/aten_isfinite.textproto"],
     },
     "views/aten_alias.textproto": {
         "overloads": ["aten::alias"],
         "targets": ["aten_alias"],
-        "samples_from": ["views/aten__neg_view_copy.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "views/aten__neg_view_copy.textproto"],
     },
     "views/aten_alias_copy.textproto": {
         "overloads": ["aten::alias_copy", "aten::alias_copy.out"],
         "targets": ["aten_alias_copy", "aten_alias_copy_out"],
-        "samples_from": ["views/aten_alias.textproto", "views/aten__neg_view_copy.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "views/aten__neg_view_copy.textproto", "views/aten_alias.textproto"],
     },
     "views/aten_detach.textproto": {
         "overloads": ["aten::detach", "aten::detach_"],
         "targets": ["aten_detach", "aten_detach_"],
-        "samples_from": ["views/aten_alias.textproto", "views/aten__neg_view_copy.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "views/aten__neg_view_copy.textproto", "views/aten_alias.textproto"],
     },
     "views/aten_detach_copy.textproto": {
         "overloads": ["aten::detach_copy", "aten::detach_copy.out"],
         "targets": ["aten_detach_copy", "aten_detach_copy_out"],
-        "samples_from": ["views/aten_alias.textproto", "views/aten__neg_view_copy.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "views/aten__neg_view_copy.textproto", "views/aten_alias.textproto"],
     },
     "views/aten_diagonal.textproto": {
         "overloads": ["aten::diagonal"],
@@ -2847,12 +2847,12 @@ OP_GROUPS = {
     "views/aten_flatten_using_ints.textproto": {
         "overloads": ["aten::flatten.using_ints"],
         "targets": ["aten_flatten_using_ints"],
-        "samples_from": [],
+        "samples_from": ["unary/aten_isfinite.textproto"],
     },
     "views/aten_mH.textproto": {
         "overloads": ["aten::mH"],
         "targets": ["aten_mH"],
-        "samples_from": ["views/aten_adjoint.textproto", "views/aten_mT.textproto"],
+        "samples_from": ["views/aten_mT.textproto", "unary/aten_isfinite.textproto", "views/aten_adjoint.textproto"],
     },
     "views/aten_mT.textproto": {
         "overloads": ["aten::mT"],
@@ -2922,12 +2922,12 @@ OP_GROUPS = {
     "views/aten_t.textproto": {
         "overloads": ["aten::t", "aten::t_"],
         "targets": ["aten_t", "aten_t_"],
-        "samples_from": [],
+        "samples_from": ["unary/aten_isfinite.textproto"],
     },
     "views/aten_t_copy.textproto": {
         "overloads": ["aten::t_copy", "aten::t_copy.out"],
         "targets": ["aten_t_copy", "aten_t_copy_out"],
-        "samples_from": ["views/aten_t.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "views/aten_t.textproto"],
     },
     "views/aten_transpose_copy_int.textproto": {
         "overloads": ["aten::transpose_copy.int", "aten::transpose_copy.int_out"],

@@ -6,7 +6,6 @@
 // and collisions are checked by //codegen:lint_specs_test with the naming
 // function itself.)
 #include <algorithm>
-#include <iterator>
 #include <map>
 #include <set>
 #include <string>
@@ -94,58 +93,32 @@ TEST(LintTest, GroupsManifestIsCurrent) {
       << "op_specs/" << kGroupsFile << " is stale: run `" << kGroupsCommand << "`";
 }
 
-// No spec writes another spec's samples again (specs are written once per
-// op group). A spec fails when it writes samples itself and holds, as
-// loaded (its samples_from chain's, then its own), all the samples of
-// another spec, writing some of them again, while that spec also holds
-// everything its own samples_from gives it: then samples_from that spec,
-// plus the samples it lacks, says the same with nothing written twice.
-// Order does not count, since a case's seed names its sample, not its
-// position (shrt/spec/rng.h CaseSeed). Of two specs with the same
-// samples, the later file names the earlier.
-TEST(LintTest, NoSpecWritesAnotherSpecsSamplesAgain) {
+// No sample is written twice (specs are written once per op group): a
+// spec that needs a sample another spec writes takes it, by the other
+// spec's op and the sample's name (spec.proto OpSpec.samples_from), rather
+// than write it again. A sample is its name and content: the seed of its
+// cases names it (shrt/spec/rng.h CaseSeed), so two names are two draws.
+TEST(LintTest, NoSampleIsWrittenTwice) {
   absl::StatusOr<std::vector<LoadedSpec>> specs = LoadSpecTree("op_specs", "op_specs/recipes");
   ASSERT_TRUE(specs.ok()) << specs.status();
-  struct File {
-    std::string op;                  // the group's functional overload
-    std::set<std::string> samples;   // serialized, as loaded
-    std::set<std::string> own;       // those it writes itself
-    std::set<std::string> taken;     // those its nearest samples_from gives it
-    std::vector<std::string> chain;  // its samples_from chain's paths
-  };
-  std::map<std::string, File> files;  // by path, in path order
+  // serialized sample -> where it is written ("<path>:<line>"), by which op's spec
+  std::map<std::string, std::pair<std::string, std::string>> writer;
+  std::set<std::string> files;
   for (const LoadedSpec& s : *specs) {
-    if (s.is_variant()) continue;  // one entry per file: its group's functional spec
-    File& f = files[s.path()];
-    f.op = OverloadToString(s.op());
-    for (const Sample& sample : s.proto().sample()) f.samples.insert(sample.SerializeAsString());
-    f.chain = s.samples_from_paths();
-  }
-  auto within = [](const std::set<std::string>& a, const std::set<std::string>& b) {
-    return std::includes(b.begin(), b.end(), a.begin(), a.end());
-  };
-  for (auto& [path, f] : files) {
-    if (!f.chain.empty()) f.taken = files.at(f.chain.front()).samples;
-    std::set_difference(f.samples.begin(), f.samples.end(), f.taken.begin(), f.taken.end(),
-                        std::inserter(f.own, f.own.end()));
-  }
-  auto in_chain = [](const File& f, const std::string& path) {
-    return std::find(f.chain.begin(), f.chain.end(), path) != f.chain.end();
-  };
-  for (const auto& [path, mine] : files) {
-    if (mine.own.empty()) continue;
-    for (const auto& [other_path, theirs] : files) {
-      if (other_path == path || theirs.own.empty() || in_chain(mine, other_path) ||
-          in_chain(theirs, path)) {
-        continue;
-      }
-      if (theirs.samples == mine.samples && other_path > path) continue;  // the later names the earlier
-      const bool rewritten = std::any_of(mine.own.begin(), mine.own.end(),
-                                         [&](const std::string& s) { return theirs.samples.count(s); });
-      EXPECT_FALSE(rewritten && within(theirs.samples, mine.samples) &&
-                   within(mine.taken, theirs.samples))
-          << path << " writes the samples of " << other_path << " again: write samples_from: \""
-          << theirs.op << "\" and only the samples it lacks";
+    if (!files.insert(s.path()).second) continue;  // one pass per file, not per overload
+    absl::StatusOr<std::string> text = ReadFile(s.path());
+    ASSERT_TRUE(text.ok()) << text.status();
+    OpSpec own;  // the file as written: its own samples only
+    absl::StatusOr<TextLocations> where = ParseTextProto(*text, s.path(), &own);
+    ASSERT_TRUE(where.ok()) << where.status();
+    for (int k = 0; k < own.sample_size(); ++k) {
+      const std::string here = where->Where({{"sample", k}}, own);
+      auto [it, fresh] = writer.emplace(
+          own.sample(k).SerializeAsString(),
+          std::make_pair(here, OverloadToString(s.group().functional)));
+      EXPECT_TRUE(fresh) << here << ": sample '" << own.sample(k).name() << "' is written again ("
+                         << it->second.first << " writes it): take it with samples_from { op: \""
+                         << it->second.second << "\" sample: \"" << own.sample(k).name() << "\" }";
     }
   }
 }

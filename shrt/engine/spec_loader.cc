@@ -2,12 +2,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 #include "absl/container/flat_hash_set.h"
 #include "absl/status/status.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "google/protobuf/util/message_differencer.h"
 #include "shrt/ops/op_lookup.h"
 #include "shrt/ops/overload_name.h"
 #include "shrt/vocab/mesh.h"
@@ -70,9 +72,9 @@ bool LoadedSpec::IgnoresArgument(absl::string_view name) const {
 
 std::string LoadedSpec::WhereInSample(
     int s, std::initializer_list<std::pair<absl::string_view, int>> rest) const {
-  const int n = source_ == nullptr ? 0 : source_->proto().sample_size();
-  if (s < n) return source_->WhereInSample(s, rest);  // down the chain
-  std::vector<std::pair<absl::string_view, int>> nested = {{"sample", s - n}};
+  const Origin& origin = origins_[s];
+  if (origin.spec != nullptr) return origin.spec->WhereInSample(origin.index, rest);
+  std::vector<std::pair<absl::string_view, int>> nested = {{"sample", origin.index}};
   nested.insert(nested.end(), rest.begin(), rest.end());
   // TextLocations::Where takes an initializer_list: at most two levels here.
   if (nested.size() == 1) return locations_.Where({nested[0]}, proto_);
@@ -81,8 +83,12 @@ std::string LoadedSpec::WhereInSample(
 
 std::vector<std::string> LoadedSpec::samples_from_paths() const {
   std::vector<std::string> paths;
-  for (const LoadedSpec* s = source_.get(); s != nullptr; s = s->source_.get()) {
-    paths.push_back(s->path());
+  for (const std::shared_ptr<const LoadedSpec>& source : sources_) {
+    std::vector<std::string> more = source->samples_from_paths();
+    more.push_back(source->path());
+    for (std::string& p : more) {
+      if (std::find(paths.begin(), paths.end(), p) == paths.end()) paths.push_back(std::move(p));
+    }
   }
   return paths;
 }
@@ -186,9 +192,83 @@ absl::Status LoadedSpec::CheckGroupFields() {
   return absl::OkStatus();
 }
 
+absl::Status LoadedSpec::TakeSamples(const std::vector<const LoadedSpec*>& given) {
+  google::protobuf::RepeatedPtrField<Sample> merged;
+  std::map<std::string, std::pair<int, std::string>> taken;  // name -> index in merged, from
+  for (int e = 0; e < proto_.samples_from_size(); ++e) {
+    const SampleSource& entry = proto_.samples_from(e);
+    const std::string where = locations_.Where({{"samples_from", e}}, proto_);
+    const std::string field = absl::StrCat("samples_from[", e, "]");
+    absl::StatusOr<c10::OperatorName> from = ParseOverloadName(entry.op());
+    if (!from.ok()) return FieldError(where, field + ".op", from.status().message());
+    auto it = std::find_if(given.begin(), given.end(), [&](const LoadedSpec* g) {
+      return g != nullptr && g->group_.functional == *from;
+    });
+    if (it == given.end()) {
+      return FieldError(where, field + ".op",
+                        absl::StrCat("no spec of ", entry.op(), " was found beside this one"));
+    }
+    const LoadedSpec& source = **it;
+    std::shared_ptr<const LoadedSpec> shared;
+    for (const auto& s : sources_) {
+      if (s->group_.functional == *from) shared = s;
+    }
+    if (shared == nullptr) {
+      shared = std::make_shared<const LoadedSpec>(source);
+      sources_.push_back(shared);
+    }
+    std::vector<int> picked;  // indices into the source's samples
+    if (entry.sample().empty()) {
+      for (int s = 0; s < source.proto_.sample_size(); ++s) picked.push_back(s);
+    }
+    for (int k = 0; k < entry.sample_size(); ++k) {
+      const std::string& name = entry.sample(k);
+      std::vector<std::string> names;
+      int found = -1;
+      for (int s = 0; s < source.proto_.sample_size(); ++s) {
+        names.push_back(source.proto_.sample(s).name());
+        if (names.back() == name) found = s;
+      }
+      const std::string item = absl::StrCat(field, ".sample[", k, "]");
+      if (found < 0) {
+        return FieldError(where, item,
+                          absl::StrCat(entry.op(), " has no sample '", name, "' (its samples: ",
+                                       absl::StrJoin(names, ", "), ")"));
+      }
+      if (std::find(picked.begin(), picked.end(), found) != picked.end()) {
+        return FieldError(where, item, absl::StrCat("'", name, "' is named twice"));
+      }
+      picked.push_back(found);
+    }
+    for (int s : picked) {
+      const Sample& sample = source.proto_.sample(s);
+      auto [at, fresh] =
+          taken.emplace(sample.name(), std::make_pair(merged.size(), entry.op()));
+      if (!fresh) {
+        // The same sample through two entries (a spec both take it from) is
+        // listed once; another sample of its name is an error.
+        if (google::protobuf::util::MessageDifferencer::Equals(merged.Get(at->second.first),
+                                                               sample)) {
+          continue;
+        }
+        return FieldError(where, field + ".op",
+                          absl::StrCat("its sample '", sample.name(), "' (", source.WhereSample(s),
+                                       ") differs from the sample of that name that ",
+                                       at->second.second, " gives"));
+      }
+      *merged.Add() = sample;
+      origins_.push_back({shared, s});
+    }
+  }
+  for (int s = 0; s < proto_.sample_size(); ++s) origins_.push_back({nullptr, s});
+  merged.MergeFrom(proto_.sample());
+  proto_.mutable_sample()->Swap(&merged);
+  return absl::OkStatus();
+}
+
 absl::StatusOr<LoadedSpec> LoadedSpec::FromText(absl::string_view text, const std::string& path,
                                                 std::shared_ptr<const RecipeSet> recipes,
-                                                const LoadedSpec* samples_from) {
+                                                const std::vector<const LoadedSpec*>& samples_from) {
   OpSpec proto;
   absl::StatusOr<TextLocations> locations = ParseTextProto(text, path, &proto);
   if (!locations.ok()) return locations.status();
@@ -215,19 +295,7 @@ absl::StatusOr<LoadedSpec> LoadedSpec::FromText(absl::string_view text, const st
       }
     }
   }
-  if (!p.samples_from().empty()) {
-    const std::string where = spec.locations_.Where({{"samples_from", -1}}, p);
-    absl::StatusOr<c10::OperatorName> from = ParseOverloadName(p.samples_from());
-    if (!from.ok()) return FieldError(where, "samples_from", from.status().message());
-    if (samples_from == nullptr || !(samples_from->group_.functional == *from)) {
-      return FieldError(where, "samples_from",
-                        absl::StrCat("no spec of ", p.samples_from(), " was found beside this one"));
-    }
-    spec.source_ = std::make_shared<const LoadedSpec>(*samples_from);
-    google::protobuf::RepeatedPtrField<Sample> merged = samples_from->proto_.sample();
-    merged.MergeFrom(spec.proto_.sample());
-    spec.proto_.mutable_sample()->Swap(&merged);
-  }
+  if (absl::Status s = spec.TakeSamples(samples_from); !s.ok()) return s;
   auto check_recipe = [&](const std::string& name, const std::string& where,
                           const std::string& field) -> absl::Status {
     if (name.empty()) return absl::OkStatus();
@@ -293,7 +361,7 @@ absl::StatusOr<LoadedSpec> LoadedSpec::FromText(absl::string_view text, const st
 
 absl::StatusOr<LoadedSpec> LoadedSpec::FromFile(const std::string& path,
                                                 std::shared_ptr<const RecipeSet> recipes,
-                                                const LoadedSpec* samples_from) {
+                                                const std::vector<const LoadedSpec*>& samples_from) {
   absl::StatusOr<std::string> text = ReadFile(path);
   if (!text.ok()) return text.status();
   return FromText(*text, path, std::move(recipes), samples_from);

@@ -24,9 +24,10 @@ namespace shrt {
 // group's own `op`).
 class LoadedSpec {
  public:
-  // Parses `text` as the content of `path`. `samples_from` is the spec the
-  // proto's samples_from names (nullptr when it names none), loaded with
-  // its own samples_from if it has one (a chain): its samples come first.
+  // Parses `text` as the content of `path`. `samples_from` holds the loaded
+  // specs that the proto's samples_from entries may name (each loaded with
+  // its own sources), any others are ignored: the samples of the entries
+  // come first (spec.proto OpSpec.samples_from).
   // Errors (every message starts "<path>:<line>"):
   //   NotFound          `op`, an `exclude` or a `missing` entry's `op`
   //                     names no overload the dispatcher knows (close
@@ -39,20 +40,22 @@ class LoadedSpec {
   //                     `exclude` entry that names no variant of the group
   //                     or has no reason; a `missing` entry whose rule does
   //                     not parse, is listed twice, has no reason, or names
-  //                     an overload outside the group; samples_from that
-  //                     names a spec which was not given;
+  //                     an overload outside the group; a samples_from
+  //                     entry that names a spec which was not given, or a
+  //                     sample that spec lacks, or names one twice; two
+  //                     different samples of one name;
   //   FailedPrecondition the dispatcher's schemas make the group ambiguous.
   // Schema checks (argument names, types, arity) happen when a sample is
   // bound (sample.h).
   static absl::StatusOr<LoadedSpec> FromText(absl::string_view text, const std::string& path,
                                              std::shared_ptr<const RecipeSet> recipes,
-                                             const LoadedSpec* samples_from = nullptr);
+                                             const std::vector<const LoadedSpec*>& samples_from = {});
   // As FromText, reading `path`. Errors: also NotFound if it cannot be read.
   static absl::StatusOr<LoadedSpec> FromFile(const std::string& path,
                                              std::shared_ptr<const RecipeSet> recipes,
-                                             const LoadedSpec* samples_from = nullptr);
+                                             const std::vector<const LoadedSpec*>& samples_from = {});
 
-  // The proto, with samples_from's samples (its whole chain's) first.
+  // The proto, with the samples of its samples_from entries first.
   const OpSpec& proto() const { return proto_; }
   const std::string& path() const { return locations_.path(); }
   // The overload this spec runs: the group's `op`, or one of its variants
@@ -74,9 +77,9 @@ class LoadedSpec {
   // out= argument of the group's out= variant (e.g. `out`, to choose the
   // out= tensor's dtype): only that variant gets it.
   bool IgnoresArgument(absl::string_view name) const;
-  // The paths of the samples_from chain, nearest first: the spec
-  // samples_from names, the one that spec names, ... up to one without
-  // samples_from. Empty without samples_from.
+  // The paths of the specs this one takes samples from, directly or
+  // through theirs, each once, in dependency order: a spec after every spec
+  // it takes samples from (the farthest first). Empty without samples_from.
   std::vector<std::string> samples_from_paths() const;
   const RecipeSet& recipes() const { return *recipes_; }
   // The world sizes to check: proto().world_sizes(), or {4} when empty.
@@ -84,7 +87,7 @@ class LoadedSpec {
 
   // "<path>:<line>" of the `op` field, of the `local_shape_arg` field, of
   // sample `s`, of argument `a` of sample `s`, of sweep `w` of sample `s`
-  // (in the chain's spec that writes it, for samples taken from samples_from),
+  // (in the spec that writes it, for samples taken from samples_from),
   // of `missing` entry `m` and
   // of `crash` entry `c`.
   std::string WhereOp() const;
@@ -99,18 +102,29 @@ class LoadedSpec {
   LoadedSpec(OpSpec proto, TextLocations locations, std::shared_ptr<const RecipeSet> recipes)
       : proto_(std::move(proto)), locations_(std::move(locations)), recipes_(std::move(recipes)) {}
   // Where sample `s` of proto() is: in its own file, or in the file of the
-  // chain's spec that writes it.
+  // spec that writes it.
   std::string WhereInSample(int s, std::initializer_list<std::pair<absl::string_view, int>> rest) const;
   absl::Status CheckGroupFields();
+  // Puts the samples the samples_from entries name, taken from `given`,
+  // before proto_'s own, and records every sample's origin (FromText's
+  // samples_from errors).
+  absl::Status TakeSamples(const std::vector<const LoadedSpec*>& given);
 
   OpSpec proto_;
   TextLocations locations_;
   std::shared_ptr<const RecipeSet> recipes_;
   c10::OperatorName op_{"", ""};
   OpGroup group_;
-  // The samples_from spec (with its own source_, for a chain), whose
-  // samples are proto_'s first ones.
-  std::shared_ptr<const LoadedSpec> source_;
+  // Where each sample of proto_ comes from: a spec it takes samples from
+  // (with its own sources) and the sample's index there, or nullptr and
+  // the index among this file's own samples.
+  struct Origin {
+    std::shared_ptr<const LoadedSpec> spec;
+    int index = 0;
+  };
+  std::vector<Origin> origins_;
+  // The specs the samples_from entries name, in order of first mention.
+  std::vector<std::shared_ptr<const LoadedSpec>> sources_;
 };
 
 }  // namespace shrt

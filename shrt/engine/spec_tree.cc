@@ -92,14 +92,6 @@ absl::Status CheckSamplesBind(const LoadedSpec& spec) {
   return absl::OkStatus();
 }
 
-// The `samples_from` field of the spec text, or "" (also for text that does
-// not parse: FromText reports that).
-std::string SamplesFrom(const std::string& text) {
-  OpSpec proto;
-  if (!ParseTextProto(text, "", &proto).ok()) return "";  // quietly: FromText reports it
-  return proto.samples_from();
-}
-
 // `text` as an overload name in canonical form ("aten::add.Tensor"), or
 // `text` itself when it does not parse (FromText reports that).
 std::string Canonical(const std::string& text) {
@@ -107,27 +99,46 @@ std::string Canonical(const std::string& text) {
   return name.ok() ? OverloadToString(*name) : text;
 }
 
-// The samples_from chain from `op` (canonical) through `from_of` (op ->
-// its samples_from, both canonical), up to an op that names none in
-// `from_of` or to the first op named twice: "aten::a", "aten::b", "aten::a".
-std::vector<std::string> Chain(const std::string& op,
-                               const std::map<std::string, std::string>& from_of) {
-  std::vector<std::string> chain = {op};
-  std::set<std::string> seen = {op};
-  for (auto it = from_of.find(op); it != from_of.end(); it = from_of.find(chain.back())) {
-    chain.push_back(it->second);
-    if (!seen.insert(it->second).second) break;
+// The ops of the spec text's samples_from entries, canonical, each once;
+// none for text that does not parse (FromText reports that).
+std::vector<std::string> SamplesFrom(const OpSpec& proto) {
+  std::vector<std::string> ops;
+  for (const SampleSource& e : proto.samples_from()) {
+    std::string op = Canonical(e.op());
+    if (std::find(ops.begin(), ops.end(), op) == ops.end()) ops.push_back(std::move(op));
   }
-  return chain;
+  return ops;
 }
 
-// Loads `paths` in dependency order: a spec after the spec its samples_from
-// names (chains load over several passes).
+// A cycle of samples_from among `from_of` (op -> the ops it takes samples
+// from, canonical) through `op`'s sources, as "aten::a", "aten::b",
+// "aten::a"; empty when there is none. `path` is the walk so far.
+std::vector<std::string> Cycle(const std::string& op,
+                               const std::map<std::string, std::vector<std::string>>& from_of,
+                               std::vector<std::string>& path) {
+  if (std::find(path.begin(), path.end(), op) != path.end()) {
+    std::vector<std::string> cycle(std::find(path.begin(), path.end(), op), path.end());
+    cycle.push_back(op);
+    return cycle;
+  }
+  auto it = from_of.find(op);
+  if (it == from_of.end()) return {};
+  path.push_back(op);
+  for (const std::string& from : it->second) {
+    if (std::vector<std::string> c = Cycle(from, from_of, path); !c.empty()) return c;
+  }
+  path.pop_back();
+  return {};
+}
+
+// Loads `paths` in dependency order: a spec after every spec it takes
+// samples from (over several passes).
 absl::StatusOr<std::vector<LoadedSpec>> LoadGroups(const std::vector<std::string>& paths,
                                                    std::shared_ptr<const RecipeSet> recipes) {
   struct Text {
     std::string path, text;
-    std::string op, from;  // its op and samples_from, canonical ("" if it does not parse)
+    std::string op;                 // its op, canonical ("" if it does not parse)
+    std::vector<std::string> from;  // SamplesFrom
     bool loaded = false;
   };
   std::vector<Text> texts;
@@ -136,13 +147,21 @@ absl::StatusOr<std::vector<LoadedSpec>> LoadGroups(const std::vector<std::string
     if (!text.ok()) return text.status();
     OpSpec proto;
     if (!ParseTextProto(*text, "", &proto).ok()) proto.Clear();  // quietly: FromText reports it
-    texts.push_back({p, *std::move(text), Canonical(proto.op()), Canonical(proto.samples_from())});
+    texts.push_back({p, *std::move(text), Canonical(proto.op()), SamplesFrom(proto)});
   }
   std::vector<LoadedSpec> groups;
   groups.reserve(texts.size());  // sources are pointed to while loading
   std::map<std::string, size_t> by_op;  // functional overload -> index in groups
-  auto load = [&](Text& t, const LoadedSpec* source) -> absl::Status {
-    absl::StatusOr<LoadedSpec> spec = LoadedSpec::FromText(t.text, t.path, recipes, source);
+  // The loaded specs among t's sources.
+  auto sources = [&](const Text& t) {
+    std::vector<const LoadedSpec*> out;
+    for (const std::string& from : t.from) {
+      if (auto it = by_op.find(from); it != by_op.end()) out.push_back(&groups[it->second]);
+    }
+    return out;
+  };
+  auto load = [&](Text& t) -> absl::Status {
+    absl::StatusOr<LoadedSpec> spec = LoadedSpec::FromText(t.text, t.path, recipes, sources(t));
     if (!spec.ok()) return spec.status();
     if (absl::Status s = CheckFileName(*spec); !s.ok()) return s;
     by_op.emplace(OverloadToString(spec->group().functional), groups.size());
@@ -153,34 +172,39 @@ absl::StatusOr<std::vector<LoadedSpec>> LoadGroups(const std::vector<std::string
   for (bool progress = true; progress;) {
     progress = false;
     for (Text& t : texts) {
-      if (t.loaded) continue;
-      auto it = by_op.find(t.from);
-      if (!t.from.empty() && it == by_op.end()) continue;  // its source is not loaded yet
-      if (absl::Status s = load(t, t.from.empty() ? nullptr : &groups[it->second]); !s.ok()) {
-        return s;
-      }
+      if (t.loaded || sources(t).size() < t.from.size()) continue;  // a source is not loaded yet
+      if (absl::Status s = load(t); !s.ok()) return s;
       progress = true;
     }
   }
-  // What is left is a cycle, or leads to a spec whose samples_from names
-  // no spec of `paths`.
-  std::map<std::string, std::string> from_of;  // op -> samples_from, of those left
+  // What is left is on a cycle, or takes samples from a spec that is not
+  // in `paths`, directly or through others.
+  std::map<std::string, std::vector<std::string>> from_of;  // of those left
   for (const Text& t : texts) {
     if (!t.loaded) from_of[t.op] = t.from;
   }
   for (const Text& t : texts) {
     if (t.loaded) continue;
-    const std::vector<std::string> chain = Chain(t.op, from_of);
-    if (chain.size() > 1 && chain.back() == chain.front()) {
+    std::vector<std::string> path;
+    if (std::vector<std::string> cycle = Cycle(t.op, from_of, path); !cycle.empty()) {
+      // Named at the spec where it starts: one that only leads into it is
+      // not on it.
+      const Text& first = *std::find_if(texts.begin(), texts.end(), [&](const Text& u) {
+        return !u.loaded && u.op == cycle.front();
+      });
       OpSpec proto;
-      absl::StatusOr<TextLocations> where = ParseTextProto(t.text, t.path, &proto);
-      return FieldError(where->Where({{"samples_from", -1}}, proto), "samples_from",
-                        absl::StrCat("a cycle: ", absl::StrJoin(chain, " -> ")));
+      absl::StatusOr<TextLocations> where = ParseTextProto(first.text, first.path, &proto);
+      return FieldError(where->Where({{"samples_from", 0}}, proto), "samples_from",
+                        absl::StrCat("a cycle: ", absl::StrJoin(cycle, " -> ")));
     }
   }
   for (Text& t : texts) {
-    if (t.loaded || from_of.count(t.from) > 0) continue;
-    if (absl::Status s = load(t, nullptr); !s.ok()) return s;  // names the missing source
+    if (t.loaded) continue;
+    bool waits = false;  // on a spec of `paths` that is left too
+    for (const std::string& from : t.from) waits = waits || from_of.count(from) > 0;
+    if (!waits) {
+      if (absl::Status s = load(t); !s.ok()) return s;  // names the missing source
+    }
   }
   std::vector<LoadedSpec> specs;
   for (const std::string& p : paths) {  // file order, then group order
@@ -216,23 +240,30 @@ absl::StatusOr<std::vector<LoadedSpec>> LoadSpecFile(const std::string& path,
   absl::StatusOr<std::string> text = ReadFile(path);
   if (!text.ok()) return text.status();
   std::vector<std::string> paths = {path};
-  if (const std::string from = Canonical(SamplesFrom(*text)); !from.empty()) {
-    // The chain's specs are those below `root` whose op the previous one's
-    // samples_from names; LoadGroups reports a missing one, or a cycle.
-    std::map<std::string, std::pair<std::string, std::string>> by_op;  // op -> path, samples_from
+  OpSpec proto;
+  if (ParseTextProto(*text, "", &proto).ok() && !proto.samples_from().empty()) {
+    // The specs below `root` that it takes samples from, directly or
+    // through others; LoadGroups reports a missing one, or a cycle.
+    std::map<std::string, std::pair<std::string, std::vector<std::string>>> by_op;  // op -> path, SamplesFrom
     absl::StatusOr<std::vector<std::string>> all = SpecPaths(root, DefaultRecipeDir(root));
     for (const std::string& p : all.ok() ? *all : std::vector<std::string>{}) {
       absl::StatusOr<std::string> t = ReadFile(p);
-      OpSpec proto;
-      if (t.ok() && ParseTextProto(*t, p, &proto).ok() &&
+      OpSpec other;
+      if (t.ok() && ParseTextProto(*t, p, &other).ok() &&
           std::filesystem::path(p) != std::filesystem::path(path)) {
-        by_op.emplace(Canonical(proto.op()), std::make_pair(p, Canonical(proto.samples_from())));
+        by_op.emplace(Canonical(other.op()), std::make_pair(p, SamplesFrom(other)));
       }
     }
-    for (auto it = by_op.find(from);
-         it != by_op.end() && std::find(paths.begin(), paths.end(), it->second.first) == paths.end();
-         it = by_op.find(it->second.second)) {
+    std::vector<std::string> todo = SamplesFrom(proto);
+    while (!todo.empty()) {
+      auto it = by_op.find(todo.back());
+      todo.pop_back();
+      if (it == by_op.end() ||
+          std::find(paths.begin(), paths.end(), it->second.first) != paths.end()) {
+        continue;
+      }
       paths.push_back(it->second.first);
+      todo.insert(todo.end(), it->second.second.begin(), it->second.second.end());
     }
   }
   absl::StatusOr<std::vector<LoadedSpec>> specs = LoadGroups(paths, std::move(recipes));

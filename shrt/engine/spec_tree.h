@@ -1,6 +1,7 @@
 // Spec trees: the folder layout of a tree of op specs (op_specs/ and its
 // kind), and loading every spec of a tree, or one spec file with the specs
-// of its samples_from chain, in dependency order. One spec is parsed and
+// it takes samples from (spec.proto OpSpec.samples_from), in dependency
+// order. One spec is parsed and
 // checked by LoadedSpec (spec_loader.h).
 #ifndef SHRT_ENGINE_SPEC_TREE_H_
 #define SHRT_ENGINE_SPEC_TREE_H_
@@ -43,9 +44,9 @@ std::string DefaultRecipeDir(const std::string& spec_dir);
 // cannot be followed (dangling, or a loop of links); InvalidArgument
 // "<path>:<line>: field 'op': ..." for a spec file not named after its op
 // (TestTargetName + ".textproto", as codegen/naming.py), for a
-// samples_from that no spec of the tree has, and "<path>:<line>: field
-// 'samples_from': a cycle: aten::a -> aten::b -> aten::a" for specs whose
-// samples_from chain comes back to them; otherwise the first error
+// samples_from entry that no spec of the tree has, and "<path>:<line>:
+// field 'samples_from': a cycle: aten::a -> aten::b -> aten::a" for specs
+// that take samples from themselves through others; otherwise the first error
 // RecipeSet::FromDir, LoadedSpec::FromFile or BoundSample::BindAll
 // reports.
 absl::StatusOr<std::vector<LoadedSpec>> LoadSpecTree(const std::string& root,
@@ -58,8 +59,8 @@ absl::StatusOr<std::vector<LoadedSpec>> LoadSpecTree(const std::string& root,
 absl::StatusOr<std::map<std::string, const LoadedSpec*>> SpecsByOverload(
     const std::vector<LoadedSpec>& specs);
 
-// Loads the spec file `path` (the specs of its samples_from chain found
-// below `root`) and
+// Loads the spec file `path` (with the specs below `root` it takes samples
+// from, directly or through others) and
 // returns one LoadedSpec per checked overload of its group, every sample
 // bound. Errors: as LoadSpecTree.
 absl::StatusOr<std::vector<LoadedSpec>> LoadSpecFile(const std::string& path,

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <memory>
 
+#include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "shrt/ops/overload_name.h"
@@ -116,9 +117,9 @@ std::vector<std::string> SampleNames(const LoadedSpec& spec) {
 }
 
 constexpr char kAbsFromRelu[] =
-    "op: \"aten::abs\"\nsamples_from: \"aten::relu\"\n"
+    "op: \"aten::abs\"\nsamples_from { op: \"aten::relu\" }\n"
     "sample { name: \"b\" arg { name: \"self\" tensor { shape: [5] } } }\n";
-constexpr char kNegFromAbs[] = "op: \"aten::neg\"\nsamples_from: \"aten::abs\"\n";
+constexpr char kNegFromAbs[] = "op: \"aten::neg\"\nsamples_from { op: \"aten::abs\" }\n";
 
 TEST(SpecTreeTest, SamplesFromFormsAChain) {
   // neg takes abs's samples, which are relu's and abs's own.
@@ -138,12 +139,75 @@ TEST(SpecTreeTest, SamplesFromFormsAChain) {
     });
     ASSERT_NE(neg, specs->end());
     EXPECT_THAT(SampleNames(*neg), ElementsAre("a", "b"));
-    EXPECT_THAT(neg->samples_from_paths(), ElementsAre((root / "unary/aten_abs.textproto").string(),
-                                                       (root / "unary/aten_relu.textproto").string()));
+    EXPECT_THAT(neg->samples_from_paths(), ElementsAre((root / "unary/aten_relu.textproto").string(),
+                                                       (root / "unary/aten_abs.textproto").string()));
     // Each sample is found in the file that writes it.
     EXPECT_EQ(neg->WhereSample(0), (root / "unary/aten_relu.textproto").string() + ":2");
     EXPECT_EQ(neg->WhereArg(1, 0), (root / "unary/aten_abs.textproto").string() + ":3");
   }
+}
+
+TEST(SpecTreeTest, SamplesFromSeveralSpecsAndSomeOfTheirSamples) {
+  // ceil takes relu's samples and one of abs's; neg takes abs's whole,
+  // which holds relu's "a" again: a diamond lists it once.
+  const fs::path root = Tree("samples_from_several");
+  Write(root / "unary/aten_relu.textproto", kRelu);
+  Write(root / "unary/aten_abs.textproto",
+        absl::StrCat(kAbsFromRelu, "sample { name: \"c\" arg { name: \"self\" tensor { shape: [2] } } }\n"));
+  Write(root / "unary/aten_ceil.textproto",
+        "op: \"aten::ceil\"\nsamples_from { op: \"aten::relu\" }\n"
+        "samples_from { op: \"aten::abs\" sample: \"c\" }\n");
+  Write(root / "unary/aten_neg.textproto",
+        "op: \"aten::neg\"\nsamples_from { op: \"aten::relu\" }\n"
+        "samples_from { op: \"aten::abs\" }\n");
+  absl::StatusOr<std::vector<LoadedSpec>> tree = LoadSpecTree(root.string(), kRecipes);
+  ASSERT_TRUE(tree.ok()) << tree.status();
+  auto find = [&](const std::string& op) {
+    return *std::find_if(tree->begin(), tree->end(),
+                         [&](const LoadedSpec& s) { return OverloadToString(s.op()) == op; });
+  };
+  const LoadedSpec ceil = find("aten::ceil");
+  EXPECT_THAT(SampleNames(ceil), ElementsAre("a", "c"));
+  EXPECT_EQ(ceil.WhereSample(1), (root / "unary/aten_abs.textproto").string() + ":4");
+  EXPECT_THAT(ceil.samples_from_paths(), ElementsAre((root / "unary/aten_relu.textproto").string(),
+                                                     (root / "unary/aten_abs.textproto").string()));
+  EXPECT_THAT(SampleNames(find("aten::neg")), ElementsAre("a", "b", "c"));
+  absl::StatusOr<std::vector<LoadedSpec>> file = LoadSpecFile(
+      (root / "unary/aten_ceil.textproto").string(),
+      std::make_shared<const RecipeSet>(*RecipeSet::FromDir(kRecipes)), root.string());
+  ASSERT_TRUE(file.ok()) << file.status();
+  EXPECT_THAT(SampleNames(file->front()), ElementsAre("a", "c"));
+}
+
+TEST(SpecTreeTest, SamplesFromErrorsNameTheEntry) {
+  const fs::path root = Tree("samples_from_errors");
+  Write(root / "unary/aten_relu.textproto", kRelu);
+  const std::string ceil = (root / "unary/aten_ceil.textproto").string();
+  for (const auto& [text, error] : std::vector<std::pair<std::string, std::string>>{
+           {"samples_from { op: \"aten::relu\" sample: \"z\" }\n",
+            ":2: field 'samples_from[0].sample[0]': aten::relu has no sample 'z' (its samples: a)"},
+           {"samples_from { op: \"aten::relu\" sample: [\"a\", \"a\"] }\n",
+            ":2: field 'samples_from[0].sample[1]': 'a' is named twice"},
+           {"samples_from { op: \"aten::relu\" }\n"
+            "sample { name: \"a\" arg { name: \"self\" tensor { shape: [4] } } }\n",
+            ":3: field 'sample[1].name': 'a' is used twice"},
+       }) {
+    Write(ceil, "op: \"aten::ceil\"\n" + text);
+    absl::StatusOr<std::vector<LoadedSpec>> specs = LoadSpecTree(root.string(), kRecipes);
+    ASSERT_FALSE(specs.ok()) << text;
+    EXPECT_EQ(specs.status().message(), ceil + error);
+  }
+  // Two different samples of one name, through two specs.
+  Write(root / "unary/aten_abs.textproto",
+        "op: \"aten::abs\"\nsample { name: \"a\" arg { name: \"self\" tensor { shape: [4] } } }\n");
+  Write(ceil, "op: \"aten::ceil\"\nsamples_from { op: \"aten::relu\" }\n"
+              "samples_from { op: \"aten::abs\" }\n");
+  absl::StatusOr<std::vector<LoadedSpec>> specs = LoadSpecTree(root.string(), kRecipes);
+  ASSERT_FALSE(specs.ok());
+  EXPECT_EQ(specs.status().message(),
+            ceil + ":3: field 'samples_from[1].op': its sample 'a' (" +
+                (root / "unary/aten_abs.textproto").string() +
+                ":2) differs from the sample of that name that aten::relu gives");
 }
 
 TEST(SpecTreeTest, ASamplesFromCycleIsAnError) {
@@ -159,7 +223,7 @@ TEST(SpecTreeTest, ASamplesFromCycleIsAnError) {
             (root / "unary/aten_abs.textproto").string() +
                 ":2: field 'samples_from': a cycle: aten::abs -> aten::neg -> aten::abs");
   // A spec that only leads into the cycle is not named as one of it.
-  Write(root / "unary/aten_ceil.textproto", "op: \"aten::ceil\"\nsamples_from: \"aten::abs\"\n");
+  Write(root / "unary/aten_ceil.textproto", "op: \"aten::ceil\"\nsamples_from { op: \"aten::abs\" }\n");
   specs = LoadSpecTree(root.string(), kRecipes);
   ASSERT_FALSE(specs.ok());
   EXPECT_THAT(std::string(specs.status().message()), HasSubstr("aten_abs.textproto:2"));
@@ -173,7 +237,7 @@ TEST(SpecTreeTest, ASamplesFromChainToAMissingSpecNamesIt) {
   ASSERT_FALSE(specs.ok());
   EXPECT_EQ(specs.status().message(),
             (root / "unary/aten_abs.textproto").string() +
-                ":2: field 'samples_from': no spec of aten::relu was found beside this one");
+                ":2: field 'samples_from[0].op': no spec of aten::relu was found beside this one");
 }
 
 }  // namespace

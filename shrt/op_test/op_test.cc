@@ -142,16 +142,19 @@ class OpTestState {
     absl::StatusOr<RecipeSet> recipes = RecipeSet::FromFiles(files);
     if (!recipes.ok()) return std::string(recipes.status().message());
     auto shared = std::make_shared<const RecipeSet>(*std::move(recipes));
-    std::optional<LoadedSpec> source;  // the chain so far, its farthest spec first
+    // The specs it takes samples from, in dependency order: each one's
+    // sources are among those before it.
+    std::vector<std::unique_ptr<LoadedSpec>> sources;
+    std::vector<const LoadedSpec*> given;
     for (int i = 0; i < data_.num_samples_from; ++i) {
-      absl::StatusOr<LoadedSpec> s =
-          LoadedSpec::FromText(data_.samples_from[i].text, data_.samples_from[i].path, shared,
-                               source.has_value() ? &*source : nullptr);
+      absl::StatusOr<LoadedSpec> s = LoadedSpec::FromText(
+          data_.samples_from[i].text, data_.samples_from[i].path, shared, given);
       if (!s.ok()) return std::string(s.status().message());
-      source = *std::move(s);
+      sources.push_back(std::make_unique<LoadedSpec>(*std::move(s)));
+      given.push_back(sources.back().get());
     }
-    absl::StatusOr<LoadedSpec> group = LoadedSpec::FromText(
-        data_.spec.text, data_.spec.path, shared, source.has_value() ? &*source : nullptr);
+    absl::StatusOr<LoadedSpec> group =
+        LoadedSpec::FromText(data_.spec.text, data_.spec.path, shared, given);
     if (!group.ok()) return std::string(group.status().message());
     absl::StatusOr<c10::OperatorName> op = ParseOverloadName(data_.op);
     if (!op.ok()) return std::string(op.status().message());

@@ -23,10 +23,10 @@ struct OpTestData {
   const char* op;              // the overload checked, e.g. "aten::add_.Tensor"
   const char* target;          // its test target and gtest suite, e.g. "aten_add__Tensor"
   EmbeddedFile spec;           // spec.proto text of the overload's group
-  // The specs of the samples_from chain (spec.proto OpSpec.samples_from),
-  // the farthest first: samples_from[0] names no other, each next one names
-  // the one before, and `spec` names the last. num_samples_from is 0 for a
-  // spec without samples_from.
+  // The specs `spec` takes samples from (spec.proto OpSpec.samples_from),
+  // directly or through others, in dependency order: each one takes
+  // samples only from those before it (LoadedSpec::samples_from_paths).
+  // num_samples_from is 0 for a spec without samples_from.
   const EmbeddedFile* samples_from;
   int num_samples_from;
   const EmbeddedFile* recipes; // the recipes the samples use

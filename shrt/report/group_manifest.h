@@ -34,8 +34,9 @@ inline constexpr char kGroupsFile[] = "groups.bzl";
 //           "samples_from": ["binary/aten_add_Tensor.textproto"],
 //       },
 //   }
-// "samples_from" lists the spec's samples_from chain, nearest first
-// (LoadedSpec::samples_from_paths): the files its generated tests embed.
+// "samples_from" lists the specs it takes samples from, directly or through
+// others, in dependency order (LoadedSpec::samples_from_paths): the files
+// its generated tests embed.
 // Deterministic: the same specs give the same bytes.
 std::string GroupManifest(const std::vector<LoadedSpec>& specs, const std::string& root);
 
