@@ -12,9 +12,8 @@ import itertools
 import torch
 
 from differential_export import DTYPES, call, with_layout
-from differential_output_check import (REFINEMENTS, OutputJudge, Variant, finite_max_abs,
-                                       least_precise)
-from reference_distribute import chunk_of, distribute
+from differential_output_check import REFINEMENTS, OutputJudge, Variant, least_precise
+from reference_distribute import chunk_of, distribute, finite_max_abs
 from reference_generators import mix_seed
 from reference_ground_truth import SampleTruth, informative
 from reference_output_check import PRECISIONS

@@ -14,7 +14,7 @@ import math
 import torch
 
 from differential_export import call
-from reference_distribute import chunk_of
+from reference_distribute import chunk_of, finite_max_abs
 from reference_output_check import EPS, PRECISIONS, reduce_partial, values_match
 from reference_placements import R, as_float64, is_inexact, partial, real_view, shard
 
@@ -39,16 +39,6 @@ def least_precise(dtypes):
     if not fl:
         return None
     return max(fl, key=lambda d: EPS[d])
-
-
-def finite_max_abs(t):
-    """max |x| over the finite elements (0 if none); a complex tensor's over
-    its real view (shrt/engine/compare.cc FiniteMaxAbs)."""
-    if t.numel() == 0:
-        return 0.0
-    a = real_view(t).abs()
-    a = a[torch.isfinite(a)]
-    return float(a.max()) if a.numel() else 0.0
 
 
 def match_exact_or_close(actual, expected, tol):

@@ -42,15 +42,14 @@ def _holders(shape, w, g):
     return holder.unsqueeze(0) == ranks
 
 
-def _finite_max_abs(target):
-    """max |x| over the finite elements (0 if none)."""
-    if target.numel() == 0:
+def finite_max_abs(t):
+    """max |x| over the finite elements (0 if none); a complex tensor's over
+    its real view (shrt/engine/compare.cc FiniteMaxAbs)."""
+    if t.numel() == 0:
         return 0.0
-    m = float(target.abs().max())
-    if math.isfinite(m):
-        return m
-    finite = target[torch.isfinite(target)]
-    return float(finite.abs().max()) if finite.numel() else 0.0
+    a = real_view(t).abs()
+    a = a[torch.isfinite(a)]
+    return float(a.max()) if a.numel() else 0.0
 
 
 def _finite_range(target):
@@ -67,7 +66,7 @@ def _finite_range(target):
 
 def sum_parts(target, w, dtype, g):
     integral = not dtype.is_floating_point
-    max_abs = _finite_max_abs(target)
+    max_abs = finite_max_abs(target)
     shape = tuple(target.shape)
     hold = _holders(shape, w, g)
     noise = uniform((w,) + shape, -2.0, 2.0, g) * (max_abs + 1)
