@@ -2,7 +2,7 @@
 test target (over op_specs/ and the example specs in testing/), and the
 target names in op_specs/groups.bzl (written by the C++ `shrt groups`,
 shrt/ops/overload_name.h TestTargetName) are the naming function's. (That no
-spec writes another's samples again is //op_specs:lint_test's.)"""
+sample is written in two spec files is //op_specs:lint_test's.)"""
 
 import pathlib
 import unittest

@@ -2,13 +2,13 @@
 // dispatcher overload; every registered strategy has a spec or a reasoned
 // exemption (an `exclude` of its group's spec, or exemptions.textproto); no
 // exemption is stale; op_specs/groups.bzl is what the dispatcher says the
-// specs' groups are; no spec writes another's samples again. (Target naming
+// specs' groups are; no sample is written in two spec files. (Target naming
 // and collisions are checked by //codegen:lint_specs_test with the naming
 // function itself.)
-#include <algorithm>
 #include <map>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
