@@ -222,12 +222,12 @@ OP_GROUPS = {
     "binary/aten_fmax.textproto": {
         "overloads": ["aten::fmax", "aten::fmax.out"],
         "targets": ["aten_fmax", "aten_fmax_out"],
-        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_logaddexp2.textproto"],
+        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_ldexp_Tensor.textproto", "binary/aten_mul_Tensor.textproto"],
     },
     "binary/aten_fmin.textproto": {
         "overloads": ["aten::fmin", "aten::fmin.out"],
         "targets": ["aten_fmin", "aten_fmin_out"],
-        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_logaddexp2.textproto", "binary/aten_fmax.textproto"],
+        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_ldexp_Tensor.textproto", "binary/aten_mul_Tensor.textproto", "binary/aten_fmax.textproto"],
     },
     "binary/aten_fmod_Scalar.textproto": {
         "overloads": ["aten::fmod.Scalar", "aten::fmod_.Scalar", "aten::fmod.Scalar_out"],
@@ -287,12 +287,12 @@ OP_GROUPS = {
     "binary/aten_maximum.textproto": {
         "overloads": ["aten::maximum", "aten::maximum.out"],
         "targets": ["aten_maximum", "aten_maximum_out"],
-        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_logaddexp2.textproto", "binary/aten_fmax.textproto"],
+        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_ldexp_Tensor.textproto", "binary/aten_mul_Tensor.textproto"],
     },
     "binary/aten_minimum.textproto": {
         "overloads": ["aten::minimum", "aten::minimum.out"],
         "targets": ["aten_minimum", "aten_minimum_out"],
-        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_logaddexp2.textproto", "binary/aten_fmax.textproto", "binary/aten_maximum.textproto"],
+        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_ldexp_Tensor.textproto", "binary/aten_mul_Tensor.textproto", "binary/aten_maximum.textproto"],
     },
     "binary/aten_mul_Scalar.textproto": {
         "overloads": ["aten::mul.Scalar", "aten::mul_.Scalar", "aten::mul.Scalar_out"],
@@ -637,12 +637,12 @@ OP_GROUPS = {
     "clamp/aten_clamp_max.textproto": {
         "overloads": ["aten::clamp_max", "aten::clamp_max_", "aten::clamp_max.out"],
         "targets": ["aten_clamp_max", "aten_clamp_max_", "aten_clamp_max_out"],
-        "samples_from": [],
+        "samples_from": ["clamp/aten_clamp.textproto"],
     },
     "clamp/aten_clamp_max_Tensor.textproto": {
         "overloads": ["aten::clamp_max.Tensor", "aten::clamp_max_.Tensor", "aten::clamp_max.Tensor_out"],
         "targets": ["aten_clamp_max_Tensor", "aten_clamp_max__Tensor", "aten_clamp_max_Tensor_out"],
-        "samples_from": [],
+        "samples_from": ["clamp/aten_clamp_Tensor.textproto"],
     },
     "clamp/aten_clamp_min.textproto": {
         "overloads": ["aten::clamp_min", "aten::clamp_min_", "aten::clamp_min.out"],
@@ -672,7 +672,7 @@ OP_GROUPS = {
     "comparison/aten_eq_Tensor.textproto": {
         "overloads": ["aten::eq.Tensor", "aten::eq_.Tensor", "aten::eq.Tensor_out"],
         "targets": ["aten_eq_Tensor", "aten_eq__Tensor", "aten_eq_Tensor_out"],
-        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_logaddexp2.textproto", "binary/aten_fmax.textproto"],
+        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_ldexp_Tensor.textproto", "binary/aten_mul_Tensor.textproto"],
     },
     "comparison/aten_ge_Scalar.textproto": {
         "overloads": ["aten::ge.Scalar", "aten::ge_.Scalar", "aten::ge.Scalar_out"],
@@ -682,7 +682,7 @@ OP_GROUPS = {
     "comparison/aten_ge_Tensor.textproto": {
         "overloads": ["aten::ge.Tensor", "aten::ge_.Tensor", "aten::ge.Tensor_out"],
         "targets": ["aten_ge_Tensor", "aten_ge__Tensor", "aten_ge_Tensor_out"],
-        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_logaddexp2.textproto", "binary/aten_fmax.textproto", "binary/aten_maximum.textproto", "comparison/aten_eq_Tensor.textproto"],
+        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_ldexp_Tensor.textproto", "binary/aten_mul_Tensor.textproto", "binary/aten_maximum.textproto", "comparison/aten_eq_Tensor.textproto"],
     },
     "comparison/aten_greater_Scalar.textproto": {
         "overloads": ["aten::greater.Scalar", "aten::greater_.Scalar", "aten::greater.Scalar_out"],
@@ -692,7 +692,7 @@ OP_GROUPS = {
     "comparison/aten_greater_Tensor.textproto": {
         "overloads": ["aten::greater.Tensor", "aten::greater_.Tensor", "aten::greater.Tensor_out"],
         "targets": ["aten_greater_Tensor", "aten_greater__Tensor", "aten_greater_Tensor_out"],
-        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_logaddexp2.textproto", "binary/aten_fmax.textproto", "binary/aten_maximum.textproto", "comparison/aten_eq_Tensor.textproto", "comparison/aten_ge_Tensor.textproto"],
+        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_ldexp_Tensor.textproto", "binary/aten_mul_Tensor.textproto", "binary/aten_maximum.textproto", "comparison/aten_eq_Tensor.textproto", "comparison/aten_ge_Tensor.textproto"],
     },
     "comparison/aten_greater_equal_Scalar.textproto": {
         "overloads": ["aten::greater_equal.Scalar", "aten::greater_equal_.Scalar", "aten::greater_equal.Scalar_out"],
@@ -702,7 +702,7 @@ OP_GROUPS = {
     "comparison/aten_greater_equal_Tensor.textproto": {
         "overloads": ["aten::greater_equal.Tensor", "aten::greater_equal_.Tensor", "aten::greater_equal.Tensor_out"],
         "targets": ["aten_greater_equal_Tensor", "aten_greater_equal__Tensor", "aten_greater_equal_Tensor_out"],
-        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_logaddexp2.textproto", "binary/aten_fmax.textproto", "binary/aten_maximum.textproto", "comparison/aten_eq_Tensor.textproto", "comparison/aten_ge_Tensor.textproto"],
+        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_ldexp_Tensor.textproto", "binary/aten_mul_Tensor.textproto", "binary/aten_maximum.textproto", "comparison/aten_eq_Tensor.textproto", "comparison/aten_ge_Tensor.textproto"],
     },
     "comparison/aten_gt_Scalar.textproto": {
         "overloads": ["aten::gt.Scalar", "aten::gt_.Scalar", "aten::gt.Scalar_out"],
@@ -712,7 +712,7 @@ OP_GROUPS = {
     "comparison/aten_gt_Tensor.textproto": {
         "overloads": ["aten::gt.Tensor", "aten::gt_.Tensor", "aten::gt.Tensor_out"],
         "targets": ["aten_gt_Tensor", "aten_gt__Tensor", "aten_gt_Tensor_out"],
-        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_logaddexp2.textproto", "binary/aten_fmax.textproto", "binary/aten_maximum.textproto", "comparison/aten_eq_Tensor.textproto", "comparison/aten_ge_Tensor.textproto"],
+        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_ldexp_Tensor.textproto", "binary/aten_mul_Tensor.textproto", "binary/aten_maximum.textproto", "comparison/aten_eq_Tensor.textproto", "comparison/aten_ge_Tensor.textproto"],
     },
     "comparison/aten_le_Scalar.textproto": {
         "overloads": ["aten::le.Scalar", "aten::le_.Scalar", "aten::le.Scalar_out"],
@@ -722,7 +722,7 @@ OP_GROUPS = {
     "comparison/aten_le_Tensor.textproto": {
         "overloads": ["aten::le.Tensor", "aten::le_.Tensor", "aten::le.Tensor_out"],
         "targets": ["aten_le_Tensor", "aten_le__Tensor", "aten_le_Tensor_out"],
-        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_logaddexp2.textproto", "binary/aten_fmax.textproto", "binary/aten_maximum.textproto", "comparison/aten_eq_Tensor.textproto", "comparison/aten_ge_Tensor.textproto"],
+        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_ldexp_Tensor.textproto", "binary/aten_mul_Tensor.textproto", "binary/aten_maximum.textproto", "comparison/aten_eq_Tensor.textproto", "comparison/aten_ge_Tensor.textproto"],
     },
     "comparison/aten_less_Scalar.textproto": {
         "overloads": ["aten::less.Scalar", "aten::less_.Scalar", "aten::less.Scalar_out"],
@@ -732,7 +732,7 @@ OP_GROUPS = {
     "comparison/aten_less_Tensor.textproto": {
         "overloads": ["aten::less.Tensor", "aten::less_.Tensor", "aten::less.Tensor_out"],
         "targets": ["aten_less_Tensor", "aten_less__Tensor", "aten_less_Tensor_out"],
-        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_logaddexp2.textproto", "binary/aten_fmax.textproto", "comparison/aten_eq_Tensor.textproto"],
+        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_ldexp_Tensor.textproto", "binary/aten_mul_Tensor.textproto", "comparison/aten_eq_Tensor.textproto"],
     },
     "comparison/aten_less_equal_Scalar.textproto": {
         "overloads": ["aten::less_equal.Scalar", "aten::less_equal_.Scalar", "aten::less_equal.Scalar_out"],
@@ -742,27 +742,27 @@ OP_GROUPS = {
     "comparison/aten_less_equal_Tensor.textproto": {
         "overloads": ["aten::less_equal.Tensor", "aten::less_equal_.Tensor", "aten::less_equal.Tensor_out"],
         "targets": ["aten_less_equal_Tensor", "aten_less_equal__Tensor", "aten_less_equal_Tensor_out"],
-        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_logaddexp2.textproto", "binary/aten_fmax.textproto", "binary/aten_maximum.textproto", "comparison/aten_eq_Tensor.textproto", "comparison/aten_ge_Tensor.textproto"],
+        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_ldexp_Tensor.textproto", "binary/aten_mul_Tensor.textproto", "binary/aten_maximum.textproto", "comparison/aten_eq_Tensor.textproto", "comparison/aten_ge_Tensor.textproto"],
     },
     "comparison/aten_logical_and.textproto": {
         "overloads": ["aten::logical_and", "aten::logical_and_", "aten::logical_and.out"],
         "targets": ["aten_logical_and", "aten_logical_and_", "aten_logical_and_out"],
-        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_logaddexp2.textproto", "binary/aten_fmax.textproto", "comparison/aten_eq_Tensor.textproto"],
+        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_ldexp_Tensor.textproto", "binary/aten_mul_Tensor.textproto", "comparison/aten_eq_Tensor.textproto", "bitwise/aten_bitwise_and_Tensor.textproto"],
     },
     "comparison/aten_logical_not.textproto": {
         "overloads": ["aten::logical_not", "aten::logical_not_", "aten::logical_not.out"],
         "targets": ["aten_logical_not", "aten_logical_not_", "aten_logical_not_out"],
-        "samples_from": [],
+        "samples_from": ["unary/aten_isfinite.textproto"],
     },
     "comparison/aten_logical_or.textproto": {
         "overloads": ["aten::logical_or", "aten::logical_or_", "aten::logical_or.out"],
         "targets": ["aten_logical_or", "aten_logical_or_", "aten_logical_or_out"],
-        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_logaddexp2.textproto", "binary/aten_fmax.textproto", "comparison/aten_eq_Tensor.textproto", "comparison/aten_logical_and.textproto"],
+        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_ldexp_Tensor.textproto", "binary/aten_mul_Tensor.textproto", "comparison/aten_eq_Tensor.textproto", "bitwise/aten_bitwise_and_Tensor.textproto", "comparison/aten_logical_and.textproto"],
     },
     "comparison/aten_logical_xor.textproto": {
         "overloads": ["aten::logical_xor", "aten::logical_xor_", "aten::logical_xor.out"],
         "targets": ["aten_logical_xor", "aten_logical_xor_", "aten_logical_xor_out"],
-        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_logaddexp2.textproto", "binary/aten_fmax.textproto", "comparison/aten_eq_Tensor.textproto", "comparison/aten_logical_and.textproto"],
+        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_ldexp_Tensor.textproto", "binary/aten_mul_Tensor.textproto", "comparison/aten_eq_Tensor.textproto", "bitwise/aten_bitwise_and_Tensor.textproto", "comparison/aten_logical_and.textproto"],
     },
     "comparison/aten_lt_Scalar.textproto": {
         "overloads": ["aten::lt.Scalar", "aten::lt_.Scalar", "aten::lt.Scalar_out"],
@@ -772,7 +772,7 @@ OP_GROUPS = {
     "comparison/aten_lt_Tensor.textproto": {
         "overloads": ["aten::lt.Tensor", "aten::lt_.Tensor", "aten::lt.Tensor_out"],
         "targets": ["aten_lt_Tensor", "aten_lt__Tensor", "aten_lt_Tensor_out"],
-        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_logaddexp2.textproto", "binary/aten_fmax.textproto", "comparison/aten_eq_Tensor.textproto"],
+        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_ldexp_Tensor.textproto", "binary/aten_mul_Tensor.textproto", "comparison/aten_eq_Tensor.textproto"],
     },
     "comparison/aten_ne_Scalar.textproto": {
         "overloads": ["aten::ne.Scalar", "aten::ne_.Scalar", "aten::ne.Scalar_out"],
@@ -782,7 +782,7 @@ OP_GROUPS = {
     "comparison/aten_ne_Tensor.textproto": {
         "overloads": ["aten::ne.Tensor", "aten::ne_.Tensor", "aten::ne.Tensor_out"],
         "targets": ["aten_ne_Tensor", "aten_ne__Tensor", "aten_ne_Tensor_out"],
-        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_logaddexp2.textproto", "binary/aten_fmax.textproto", "binary/aten_maximum.textproto", "comparison/aten_eq_Tensor.textproto", "comparison/aten_ge_Tensor.textproto"],
+        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_ldexp_Tensor.textproto", "binary/aten_mul_Tensor.textproto", "binary/aten_maximum.textproto", "comparison/aten_eq_Tensor.textproto", "comparison/aten_ge_Tensor.textproto"],
     },
     "comparison/aten_not_equal_Scalar.textproto": {
         "overloads": ["aten::not_equal.Scalar", "aten::not_equal_.Scalar", "aten::not_equal.Scalar_out"],
@@ -792,7 +792,7 @@ OP_GROUPS = {
     "comparison/aten_not_equal_Tensor.textproto": {
         "overloads": ["aten::not_equal.Tensor", "aten::not_equal_.Tensor", "aten::not_equal.Tensor_out"],
         "targets": ["aten_not_equal_Tensor", "aten_not_equal__Tensor", "aten_not_equal_Tensor_out"],
-        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_logaddexp2.textproto", "binary/aten_fmax.textproto", "binary/aten_maximum.textproto", "comparison/aten_eq_Tensor.textproto", "comparison/aten_ge_Tensor.textproto"],
+        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_ldexp_Tensor.textproto", "binary/aten_mul_Tensor.textproto", "binary/aten_maximum.textproto", "comparison/aten_eq_Tensor.textproto", "comparison/aten_ge_Tensor.textproto"],
     },
     "concat/aten__stack.textproto": {
         "overloads": ["aten::_stack", "aten::_stack.out"],
@@ -957,7 +957,7 @@ OP_GROUPS = {
     "copy/aten_clone.textproto": {
         "overloads": ["aten::clone", "aten::clone.out"],
         "targets": ["aten_clone", "aten_clone_out"],
-        "samples_from": ["reductions/aten__aminmax.textproto", "unary/aten_isfinite.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto"],
     },
     "copy/aten_copy_.textproto": {
         "overloads": ["aten::copy_"],
@@ -982,12 +982,12 @@ OP_GROUPS = {
     "copy/aten_lift_fresh_copy.textproto": {
         "overloads": ["aten::lift_fresh_copy", "aten::lift_fresh_copy.out"],
         "targets": ["aten_lift_fresh_copy", "aten_lift_fresh_copy_out"],
-        "samples_from": ["unary/aten_isfinite.textproto", "views/aten__neg_view_copy.textproto", "views/aten_alias.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "reductions/aten_max.textproto", "views/aten__neg_view_copy.textproto", "views/aten_alias.textproto"],
     },
     "copy/aten_ones_like.textproto": {
         "overloads": ["aten::ones_like"],
         "targets": ["aten_ones_like"],
-        "samples_from": ["reductions/aten__aminmax.textproto", "unary/aten_isfinite.textproto", "copy/aten_clone.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "copy/aten_clone.textproto", "copy/aten__to_copy.textproto"],
     },
     "copy/aten_to_dtype.textproto": {
         "overloads": ["aten::to.dtype"],
@@ -997,7 +997,7 @@ OP_GROUPS = {
     "copy/aten_zeros_like.textproto": {
         "overloads": ["aten::zeros_like"],
         "targets": ["aten_zeros_like"],
-        "samples_from": ["reductions/aten__aminmax.textproto", "unary/aten_isfinite.textproto", "copy/aten_clone.textproto", "copy/aten_ones_like.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "copy/aten_clone.textproto", "copy/aten__to_copy.textproto", "copy/aten_ones_like.textproto"],
     },
     "embedding/aten_embedding.textproto": {
         "overloads": ["aten::embedding", "aten::embedding.out"],
@@ -1387,7 +1387,7 @@ OP_GROUPS = {
     "matrix/aten__addmm_activation.textproto": {
         "overloads": ["aten::_addmm_activation", "aten::_addmm_activation.out"],
         "targets": ["aten__addmm_activation", "aten__addmm_activation_out"],
-        "samples_from": [],
+        "samples_from": ["matrix/aten_addmm.textproto"],
     },
     "matrix/aten__cdist_forward.textproto": {
         "overloads": ["aten::_cdist_forward", "aten::_cdist_forward.out"],
@@ -1477,7 +1477,7 @@ OP_GROUPS = {
     "matrix/aten_matmul.textproto": {
         "overloads": ["aten::matmul", "aten::matmul.out"],
         "targets": ["aten_matmul", "aten_matmul_out"],
-        "samples_from": [],
+        "samples_from": ["matrix/aten_inner.textproto"],
     },
     "matrix/aten_mm.textproto": {
         "overloads": ["aten::mm", "aten::mm.out"],
@@ -1502,7 +1502,7 @@ OP_GROUPS = {
     "matrix/aten_vdot.textproto": {
         "overloads": ["aten::vdot", "aten::vdot.out"],
         "targets": ["aten_vdot", "aten_vdot_out"],
-        "samples_from": [],
+        "samples_from": ["matrix/aten_inner.textproto"],
     },
     "normalization/aten__weight_norm.textproto": {
         "overloads": ["aten::_weight_norm"],
@@ -1647,7 +1647,7 @@ OP_GROUPS = {
     "reductions/aten__aminmax.textproto": {
         "overloads": ["aten::_aminmax", "aten::_aminmax.out"],
         "targets": ["aten__aminmax", "aten__aminmax_out"],
-        "samples_from": [],
+        "samples_from": ["unary/aten_isfinite.textproto"],
     },
     "reductions/aten__aminmax_dim.textproto": {
         "overloads": ["aten::_aminmax.dim", "aten::_aminmax.dim_out"],
@@ -1677,7 +1677,7 @@ OP_GROUPS = {
     "reductions/aten_aminmax.textproto": {
         "overloads": ["aten::aminmax", "aten::aminmax.out"],
         "targets": ["aten_aminmax", "aten_aminmax_out"],
-        "samples_from": ["reductions/aten__aminmax.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto"],
     },
     "reductions/aten_any.textproto": {
         "overloads": ["aten::any", "aten::any.all_out"],
@@ -1702,7 +1702,7 @@ OP_GROUPS = {
     "reductions/aten_count_nonzero.textproto": {
         "overloads": ["aten::count_nonzero", "aten::count_nonzero.out"],
         "targets": ["aten_count_nonzero", "aten_count_nonzero_out"],
-        "samples_from": ["reductions/aten__aminmax.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto"],
     },
     "reductions/aten_count_nonzero_dim_IntList.textproto": {
         "overloads": ["aten::count_nonzero.dim_IntList", "aten::count_nonzero.dim_IntList_out"],
@@ -1737,7 +1737,7 @@ OP_GROUPS = {
     "reductions/aten_max.textproto": {
         "overloads": ["aten::max", "aten::max.unary_out"],
         "targets": ["aten_max", "aten_max_unary_out"],
-        "samples_from": ["reductions/aten__aminmax.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto"],
     },
     "reductions/aten_max_dim.textproto": {
         "overloads": ["aten::max.dim", "aten::max.dim_max"],
@@ -1747,7 +1747,7 @@ OP_GROUPS = {
     "reductions/aten_mean.textproto": {
         "overloads": ["aten::mean", "aten::mean.dtype_out"],
         "targets": ["aten_mean", "aten_mean_dtype_out"],
-        "samples_from": ["reductions/aten__aminmax.textproto", "reductions/aten_max.textproto", "unary/aten_isfinite.textproto", "unary/aten_abs.textproto", "unary/aten_absolute.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "reductions/aten_max.textproto", "unary/aten_abs.textproto", "unary/aten_absolute.textproto"],
     },
     "reductions/aten_mean_dim.textproto": {
         "overloads": ["aten::mean.dim", "aten::mean.out"],
@@ -1757,7 +1757,7 @@ OP_GROUPS = {
     "reductions/aten_median.textproto": {
         "overloads": ["aten::median", "aten::median.out"],
         "targets": ["aten_median", "aten_median_out"],
-        "samples_from": ["reductions/aten__aminmax.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto"],
     },
     "reductions/aten_median_dim.textproto": {
         "overloads": ["aten::median.dim", "aten::median.dim_values"],
@@ -1767,7 +1767,7 @@ OP_GROUPS = {
     "reductions/aten_min.textproto": {
         "overloads": ["aten::min", "aten::min.unary_out"],
         "targets": ["aten_min", "aten_min_unary_out"],
-        "samples_from": ["reductions/aten__aminmax.textproto", "reductions/aten_max.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "reductions/aten_max.textproto"],
     },
     "reductions/aten_min_dim.textproto": {
         "overloads": ["aten::min.dim", "aten::min.dim_min"],
@@ -1777,17 +1777,17 @@ OP_GROUPS = {
     "reductions/aten_mode.textproto": {
         "overloads": ["aten::mode", "aten::mode.values"],
         "targets": ["aten_mode", "aten_mode_values"],
-        "samples_from": ["reductions/aten__aminmax_dim.textproto", "reductions/aten_max_dim.textproto", "reductions/aten_median_dim.textproto", "reductions/aten__aminmax.textproto", "reductions/aten_aminmax.textproto"],
+        "samples_from": ["reductions/aten__aminmax_dim.textproto", "reductions/aten_max_dim.textproto", "reductions/aten_median_dim.textproto", "unary/aten_isfinite.textproto", "reductions/aten_aminmax.textproto"],
     },
     "reductions/aten_nanmean.textproto": {
         "overloads": ["aten::nanmean", "aten::nanmean.out"],
         "targets": ["aten_nanmean", "aten_nanmean_out"],
-        "samples_from": ["reductions/aten_mean_dim.textproto", "reductions/aten__aminmax.textproto"],
+        "samples_from": ["reductions/aten_mean_dim.textproto", "unary/aten_isfinite.textproto"],
     },
     "reductions/aten_nanmedian.textproto": {
         "overloads": ["aten::nanmedian", "aten::nanmedian.out"],
         "targets": ["aten_nanmedian", "aten_nanmedian_out"],
-        "samples_from": ["reductions/aten__aminmax.textproto", "reductions/aten_median.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "reductions/aten_median.textproto"],
     },
     "reductions/aten_nanmedian_dim.textproto": {
         "overloads": ["aten::nanmedian.dim", "aten::nanmedian.dim_values"],
@@ -1797,12 +1797,12 @@ OP_GROUPS = {
     "reductions/aten_nansum.textproto": {
         "overloads": ["aten::nansum", "aten::nansum.out"],
         "targets": ["aten_nansum", "aten_nansum_out"],
-        "samples_from": ["reductions/aten_mean_dim.textproto", "reductions/aten__aminmax.textproto", "reductions/aten_nanmean.textproto"],
+        "samples_from": ["reductions/aten_mean_dim.textproto", "unary/aten_isfinite.textproto", "reductions/aten_nanmean.textproto"],
     },
     "reductions/aten_norm_Scalar.textproto": {
         "overloads": ["aten::norm.Scalar", "aten::norm.Scalar_out"],
         "targets": ["aten_norm_Scalar", "aten_norm_Scalar_out"],
-        "samples_from": ["reductions/aten__aminmax.textproto", "reductions/aten_max.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "reductions/aten_max.textproto"],
     },
     "reductions/aten_norm_ScalarOpt_dim.textproto": {
         "overloads": ["aten::norm.ScalarOpt_dim", "aten::norm.out"],
@@ -1822,7 +1822,7 @@ OP_GROUPS = {
     "reductions/aten_prod.textproto": {
         "overloads": ["aten::prod", "aten::prod.out"],
         "targets": ["aten_prod", "aten_prod_out"],
-        "samples_from": ["reductions/aten__aminmax.textproto", "reductions/aten_max.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "reductions/aten_max.textproto"],
     },
     "reductions/aten_prod_dim_int.textproto": {
         "overloads": ["aten::prod.dim_int", "aten::prod.int_out"],
@@ -1862,12 +1862,12 @@ OP_GROUPS = {
     "reductions/aten_sum.textproto": {
         "overloads": ["aten::sum", "aten::sum.out"],
         "targets": ["aten_sum", "aten_sum_out"],
-        "samples_from": ["reductions/aten__aminmax.textproto", "reductions/aten_max.textproto", "unary/aten_isfinite.textproto", "unary/aten_abs.textproto", "unary/aten_absolute.textproto", "reductions/aten_mean.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "reductions/aten_max.textproto", "unary/aten_abs.textproto", "unary/aten_absolute.textproto", "reductions/aten_mean.textproto"],
     },
     "reductions/aten_sum_dim_IntList.textproto": {
         "overloads": ["aten::sum.dim_IntList", "aten::sum.IntList_out"],
         "targets": ["aten_sum_dim_IntList", "aten_sum_IntList_out"],
-        "samples_from": ["reductions/aten_mean_dim.textproto", "reductions/aten__aminmax.textproto", "reductions/aten_nanmean.textproto", "reductions/aten_nansum.textproto"],
+        "samples_from": ["reductions/aten_mean_dim.textproto", "unary/aten_isfinite.textproto", "reductions/aten_nanmean.textproto", "reductions/aten_nansum.textproto"],
     },
     "reductions/aten_trace.textproto": {
         "overloads": ["aten::trace", "aten::trace.out"],
@@ -2057,7 +2057,7 @@ OP_GROUPS = {
     "sort/aten_argsort_stable.textproto": {
         "overloads": ["aten::argsort.stable", "aten::argsort.stable_out"],
         "targets": ["aten_argsort_stable", "aten_argsort_stable_out"],
-        "samples_from": [],
+        "samples_from": ["sort/aten_sort_stable.textproto"],
     },
     "sort/aten_msort.textproto": {
         "overloads": ["aten::msort", "aten::msort.out"],
@@ -2067,7 +2067,7 @@ OP_GROUPS = {
     "sort/aten_sort.textproto": {
         "overloads": ["aten::sort", "aten::sort.values"],
         "targets": ["aten_sort", "aten_sort_values"],
-        "samples_from": ["sort/aten_argsort.textproto"],
+        "samples_from": ["sort/aten_argsort.textproto", "sort/aten_msort.textproto"],
     },
     "sort/aten_sort_stable.textproto": {
         "overloads": ["aten::sort.stable", "aten::sort.values_stable"],
@@ -2807,7 +2807,7 @@ OP_GROUPS = {
     "views/aten__neg_view_copy.textproto": {
         "overloads": ["aten::_neg_view_copy", "aten::_neg_view_copy.out"],
         "targets": ["aten__neg_view_copy", "aten__neg_view_copy_out"],
-        "samples_from": ["unary/aten_isfinite.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "reductions/aten_max.textproto"],
     },
     "views/aten_adjoint.textproto": {
         "overloads": ["aten::adjoint"],
@@ -2817,22 +2817,22 @@ OP_GROUPS = {
     "views/aten_alias.textproto": {
         "overloads": ["aten::alias"],
         "targets": ["aten_alias"],
-        "samples_from": ["unary/aten_isfinite.textproto", "views/aten__neg_view_copy.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "reductions/aten_max.textproto", "views/aten__neg_view_copy.textproto"],
     },
     "views/aten_alias_copy.textproto": {
         "overloads": ["aten::alias_copy", "aten::alias_copy.out"],
         "targets": ["aten_alias_copy", "aten_alias_copy_out"],
-        "samples_from": ["unary/aten_isfinite.textproto", "views/aten__neg_view_copy.textproto", "views/aten_alias.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "reductions/aten_max.textproto", "views/aten__neg_view_copy.textproto", "views/aten_alias.textproto"],
     },
     "views/aten_detach.textproto": {
         "overloads": ["aten::detach", "aten::detach_"],
         "targets": ["aten_detach", "aten_detach_"],
-        "samples_from": ["unary/aten_isfinite.textproto", "views/aten__neg_view_copy.textproto", "views/aten_alias.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "reductions/aten_max.textproto", "views/aten__neg_view_copy.textproto", "views/aten_alias.textproto"],
     },
     "views/aten_detach_copy.textproto": {
         "overloads": ["aten::detach_copy", "aten::detach_copy.out"],
         "targets": ["aten_detach_copy", "aten_detach_copy_out"],
-        "samples_from": ["unary/aten_isfinite.textproto", "views/aten__neg_view_copy.textproto", "views/aten_alias.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "reductions/aten_max.textproto", "views/aten__neg_view_copy.textproto", "views/aten_alias.textproto"],
     },
     "views/aten_diagonal.textproto": {
         "overloads": ["aten::diagonal"],
@@ -2892,12 +2892,12 @@ OP_GROUPS = {
     "views/aten_squeeze.textproto": {
         "overloads": ["aten::squeeze", "aten::squeeze_"],
         "targets": ["aten_squeeze", "aten_squeeze_"],
-        "samples_from": [],
+        "samples_from": ["unary/aten_isfinite.textproto", "reductions/aten_max.textproto"],
     },
     "views/aten_squeeze_copy.textproto": {
         "overloads": ["aten::squeeze_copy", "aten::squeeze_copy.out"],
         "targets": ["aten_squeeze_copy", "aten_squeeze_copy_out"],
-        "samples_from": ["views/aten_squeeze.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "reductions/aten_max.textproto", "views/aten_squeeze.textproto"],
     },
     "views/aten_squeeze_copy_dim.textproto": {
         "overloads": ["aten::squeeze_copy.dim", "aten::squeeze_copy.dim_out"],
@@ -2977,12 +2977,12 @@ OP_GROUPS = {
     "views/aten_view_as_real.textproto": {
         "overloads": ["aten::view_as_real"],
         "targets": ["aten_view_as_real"],
-        "samples_from": [],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_abs.textproto", "unary/aten_absolute.textproto"],
     },
     "views/aten_view_as_real_copy.textproto": {
         "overloads": ["aten::view_as_real_copy", "aten::view_as_real_copy.out"],
         "targets": ["aten_view_as_real_copy", "aten_view_as_real_copy_out"],
-        "samples_from": ["views/aten_view_as_real.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_abs.textproto", "unary/aten_absolute.textproto", "views/aten_view_as_real.textproto"],
     },
     "where/aten_where_self.textproto": {
         "overloads": ["aten::where.self", "aten::where.self_out"],

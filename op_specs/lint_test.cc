@@ -8,7 +8,6 @@
 #include <map>
 #include <set>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
@@ -96,13 +95,19 @@ TEST(LintTest, GroupsManifestIsCurrent) {
 // No sample is written twice (specs are written once per op group): a
 // spec that needs a sample another spec writes takes it, by the other
 // spec's op and the sample's name (spec.proto OpSpec.samples_from), rather
-// than write it again. A sample is its name and content: the seed of its
-// cases names it (shrt/spec/rng.h CaseSeed), so two names are two draws.
+// than write it again. Two samples are the same when their arguments,
+// sweeps and tier are, whatever their names: a second name would only
+// draw the same inputs again under another seed (shrt/spec/rng.h CaseSeed).
 TEST(LintTest, NoSampleIsWrittenTwice) {
   absl::StatusOr<std::vector<LoadedSpec>> specs = LoadSpecTree("op_specs", "op_specs/recipes");
   ASSERT_TRUE(specs.ok()) << specs.status();
-  // serialized sample -> where it is written ("<path>:<line>"), by which op's spec
-  std::map<std::string, std::pair<std::string, std::string>> writer;
+  struct Writer {
+    std::string where;  // "<path>:<line>"
+    std::string op;     // the functional overload of the writing spec
+    std::string name;   // the sample's name there
+  };
+  // serialized sample without its name -> where it is written first
+  std::map<std::string, Writer> writer;
   std::set<std::string> files;
   for (const LoadedSpec& s : *specs) {
     if (!files.insert(s.path()).second) continue;  // one pass per file, not per overload
@@ -113,12 +118,19 @@ TEST(LintTest, NoSampleIsWrittenTwice) {
     ASSERT_TRUE(where.ok()) << where.status();
     for (int k = 0; k < own.sample_size(); ++k) {
       const std::string here = where->Where({{"sample", k}}, own);
+      Sample content = own.sample(k);
+      content.clear_name();
       auto [it, fresh] = writer.emplace(
-          own.sample(k).SerializeAsString(),
-          std::make_pair(here, OverloadToString(s.group().functional)));
-      EXPECT_TRUE(fresh) << here << ": sample '" << own.sample(k).name() << "' is written again ("
-                         << it->second.first << " writes it): take it with samples_from { op: \""
-                         << it->second.second << "\" sample: \"" << own.sample(k).name() << "\" }";
+          content.SerializeAsString(),
+          Writer{here, OverloadToString(s.group().functional), own.sample(k).name()});
+      // Which of the two came first is the tree's order, not history: name both ways out.
+      EXPECT_TRUE(fresh) << here << ": sample '" << own.sample(k).name()
+                         << "' writes again what " << it->second.where << " writes as '"
+                         << it->second.name << "': keep one, and take it in the other spec, "
+                         << "here with samples_from { op: \"" << it->second.op << "\" sample: \""
+                         << it->second.name << "\" } or there with samples_from { op: \""
+                         << OverloadToString(s.group().functional) << "\" sample: \""
+                         << own.sample(k).name() << "\" }";
     }
   }
 }
