@@ -257,12 +257,12 @@ OP_GROUPS = {
     "binary/aten_igamma.textproto": {
         "overloads": ["aten::igamma", "aten::igamma_", "aten::igamma.out"],
         "targets": ["aten_igamma", "aten_igamma_", "aten_igamma_out"],
-        "samples_from": ["binary/aten_special_zeta.textproto"],
+        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_special_zeta.textproto", "binary/aten_atan2.textproto"],
     },
     "binary/aten_igammac.textproto": {
         "overloads": ["aten::igammac", "aten::igammac_", "aten::igammac.out"],
         "targets": ["aten_igammac", "aten_igammac_", "aten_igammac_out"],
-        "samples_from": ["binary/aten_special_zeta.textproto", "binary/aten_igamma.textproto"],
+        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_special_zeta.textproto", "binary/aten_atan2.textproto", "binary/aten_igamma.textproto"],
     },
     "binary/aten_lcm.textproto": {
         "overloads": ["aten::lcm", "aten::lcm_", "aten::lcm.out"],
@@ -367,7 +367,7 @@ OP_GROUPS = {
     "binary/aten_special_xlog1py_self_scalar.textproto": {
         "overloads": ["aten::special_xlog1py.self_scalar", "aten::special_xlog1py.self_scalar_out"],
         "targets": ["aten_special_xlog1py_self_scalar", "aten_special_xlog1py_self_scalar_out"],
-        "samples_from": ["binary/aten_xlogy_Scalar_Self.textproto"],
+        "samples_from": ["binary/aten_remainder_Scalar_Tensor.textproto", "binary/aten_xlogy_Scalar_Self.textproto"],
     },
     "binary/aten_special_xlogy.textproto": {
         "overloads": ["aten::special_xlogy", "aten::special_xlogy.out"],
@@ -382,22 +382,22 @@ OP_GROUPS = {
     "binary/aten_special_xlogy_self_scalar.textproto": {
         "overloads": ["aten::special_xlogy.self_scalar", "aten::special_xlogy.self_scalar_out"],
         "targets": ["aten_special_xlogy_self_scalar", "aten_special_xlogy_self_scalar_out"],
-        "samples_from": ["binary/aten_xlogy_Scalar_Self.textproto"],
+        "samples_from": ["binary/aten_remainder_Scalar_Tensor.textproto", "binary/aten_xlogy_Scalar_Self.textproto"],
     },
     "binary/aten_special_zeta.textproto": {
         "overloads": ["aten::special_zeta", "aten::special_zeta.out"],
         "targets": ["aten_special_zeta", "aten_special_zeta_out"],
-        "samples_from": [],
+        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto"],
     },
     "binary/aten_special_zeta_other_scalar.textproto": {
         "overloads": ["aten::special_zeta.other_scalar", "aten::special_zeta.other_scalar_out"],
         "targets": ["aten_special_zeta_other_scalar", "aten_special_zeta_other_scalar_out"],
-        "samples_from": [],
+        "samples_from": ["binary/aten_add_Scalar.textproto", "binary/aten_copysign_Scalar.textproto", "binary/aten_div_Scalar.textproto", "binary/aten_xlogy_Scalar_Other.textproto"],
     },
     "binary/aten_special_zeta_self_scalar.textproto": {
         "overloads": ["aten::special_zeta.self_scalar", "aten::special_zeta.self_scalar_out"],
         "targets": ["aten_special_zeta_self_scalar", "aten_special_zeta_self_scalar_out"],
-        "samples_from": ["binary/aten_xlogy_Scalar_Self.textproto"],
+        "samples_from": ["binary/aten_remainder_Scalar_Tensor.textproto", "binary/aten_xlogy_Scalar_Self.textproto"],
     },
     "binary/aten_sub_Scalar.textproto": {
         "overloads": ["aten::sub.Scalar", "aten::sub_.Scalar", "aten::sub.Scalar_out"],
@@ -437,7 +437,7 @@ OP_GROUPS = {
     "binary/aten_xlogy_Scalar_Self.textproto": {
         "overloads": ["aten::xlogy.Scalar_Self", "aten::xlogy.OutScalar_Self"],
         "targets": ["aten_xlogy_Scalar_Self", "aten_xlogy_OutScalar_Self"],
-        "samples_from": [],
+        "samples_from": ["binary/aten_remainder_Scalar_Tensor.textproto"],
     },
     "binary/aten_xlogy_Tensor.textproto": {
         "overloads": ["aten::xlogy.Tensor", "aten::xlogy_.Tensor", "aten::xlogy.OutTensor"],
@@ -1017,7 +1017,7 @@ OP_GROUPS = {
     "foreach/aten__foreach_acos.textproto": {
         "overloads": ["aten::_foreach_acos", "aten::_foreach_acos_", "aten::_foreach_acos.out"],
         "targets": ["aten__foreach_acos", "aten__foreach_acos_", "aten__foreach_acos_out"],
-        "samples_from": [],
+        "samples_from": ["foreach/aten__foreach_ceil.textproto"],
     },
     "foreach/aten__foreach_add_List.textproto": {
         "overloads": ["aten::_foreach_add.List", "aten::_foreach_add_.List", "aten::_foreach_add.List_out"],
@@ -1042,7 +1042,7 @@ OP_GROUPS = {
     "foreach/aten__foreach_asin.textproto": {
         "overloads": ["aten::_foreach_asin", "aten::_foreach_asin_", "aten::_foreach_asin.out"],
         "targets": ["aten__foreach_asin", "aten__foreach_asin_", "aten__foreach_asin_out"],
-        "samples_from": ["foreach/aten__foreach_acos.textproto"],
+        "samples_from": ["foreach/aten__foreach_ceil.textproto", "foreach/aten__foreach_acos.textproto"],
     },
     "foreach/aten__foreach_atan.textproto": {
         "overloads": ["aten::_foreach_atan", "aten::_foreach_atan_", "aten::_foreach_atan.out"],
@@ -1102,7 +1102,7 @@ OP_GROUPS = {
     "foreach/aten__foreach_frac.textproto": {
         "overloads": ["aten::_foreach_frac", "aten::_foreach_frac_", "aten::_foreach_frac.out"],
         "targets": ["aten__foreach_frac", "aten__foreach_frac_", "aten__foreach_frac_out"],
-        "samples_from": ["foreach/aten__foreach_log.textproto"],
+        "samples_from": ["foreach/aten__foreach_ceil.textproto", "foreach/aten__foreach_log.textproto"],
     },
     "foreach/aten__foreach_lgamma.textproto": {
         "overloads": ["aten::_foreach_lgamma", "aten::_foreach_lgamma_", "aten::_foreach_lgamma.out"],
@@ -1112,22 +1112,22 @@ OP_GROUPS = {
     "foreach/aten__foreach_log.textproto": {
         "overloads": ["aten::_foreach_log", "aten::_foreach_log_", "aten::_foreach_log.out"],
         "targets": ["aten__foreach_log", "aten__foreach_log_", "aten__foreach_log_out"],
-        "samples_from": [],
+        "samples_from": ["foreach/aten__foreach_ceil.textproto"],
     },
     "foreach/aten__foreach_log10.textproto": {
         "overloads": ["aten::_foreach_log10", "aten::_foreach_log10_", "aten::_foreach_log10.out"],
         "targets": ["aten__foreach_log10", "aten__foreach_log10_", "aten__foreach_log10_out"],
-        "samples_from": ["foreach/aten__foreach_log.textproto"],
+        "samples_from": ["foreach/aten__foreach_ceil.textproto", "foreach/aten__foreach_log.textproto"],
     },
     "foreach/aten__foreach_log1p.textproto": {
         "overloads": ["aten::_foreach_log1p", "aten::_foreach_log1p_", "aten::_foreach_log1p.out"],
         "targets": ["aten__foreach_log1p", "aten__foreach_log1p_", "aten__foreach_log1p_out"],
-        "samples_from": ["foreach/aten__foreach_log.textproto"],
+        "samples_from": ["foreach/aten__foreach_ceil.textproto", "foreach/aten__foreach_log.textproto"],
     },
     "foreach/aten__foreach_log2.textproto": {
         "overloads": ["aten::_foreach_log2", "aten::_foreach_log2_", "aten::_foreach_log2.out"],
         "targets": ["aten__foreach_log2", "aten__foreach_log2_", "aten__foreach_log2_out"],
-        "samples_from": ["foreach/aten__foreach_log.textproto"],
+        "samples_from": ["foreach/aten__foreach_ceil.textproto", "foreach/aten__foreach_log.textproto"],
     },
     "foreach/aten__foreach_maximum_List.textproto": {
         "overloads": ["aten::_foreach_maximum.List", "aten::_foreach_maximum_.List", "aten::_foreach_maximum.List_out"],
@@ -1187,7 +1187,7 @@ OP_GROUPS = {
     "foreach/aten__foreach_sqrt.textproto": {
         "overloads": ["aten::_foreach_sqrt", "aten::_foreach_sqrt_", "aten::_foreach_sqrt.out"],
         "targets": ["aten__foreach_sqrt", "aten__foreach_sqrt_", "aten__foreach_sqrt_out"],
-        "samples_from": ["foreach/aten__foreach_log.textproto"],
+        "samples_from": ["foreach/aten__foreach_ceil.textproto", "foreach/aten__foreach_log.textproto"],
     },
     "foreach/aten__foreach_sub_List.textproto": {
         "overloads": ["aten::_foreach_sub.List", "aten::_foreach_sub_.List", "aten::_foreach_sub.List_out"],
@@ -2742,7 +2742,7 @@ OP_GROUPS = {
     "unary/aten_special_ndtri.textproto": {
         "overloads": ["aten::special_ndtri", "aten::special_ndtri.out"],
         "targets": ["aten_special_ndtri", "aten_special_ndtri_out"],
-        "samples_from": [],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto"],
     },
     "unary/aten_special_polygamma.textproto": {
         "overloads": ["aten::special_polygamma", "aten::special_polygamma.out"],
@@ -2762,12 +2762,12 @@ OP_GROUPS = {
     "unary/aten_special_scaled_modified_bessel_k0.textproto": {
         "overloads": ["aten::special_scaled_modified_bessel_k0", "aten::special_scaled_modified_bessel_k0.out"],
         "targets": ["aten_special_scaled_modified_bessel_k0", "aten_special_scaled_modified_bessel_k0_out"],
-        "samples_from": [],
+        "samples_from": ["unary/aten_special_airy_ai.textproto"],
     },
     "unary/aten_special_scaled_modified_bessel_k1.textproto": {
         "overloads": ["aten::special_scaled_modified_bessel_k1", "aten::special_scaled_modified_bessel_k1.out"],
         "targets": ["aten_special_scaled_modified_bessel_k1", "aten_special_scaled_modified_bessel_k1_out"],
-        "samples_from": ["unary/aten_special_scaled_modified_bessel_k0.textproto"],
+        "samples_from": ["unary/aten_special_airy_ai.textproto", "unary/aten_special_scaled_modified_bessel_k0.textproto"],
     },
     "unary/aten_special_sinc.textproto": {
         "overloads": ["aten::special_sinc", "aten::special_sinc.out"],

@@ -310,6 +310,31 @@ TEST(SpecLoaderTest, UnknownRecipesAndWorldSizesNameTheField) {
               HasSubstr("w.textproto:2: field 'world_sizes[1]'"));
 }
 
+// A taken sample (samples_from) brings its shapes and its inputs' own
+// recipes; an input that names none gets the taking spec's recipe (its
+// op's domain), as the spec's own samples do.
+TEST(BindTest, TakenSamplesGetTheTakingSpecsRecipe) {
+  absl::StatusOr<LoadedSpec> isfinite = LoadedSpec::FromText(
+      "op: \"aten::isfinite\"\n"
+      "sample { name: \"a\" arg { name: \"self\" tensor { shape: [3] } } }\n"
+      "sample { name: \"b\" arg { name: \"self\" tensor { shape: [2] recipe: \"comparison_ties\" } } }\n",
+      "isfinite.textproto", TestRecipes());
+  ASSERT_TRUE(isfinite.ok()) << isfinite.status();
+  absl::StatusOr<LoadedSpec> log = LoadedSpec::FromText(
+      "op: \"aten::log\"\nrecipe: \"positive\"\n"
+      "samples_from { op: \"aten::isfinite\" sample: [\"a\", \"b\"] }\n",
+      "log.textproto", TestRecipes(), {&*isfinite});
+  ASSERT_TRUE(log.ok()) << log.status();
+  auto recipe = [](const LoadedSpec& spec, int s) {
+    absl::StatusOr<std::vector<BoundSample>> bound = BoundSample::BindAll(spec, s);
+    EXPECT_TRUE(bound.ok()) << bound.status();
+    return bound.ok() ? bound->front().inputs().front().recipe : "";
+  };
+  EXPECT_EQ(recipe(*isfinite, 0), "default");
+  EXPECT_EQ(recipe(*log, 0), "positive");
+  EXPECT_EQ(recipe(*log, 1), "comparison_ties");
+}
+
 TEST(BindTest, LayoutsNeedEnoughDims) {
   EXPECT_THAT(std::string(BindText("op: \"aten::relu\"\nsample { name: \"s\"\n"
                                    "arg { name: \"self\" tensor { shape: [3] layout: TRANSPOSED } } }")
