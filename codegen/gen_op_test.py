@@ -75,9 +75,12 @@ def _template():
 
 
 def recipes_used(*specs):
+    """Sorted names of the recipes `specs` (OpSpec) use: each spec's recipe
+    ("default" when empty) and arg_recipe entries, and every input's own."""
     names = set()
     for spec in specs:
         names.add(spec.recipe or _DEFAULT_RECIPE)
+        names.update(entry.recipe for entry in spec.arg_recipe)
         for sample in spec.sample:
             for arg in sample.arg:
                 for t in [arg.tensor] if arg.HasField("tensor") else list(arg.tensors.tensor):

@@ -64,6 +64,16 @@ class GenerateTest(unittest.TestCase):
         self.assertIn("op_specs/recipes/nonzero.textproto", source)
         self.assertNotIn("op_specs/recipes/positive.textproto", source)
 
+    def test_embeds_the_recipes_of_the_spec_and_of_its_arguments(self):
+        # recipe and arg_recipe name recipes no input names (spec.proto).
+        spec = self.write("aten_mul_Tensor.textproto", _SPEC.replace(
+            'op: "aten::mul.Tensor"\n',
+            'op: "aten::mul.Tensor"\nrecipe: "positive"\narg_recipe { arg: "self" recipe: "comparison_ties" }\n'))
+        source = gen_op_test.generate(spec, _RECIPES, _XFAILS)["aten::mul.Tensor"]
+        self.assertIn("op_specs/recipes/positive.textproto", source)
+        self.assertIn("op_specs/recipes/comparison_ties.textproto", source)
+        self.assertNotIn("op_specs/recipes/default.textproto", source)
+
     def test_embeds_only_this_ops_xfails(self):
         spec = self.write("aten_mul_Tensor.textproto", _SPEC)
         xfails = self.write("xfails.textproto", """

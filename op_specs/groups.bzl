@@ -167,7 +167,7 @@ OP_GROUPS = {
     "binary/aten_div_Tensor.textproto": {
         "overloads": ["aten::div.Tensor", "aten::div_.Tensor", "aten::div.out"],
         "targets": ["aten_div_Tensor", "aten_div__Tensor", "aten_div_out"],
-        "samples_from": [],
+        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_atan2.textproto", "binary/aten_ldexp_Tensor.textproto"],
     },
     "binary/aten_div_Tensor_mode.textproto": {
         "overloads": ["aten::div.Tensor_mode", "aten::div_.Tensor_mode", "aten::div.out_mode"],
@@ -187,7 +187,7 @@ OP_GROUPS = {
     "binary/aten_divide_Tensor.textproto": {
         "overloads": ["aten::divide.Tensor", "aten::divide_.Tensor", "aten::divide.out"],
         "targets": ["aten_divide_Tensor", "aten_divide__Tensor", "aten_divide_out"],
-        "samples_from": ["binary/aten_div_Tensor.textproto"],
+        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_atan2.textproto", "binary/aten_ldexp_Tensor.textproto", "binary/aten_div_Tensor.textproto"],
     },
     "binary/aten_divide_Tensor_mode.textproto": {
         "overloads": ["aten::divide.Tensor_mode", "aten::divide_.Tensor_mode", "aten::divide.out_mode"],
@@ -427,7 +427,7 @@ OP_GROUPS = {
     "binary/aten_true_divide_Tensor.textproto": {
         "overloads": ["aten::true_divide.Tensor", "aten::true_divide_.Tensor", "aten::true_divide.out"],
         "targets": ["aten_true_divide_Tensor", "aten_true_divide__Tensor", "aten_true_divide_out"],
-        "samples_from": ["binary/aten_div_Tensor.textproto"],
+        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_atan2.textproto", "binary/aten_ldexp_Tensor.textproto", "binary/aten_div_Tensor.textproto"],
     },
     "binary/aten_xlogy_Scalar_Other.textproto": {
         "overloads": ["aten::xlogy.Scalar_Other", "aten::xlogy_.Scalar_Other", "aten::xlogy.OutScalar_Other"],
@@ -472,7 +472,7 @@ OP_GROUPS = {
     "bitwise/aten___ilshift___Tensor.textproto": {
         "overloads": ["aten::__ilshift__.Tensor"],
         "targets": ["aten___ilshift___Tensor"],
-        "samples_from": [],
+        "samples_from": ["bitwise/aten_bitwise_and_Tensor.textproto", "binary/aten_gcd.textproto"],
     },
     "bitwise/aten___ior___Scalar.textproto": {
         "overloads": ["aten::__ior__.Scalar"],
@@ -492,7 +492,7 @@ OP_GROUPS = {
     "bitwise/aten___irshift___Tensor.textproto": {
         "overloads": ["aten::__irshift__.Tensor"],
         "targets": ["aten___irshift___Tensor"],
-        "samples_from": ["bitwise/aten___ilshift___Tensor.textproto"],
+        "samples_from": ["bitwise/aten_bitwise_and_Tensor.textproto", "binary/aten_gcd.textproto", "bitwise/aten___ilshift___Tensor.textproto"],
     },
     "bitwise/aten___ixor___Scalar.textproto": {
         "overloads": ["aten::__ixor__.Scalar"],
@@ -512,7 +512,7 @@ OP_GROUPS = {
     "bitwise/aten___lshift___Tensor.textproto": {
         "overloads": ["aten::__lshift__.Tensor", "aten::__lshift__.Tensor_out"],
         "targets": ["aten___lshift___Tensor", "aten___lshift___Tensor_out"],
-        "samples_from": ["bitwise/aten___ilshift___Tensor.textproto", "bitwise/aten_bitwise_left_shift_Tensor.textproto"],
+        "samples_from": ["bitwise/aten_bitwise_and_Tensor.textproto", "binary/aten_gcd.textproto", "bitwise/aten___ilshift___Tensor.textproto", "bitwise/aten_bitwise_left_shift_Tensor.textproto"],
     },
     "bitwise/aten___or___Scalar.textproto": {
         "overloads": ["aten::__or__.Scalar"],
@@ -532,7 +532,7 @@ OP_GROUPS = {
     "bitwise/aten___rshift___Tensor.textproto": {
         "overloads": ["aten::__rshift__.Tensor", "aten::__rshift__.Tensor_out"],
         "targets": ["aten___rshift___Tensor", "aten___rshift___Tensor_out"],
-        "samples_from": ["bitwise/aten___ilshift___Tensor.textproto", "bitwise/aten_bitwise_left_shift_Tensor.textproto"],
+        "samples_from": ["bitwise/aten_bitwise_and_Tensor.textproto", "binary/aten_gcd.textproto", "bitwise/aten___ilshift___Tensor.textproto", "bitwise/aten_bitwise_left_shift_Tensor.textproto"],
     },
     "bitwise/aten___xor___Scalar.textproto": {
         "overloads": ["aten::__xor__.Scalar"],
@@ -567,7 +567,7 @@ OP_GROUPS = {
     "bitwise/aten_bitwise_left_shift_Tensor.textproto": {
         "overloads": ["aten::bitwise_left_shift.Tensor", "aten::bitwise_left_shift_.Tensor", "aten::bitwise_left_shift.Tensor_out"],
         "targets": ["aten_bitwise_left_shift_Tensor", "aten_bitwise_left_shift__Tensor", "aten_bitwise_left_shift_Tensor_out"],
-        "samples_from": ["bitwise/aten___ilshift___Tensor.textproto"],
+        "samples_from": ["bitwise/aten_bitwise_and_Tensor.textproto", "binary/aten_gcd.textproto", "bitwise/aten___ilshift___Tensor.textproto"],
     },
     "bitwise/aten_bitwise_left_shift_Tensor_Scalar.textproto": {
         "overloads": ["aten::bitwise_left_shift.Tensor_Scalar", "aten::bitwise_left_shift_.Tensor_Scalar", "aten::bitwise_left_shift.Tensor_Scalar_out"],
@@ -602,7 +602,7 @@ OP_GROUPS = {
     "bitwise/aten_bitwise_right_shift_Tensor.textproto": {
         "overloads": ["aten::bitwise_right_shift.Tensor", "aten::bitwise_right_shift_.Tensor", "aten::bitwise_right_shift.Tensor_out"],
         "targets": ["aten_bitwise_right_shift_Tensor", "aten_bitwise_right_shift__Tensor", "aten_bitwise_right_shift_Tensor_out"],
-        "samples_from": ["bitwise/aten___ilshift___Tensor.textproto", "bitwise/aten_bitwise_left_shift_Tensor.textproto"],
+        "samples_from": ["bitwise/aten_bitwise_and_Tensor.textproto", "binary/aten_gcd.textproto", "bitwise/aten___ilshift___Tensor.textproto", "bitwise/aten_bitwise_left_shift_Tensor.textproto"],
     },
     "bitwise/aten_bitwise_right_shift_Tensor_Scalar.textproto": {
         "overloads": ["aten::bitwise_right_shift.Tensor_Scalar", "aten::bitwise_right_shift_.Tensor_Scalar", "aten::bitwise_right_shift.Tensor_Scalar_out"],
@@ -1032,7 +1032,7 @@ OP_GROUPS = {
     "foreach/aten__foreach_addcdiv_Scalar.textproto": {
         "overloads": ["aten::_foreach_addcdiv.Scalar", "aten::_foreach_addcdiv_.Scalar", "aten::_foreach_addcdiv.Scalar_out"],
         "targets": ["aten__foreach_addcdiv_Scalar", "aten__foreach_addcdiv__Scalar", "aten__foreach_addcdiv_Scalar_out"],
-        "samples_from": [],
+        "samples_from": ["foreach/aten__foreach_addcmul_Scalar.textproto"],
     },
     "foreach/aten__foreach_addcmul_Scalar.textproto": {
         "overloads": ["aten::_foreach_addcmul.Scalar", "aten::_foreach_addcmul_.Scalar", "aten::_foreach_addcmul.Scalar_out"],
@@ -1067,7 +1067,7 @@ OP_GROUPS = {
     "foreach/aten__foreach_div_List.textproto": {
         "overloads": ["aten::_foreach_div.List", "aten::_foreach_div_.List", "aten::_foreach_div.List_out"],
         "targets": ["aten__foreach_div_List", "aten__foreach_div__List", "aten__foreach_div_List_out"],
-        "samples_from": [],
+        "samples_from": ["foreach/aten__foreach_mul_List.textproto"],
     },
     "foreach/aten__foreach_div_Scalar.textproto": {
         "overloads": ["aten::_foreach_div.Scalar", "aten::_foreach_div_.Scalar", "aten::_foreach_div.Scalar_out"],
@@ -1297,12 +1297,12 @@ OP_GROUPS = {
     "losses/aten_binary_cross_entropy.textproto": {
         "overloads": ["aten::binary_cross_entropy", "aten::binary_cross_entropy.out"],
         "targets": ["aten_binary_cross_entropy", "aten_binary_cross_entropy_out"],
-        "samples_from": [],
+        "samples_from": ["losses/aten_binary_cross_entropy_with_logits.textproto", "losses/aten_mse_loss.textproto"],
     },
     "losses/aten_binary_cross_entropy_backward.textproto": {
         "overloads": ["aten::binary_cross_entropy_backward", "aten::binary_cross_entropy_backward.grad_input"],
         "targets": ["aten_binary_cross_entropy_backward", "aten_binary_cross_entropy_backward_grad_input"],
-        "samples_from": [],
+        "samples_from": ["losses/aten_mse_loss_backward.textproto"],
     },
     "losses/aten_binary_cross_entropy_with_logits.textproto": {
         "overloads": ["aten::binary_cross_entropy_with_logits", "aten::binary_cross_entropy_with_logits.out"],
@@ -2217,7 +2217,7 @@ OP_GROUPS = {
     "ternary/aten_addcdiv.textproto": {
         "overloads": ["aten::addcdiv", "aten::addcdiv_", "aten::addcdiv.out"],
         "targets": ["aten_addcdiv", "aten_addcdiv_", "aten_addcdiv_out"],
-        "samples_from": [],
+        "samples_from": ["ternary/aten_addcmul.textproto"],
     },
     "ternary/aten_addcmul.textproto": {
         "overloads": ["aten::addcmul", "aten::addcmul_", "aten::addcmul.out"],

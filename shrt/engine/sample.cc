@@ -5,6 +5,7 @@
 #include "ATen/core/dispatch/Dispatcher.h"
 #include "ATen/core/ivalue.h"
 #include "ATen/core/jit_type.h"
+#include "absl/container/flat_hash_map.h"
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
@@ -102,8 +103,26 @@ absl::StatusOr<BoundSample> BoundSample::Bind(const LoadedSpec& spec, int s, con
       spec.op().name.c_str(), spec.op().overload_name.c_str()));
   const c10::FunctionSchema& schema = b.op_->schema();
   b.mutates_ = WritesInputArgument(schema);
-  const std::string default_recipe =
+  // The recipe of an input that names none: its argument's arg_recipe,
+  // else the spec's recipe, else "default" (spec.proto OpSpec.arg_recipe).
+  const std::string spec_recipe =
       spec.proto().recipe().empty() ? std::string(kDefaultRecipe) : spec.proto().recipe();
+  absl::flat_hash_map<std::string, std::string> arg_recipes;
+  for (int r = 0; r < spec.proto().arg_recipe_size(); ++r) {
+    const ArgRecipe& entry = spec.proto().arg_recipe(r);
+    auto idx = schema.argumentIndexWithName(entry.arg());
+    const ArgKind kind = idx.has_value() ? Classify(schema.arguments()[*idx]).kind : ArgKind::kOther;
+    if (kind != ArgKind::kTensor && kind != ArgKind::kTensorList && kind != ArgKind::kOptTensorList) {
+      return FieldError(spec.WhereArgRecipe(r), absl::StrCat("arg_recipe[", r, "].arg"),
+                        absl::StrCat("'", entry.arg(), "' is not a tensor argument of ",
+                                     OverloadToString(schema.operator_name())));
+    }
+    arg_recipes[entry.arg()] = entry.recipe();
+  }
+  auto default_recipe_of = [&](const std::string& arg) -> const std::string& {
+    auto it = arg_recipes.find(arg);
+    return it == arg_recipes.end() ? spec_recipe : it->second;
+  };
 
   const int declared_args = spec.proto().sample(s).arg_size();
   auto bad = [&](int a, absl::string_view what) {
@@ -146,7 +165,7 @@ absl::StatusOr<BoundSample> BoundSample::Bind(const LoadedSpec& spec, int s, con
       b.slots_.push_back({static_cast<int>(i), elem});
       input_arg.push_back(a);
       b.inputs_.push_back({std::move(label), shape, ToScalarType(t.dtype()),
-                           t.recipe().empty() ? default_recipe : t.recipe(), t.layout(),
+                           t.recipe().empty() ? default_recipe_of(arg.name()) : t.recipe(), t.layout(),
                            static_cast<int>(b.inputs_.size())});
       return absl::OkStatus();
     };

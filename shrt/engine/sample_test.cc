@@ -1,6 +1,9 @@
 #include "shrt/engine/sample.h"
 
 #include <optional>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "ATen/TensorOperators.h"
 #include "ATen/core/Tensor.h"
@@ -8,6 +11,7 @@
 #include "ATen/ops/equal.h"
 #include "ATen/ops/full.h"
 #include "ATen/ops/ones.h"
+#include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "shrt/engine/test_recipes.h"
@@ -333,6 +337,47 @@ TEST(BindTest, TakenSamplesGetTheTakingSpecsRecipe) {
   EXPECT_EQ(recipe(*isfinite, 0), "default");
   EXPECT_EQ(recipe(*log, 0), "positive");
   EXPECT_EQ(recipe(*log, 1), "comparison_ties");
+}
+
+// arg_recipe gives one argument's inputs a recipe, over the spec's, in
+// taken samples too; an entry must name a tensor argument of the overload.
+TEST(BindTest, ArgRecipesOverTheSpecsRecipe) {
+  absl::StatusOr<LoadedSpec> add = LoadedSpec::FromText(
+      "op: \"aten::add.Tensor\"\n"
+      "sample { name: \"a\" arg { name: \"self\" tensor { shape: [3] } }\n"
+      "  arg { name: \"other\" tensor { shape: [3] } } }\n",
+      "add.textproto", TestRecipes());
+  ASSERT_TRUE(add.ok()) << add.status();
+  absl::StatusOr<LoadedSpec> div = LoadedSpec::FromText(
+      "op: \"aten::div.Tensor\"\nrecipe: \"positive\"\n"
+      "arg_recipe { arg: \"other\" recipe: \"nonzero\" }\n"
+      "samples_from { op: \"aten::add.Tensor\" }\n",
+      "div.textproto", TestRecipes(), {&*add});
+  ASSERT_TRUE(div.ok()) << div.status();
+  absl::StatusOr<std::vector<BoundSample>> bound = BoundSample::BindAll(*div, 0);
+  ASSERT_TRUE(bound.ok()) << bound.status();
+  ASSERT_EQ(bound->front().inputs().size(), 2u);
+  EXPECT_EQ(bound->front().inputs()[0].recipe, "positive");
+  EXPECT_EQ(bound->front().inputs()[1].recipe, "nonzero");
+
+  for (const auto& [entry, error] : std::vector<std::pair<std::string, std::string>>{
+           {"arg_recipe { arg: \"alpha\" recipe: \"nonzero\" }",
+            "div.textproto:2: field 'arg_recipe[0].arg': 'alpha' is not a tensor argument of "
+            "aten::div.Tensor"},
+           {"arg_recipe { arg: \"other\" recipe: \"nonzer\" }",
+            "div.textproto:2: field 'arg_recipe[0].recipe': unknown recipe 'nonzer'"},
+           {"arg_recipe { arg: \"other\" recipe: \"nonzero\" }\n"
+            "arg_recipe { arg: \"other\" recipe: \"positive\" }",
+            "div.textproto:3: field 'arg_recipe[1].arg': 'other' has an entry already"}}) {
+    absl::StatusOr<LoadedSpec> bad = LoadedSpec::FromText(
+        absl::StrCat("op: \"aten::div.Tensor\"\n", entry,
+                     "\nsample { name: \"a\" arg { name: \"self\" tensor { shape: [3] } }\n"
+                     "  arg { name: \"other\" tensor { shape: [3] } } }\n"),
+        "div.textproto", TestRecipes());
+    absl::Status status = bad.status();
+    if (bad.ok()) status = BoundSample::BindAll(*bad, 0).status();
+    EXPECT_THAT(std::string(status.message()), HasSubstr(error)) << entry;
+  }
 }
 
 TEST(BindTest, LayoutsNeedEnoughDims) {

@@ -107,6 +107,10 @@ std::string LoadedSpec::WhereLocalShapeArg() const {
   return locations_.Where({{"local_shape_arg", -1}}, proto_);
 }
 
+std::string LoadedSpec::WhereArgRecipe(int r) const {
+  return locations_.Where({{"arg_recipe", r}}, proto_);
+}
+
 std::string LoadedSpec::WhereSample(int s) const { return WhereInSample(s, {}); }
 
 std::string LoadedSpec::WhereArg(int s, int a) const { return WhereInSample(s, {{"arg", a}}); }
@@ -305,6 +309,18 @@ absl::StatusOr<LoadedSpec> LoadedSpec::FromText(absl::string_view text, const st
   if (absl::Status s = check_recipe(p.recipe(), spec.locations_.Where({{"recipe", -1}}, p), "recipe");
       !s.ok()) {
     return s;
+  }
+  absl::flat_hash_set<std::string> recipe_args;
+  for (int r = 0; r < p.arg_recipe_size(); ++r) {
+    const ArgRecipe& entry = p.arg_recipe(r);
+    const std::string where = spec.WhereArgRecipe(r);
+    const std::string field = absl::StrCat("arg_recipe[", r, "]");
+    if (entry.arg().empty()) return FieldError(where, field + ".arg", "is required");
+    if (!recipe_args.insert(entry.arg()).second) {
+      return FieldError(where, field + ".arg", absl::StrCat("'", entry.arg(), "' has an entry already"));
+    }
+    if (entry.recipe().empty()) return FieldError(where, field + ".recipe", "is required");
+    if (absl::Status st = check_recipe(entry.recipe(), where, field + ".recipe"); !st.ok()) return st;
   }
   for (int i = 0; i < p.world_sizes_size(); ++i) {
     if (absl::StatusOr<Mesh> m = Mesh::Create(p.world_sizes(i)); !m.ok()) {

@@ -86,12 +86,13 @@ class LoadedSpec {
   std::vector<int> world_sizes() const;
 
   // "<path>:<line>" of the `op` field, of the `local_shape_arg` field, of
-  // sample `s`, of argument `a` of sample `s`, of sweep `w` of sample `s`
+  // `arg_recipe` entry `r`, of sample `s`, of argument `a` of sample `s`, of sweep `w` of sample `s`
   // (in the spec that writes it, for samples taken from samples_from),
   // of `missing` entry `m` and
   // of `crash` entry `c`.
   std::string WhereOp() const;
   std::string WhereLocalShapeArg() const;
+  std::string WhereArgRecipe(int r) const;
   std::string WhereSample(int s) const;
   std::string WhereArg(int s, int a) const;
   std::string WhereSweep(int s, int w) const;

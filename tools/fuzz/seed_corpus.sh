@@ -53,7 +53,7 @@ specs=()
 for family in $(printf '%s\n' "${op_specs[@]}" | cut -d/ -f2 | sort -u); do
   specs+=("$(printf '%s\n' "${op_specs[@]}" | grep "^op_specs/$family/" | head -n 1)")
 done
-for field in sweep exclude missing local_shape_arg 'tensors {' recipe: world_sizes samples_from 'sample: \[' tolerance nightly_only dtype_value int_list str_value 'none: true' layout require_complete; do
+for field in sweep exclude missing local_shape_arg 'tensors {' recipe: world_sizes samples_from 'sample: \[' arg_recipe '^recipe:' tolerance nightly_only dtype_value int_list str_value 'none: true' layout require_complete; do
   f=$(grep -l -- "$field" "${op_specs[@]}" | head -n 1 || true)
   [[ -n "$f" ]] && specs+=("$f")
 done
