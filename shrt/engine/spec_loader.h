@@ -34,7 +34,9 @@ class LoadedSpec {
   //                     matches are suggested);
   //   InvalidArgument   a syntax error or unknown field, a malformed `op`, no
   //                     sample, a sample name that is not an identifier or is
-  //                     repeated, a recipe `recipes` lacks, a world size
+  //                     repeated, a recipe `recipes` lacks, an
+  //                     `arg_recipe` entry without `arg` or `recipe` or
+  //                     naming an argument another entry names, a world size
   //                     outside [2, 64], a sweep with no values, with two
   //                     kinds of values, or naming an argument twice; an
   //                     `exclude` entry that names no variant of the group
@@ -86,10 +88,10 @@ class LoadedSpec {
   std::vector<int> world_sizes() const;
 
   // "<path>:<line>" of the `op` field, of the `local_shape_arg` field, of
-  // `arg_recipe` entry `r`, of sample `s`, of argument `a` of sample `s`, of sweep `w` of sample `s`
-  // (in the spec that writes it, for samples taken from samples_from),
-  // of `missing` entry `m` and
-  // of `crash` entry `c`.
+  // `arg_recipe` entry `r`, of sample `s`, of argument `a` of sample `s`,
+  // of sweep `w` of sample `s` (in the spec that writes it, for samples
+  // taken from samples_from), of `missing` entry `m` and of `crash` entry
+  // `c`.
   std::string WhereOp() const;
   std::string WhereLocalShapeArg() const;
   std::string WhereArgRecipe(int r) const;
