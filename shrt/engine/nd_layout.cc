@@ -7,6 +7,7 @@
 #include <limits>
 #include <optional>
 
+#include "ATen/ops/cat.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "shrt/engine/distribute.h"
@@ -42,16 +43,16 @@ void AppendSub(const Ranges& held, ChunkRange want, Ranges& out) {
   }
 }
 
-// One piece of a level: its tensor (a view for Replicate and Shard levels,
-// fresh parts for a Partial one, `owned` then), the seed chain its Partial
-// parts are drawn from, and what it holds: per dim, the index ranges of
-// `base`, which keys either `full` (0) or the Partial part it was cut from.
+// One piece of a level, as what it holds: per dim, the index ranges of
+// `src`, a tensor that is either `full` (key 0) or a Partial part (keyed
+// by the split that drew it). Cut lazily: a piece is only made a tensor
+// to be split, or once as a local (Cut).
 struct Piece {
-  at::Tensor t;
-  uint64_t seed;
+  at::Tensor src;
   uint64_t base;
   std::vector<Ranges> held;
-  bool owned = false;  // a contiguous buffer of its own (Distribute's)
+  // The whole of a Partial part: `src` itself is the piece, contiguous.
+  bool whole_part = false;
 };
 
 uint64_t ContentKey(const Piece& p) {
@@ -71,20 +72,43 @@ std::vector<Ranges> Whole(const at::Tensor& t) {
   return held;
 }
 
+int64_t Length(const Ranges& ranges) {
+  int64_t n = 0;
+  for (const ChunkRange& r : ranges) n += r.length();
+  return n;
+}
+
+// The piece's elements of its `src`: a view where every dim holds one
+// range (or none), else the ranges concatenated.
+at::Tensor Cut(const Piece& piece) {
+  at::Tensor t = piece.src;
+  for (int64_t d = 0; d < static_cast<int64_t>(piece.held.size()); ++d) {
+    const Ranges& ranges = piece.held[d];
+    if (ranges.size() == 1 && ranges[0].begin == 0 && ranges[0].end == t.size(d)) continue;
+    if (ranges.size() <= 1) {
+      t = ranges.empty() ? t.narrow(d, 0, 0) : t.narrow(d, ranges[0].begin, ranges[0].length());
+      continue;
+    }
+    std::vector<at::Tensor> parts;
+    for (const ChunkRange& r : ranges) parts.push_back(t.narrow(d, r.begin, r.length()));
+    t = at::cat(parts, d);
+  }
+  return t;
+}
+
 }  // namespace
 
 std::vector<at::Tensor> DistributeNd(const at::Tensor& full,
                                      const std::vector<Placement>& placements,
                                      const MeshShape& mesh, uint64_t seed, double* max_abs_part,
-                                     std::vector<uint64_t>* rank_keys) {
+                                     std::vector<uint64_t>* rank_keys, NdPieceCache* cache) {
   const UnfilledScope unfilled;  // every local is written in full
-  // The pieces after the mesh dims so far, in row-major order. The seed of
-  // a piece's Partial parts comes from `seed`, the level and the piece's
-  // non-Replicate coordinates, so ranks that differ only in Replicate
-  // coordinates hold the same values, Partial parts included ([R, P(sum)]:
-  // rank (0, j) and (1, j) hold the same part). Replicate and Shard levels
-  // cut views; only the last level's distinct pieces are copied.
-  std::vector<Piece> level{{full, seed, 0, Whole(full)}};
+  NdPieceCache own;
+  NdPieceCache& made = cache != nullptr ? *cache : own;
+  // The pieces after the mesh dims so far, in row-major order: Replicate
+  // levels repeat a piece, Shard levels narrow what it holds, Partial
+  // levels split it into parts drawn from `seed` and what it holds.
+  std::vector<Piece> level{{full, 0, Whole(full)}};
   for (int m = 0; m < mesh.ndim(); ++m) {
     const Placement& p = placements[m];
     const int w = mesh.dims()[m];
@@ -97,39 +121,42 @@ std::vector<at::Tensor> DistributeNd(const at::Tensor& full,
       }
       if (Pieces(p)) {
         const int64_t d = p.dim();
+        const int64_t size = Length(piece.held[d]);
         for (int c = 0; c < w; ++c) {
-          Piece cut{ShardPiece(piece.t, p, w, c),
-                    MixSeed({piece.seed, static_cast<uint64_t>(c) + 1}), piece.base, piece.held,
-                    /*owned=*/false};
+          Piece cut{piece.src, piece.base, piece.held};
           Ranges& ranges = cut.held[d];
           ranges.clear();
           const std::vector<ChunkRange> chunks =
-              p.is_shard() ? std::vector<ChunkRange>{ChunkOf(piece.t.size(d), w, c)}
-                           : StridedChunkOf(piece.t.size(d), w, p.split_factor(), c);
+              p.is_shard() ? std::vector<ChunkRange>{ChunkOf(size, w, c)}
+                           : StridedChunkOf(size, w, p.split_factor(), c);
           for (const ChunkRange& chunk : chunks) AppendSub(piece.held[d], chunk, ranges);
           next.push_back(std::move(cut));
         }
         continue;
       }
-      // Partial: fresh parts, each the base of its own pieces. A part is
-      // determined by the piece it splits, the placement and its seed.
-      const uint64_t parts_seed = MixSeed({piece.seed, static_cast<uint64_t>(m)});
-      std::vector<at::Tensor> parts = Distribute(piece.t, p, w, parts_seed, max_abs_part);
-      const uint64_t split = MixSeed({ContentKey(piece), parts_seed,
+      // Partial: a part is determined by the piece it splits, the
+      // placement, the mesh dim's size and `seed`, and drawn once.
+      const uint64_t split = MixSeed({seed, ContentKey(piece),
                                       std::hash<std::string>()(p.ToString()),
                                       static_cast<uint64_t>(w)});
+      auto it = made.splits.find(split);
+      if (it == made.splits.end()) {
+        NdPieceCache::Split parts;
+        parts.parts = Distribute(Cut(piece), p, w, split, &parts.max_abs_part);
+        it = made.splits.emplace(split, std::move(parts)).first;
+      }
+      if (max_abs_part != nullptr) *max_abs_part = std::max(*max_abs_part, it->second.max_abs_part);
       for (int c = 0; c < w; ++c) {
-        std::vector<Ranges> held = Whole(parts[c]);
-        next.push_back({std::move(parts[c]), MixSeed({piece.seed, static_cast<uint64_t>(c) + 1}),
-                        MixSeed({split, static_cast<uint64_t>(c) + 1}), std::move(held),
-                        /*owned=*/true});
+        const at::Tensor& part = it->second.parts[c];
+        next.push_back({part, MixSeed({split, static_cast<uint64_t>(c) + 1}), Whole(part),
+                        /*whole_part=*/true});
       }
     }
     level = std::move(next);
   }
-  // Each distinct piece in a buffer of its own, copied once unless a
-  // Partial level made it: ranks holding the same content share it (their
-  // locals are read-only: an overload that writes its inputs gets copies,
+  // Each distinct local in a contiguous buffer of its own, made once per
+  // cache: ranks holding the same content share it (their locals are
+  // read-only: an overload that writes its inputs gets copies,
   // nd_truth.cc).
   std::vector<at::Tensor> locals;
   std::vector<uint64_t> keys;
@@ -137,10 +164,12 @@ std::vector<at::Tensor> DistributeNd(const at::Tensor& full,
   keys.reserve(level.size());
   for (const Piece& piece : level) {
     const uint64_t key = ContentKey(piece);
-    const auto same = std::find(keys.begin(), keys.end(), key);
-    locals.push_back(same != keys.end() ? locals[same - keys.begin()]
-                     : piece.owned      ? piece.t
-                                        : piece.t.clone(at::MemoryFormat::Contiguous));
+    auto it = made.locals.find(key);
+    if (it == made.locals.end()) {
+      at::Tensor local = piece.whole_part ? piece.src : Cut(piece).clone(at::MemoryFormat::Contiguous);
+      it = made.locals.emplace(key, std::move(local)).first;
+    }
+    locals.push_back(it->second);
     keys.push_back(key);
   }
   if (rank_keys != nullptr) *rank_keys = std::move(keys);

@@ -17,6 +17,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <unordered_map>
 #include <vector>
 
 #include "ATen/core/Tensor.h"
@@ -26,28 +27,50 @@
 
 namespace shrt {
 
+// What DistributeNd drew and copied for one tensor, kept between its
+// calls: every Partial split (the parts of one piece, by the split's key,
+// which names the seed, with their largest finite |value|) and every
+// distinct local (a contiguous copy, by its rank key). A caller passes one
+// cache per tensor, for any seeds (nd_truth.cc: per input and negation of
+// a case), and never reads it.
+struct NdPieceCache {
+  struct Split {
+    std::vector<at::Tensor> parts;
+    double max_abs_part = 0;
+  };
+  std::unordered_map<uint64_t, Split> splits;
+  std::unordered_map<uint64_t, at::Tensor> locals;
+};
+
 // The mesh.size() locals of `full` under `placements` (one per mesh dim;
-// CheckNdPlacements holds), distributed level by level with distribute.h
-// Distribute: Partial levels split the current piece into parts (parts of
-// parts for [P(sum), P(sum)]), drawn with seeds derived from `seed`, the
-// level and the piece's non-Replicate coordinates, so that ranks that
-// differ only on Replicate mesh dims hold the same values. `max_abs_part`
-// as Distribute's, over every level. Replicate and Shard levels cut views;
-// each distinct local is then copied once, and ranks holding the same
-// content share that tensor: a caller that lets an operator write its
-// inputs copies them first (nd_truth.cc).
+// CheckNdPlacements holds), distributed level by level: Replicate levels
+// repeat a piece, Shard and _StridedShard levels cut it (mesh.h ChunkOf,
+// StridedChunkOf), and Partial levels split it into parts with
+// distribute.h Distribute (parts of parts for [P(sum), P(sum)]). A split
+// is drawn with a seed derived from `seed`, what the piece holds, the
+// placement and the mesh dim's size alone, so one piece split one way
+// gets the same parts under any placements: ranks that differ only on
+// Replicate mesh dims hold the same values, and [R, P(sum)]'s rank (0, j)
+// holds what [P(sum), R]'s rank (j, 0) holds. `max_abs_part` as
+// Distribute's, over every level. Each distinct local is one contiguous
+// copy, and ranks holding the same content share that tensor: a caller
+// that lets an operator write its inputs copies them first (nd_truth.cc).
 // If `rank_keys` is given, it receives one key per rank, naming what the
 // rank's local holds: equal keys, equal locals, whatever placements gave
 // them. A key names the index ranges of `full` a local holds, so the rank
 // holding chunk 1 of dim 0 has the same key under [S(0), R] and [R, S(0)],
 // and the same as a 1-D S(0) rank 1 of 2; a Partial level's parts are
-// keyed by the piece they split, the placement and their seed. Keys do not
-// name `full` itself: a caller mixes in which tensor it distributed.
+// keyed by the split that drew them. Keys do not name `full` itself: a
+// caller mixes in which tensor it distributed.
+// If `cache` is given (made for this `full`), the splits and copies it
+// holds are taken from it, and those made are added to it: across the
+// placements of one tensor, each split is drawn and each local copied once.
 std::vector<at::Tensor> DistributeNd(const at::Tensor& full,
                                      const std::vector<Placement>& placements,
                                      const MeshShape& mesh, uint64_t seed,
                                      double* max_abs_part = nullptr,
-                                     std::vector<uint64_t>* rank_keys = nullptr);
+                                     std::vector<uint64_t>* rank_keys = nullptr,
+                                     NdPieceCache* cache = nullptr);
 
 // The shape of rank `rank`'s local of a tensor of shape `shape` under
 // `placements`: the Shard and _StridedShard levels' pieces, nested.

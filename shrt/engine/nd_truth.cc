@@ -1,6 +1,7 @@
 #include "shrt/engine/nd_truth.h"
 
 #include <algorithm>
+#include <bit>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -17,6 +18,7 @@
 #include "shrt/engine/nd_layout.h"
 #include "shrt/engine/rank_locals.h"
 #include "shrt/engine/sample.h"
+#include "shrt/engine/tensor_bytes.h"
 #include "shrt/ops/candidates.h"
 #include "shrt/ops/overload_name.h"
 #include "shrt/spec/recipes.h"
@@ -34,8 +36,12 @@ struct NdLocals {
   std::vector<uint64_t> keys;
   double scale = 0;
 };
-// Locals of one case by (input, N-D placements, redraw, negated).
-using NdLocalsCache = std::map<std::tuple<size_t, NdPlacements, int, bool>, NdLocals>;
+// Locals of one case by (input, N-D placements, redraw, negated), and
+// what DistributeNd made for them by (input, negated).
+struct NdLocalsCache {
+  std::map<std::tuple<size_t, NdPlacements, int, bool>, NdLocals> locals;
+  std::map<std::pair<size_t, bool>, NdPieceCache> pieces;
+};
 
 // The outputs of one case's successful rank calls by what their locals
 // held (NdLocals keys mixed over the inputs, with each input's negation):
@@ -49,8 +55,10 @@ using NdLocalsCache = std::map<std::tuple<size_t, NdPlacements, int, bool>, NdLo
 // At most kMaxMemoElements elements are kept (8 x kMaxSampleElements,
 // limits.h: 64 MiB of float64), these outputs and the case's expected
 // pieces (NdExpectedCache) together; past it, calls are made.
+// Each call's outputs come with their tensor_bytes.h BytesKey.
+using BytesKeys = std::vector<std::optional<uint64_t>>;
 struct NdCallMemo {
-  std::unordered_map<uint64_t, Tensors> outputs;
+  std::unordered_map<uint64_t, std::pair<Tensors, BytesKeys>> outputs;
   int64_t elements = 0;
 };
 inline constexpr int64_t kMaxMemoElements = 8 * kMaxSampleElements;
@@ -78,15 +86,84 @@ struct NdExpectedCache {
   }
 };
 
-// A stable seed for input i's N-D placements in one case and redraw (the
-// same for every rule that uses them, so that their verdicts agree).
-uint64_t LocalsSeed(uint64_t case_seed, size_t i, const NdPlacements& ps, int redraw) {
-  uint64_t seed = MixSeed({case_seed, i, static_cast<uint64_t>(redraw)});
+// A key of N-D placements.
+uint64_t PlacementsKey(const NdPlacements& ps) {
+  uint64_t key = ps.size();
   for (const Placement& p : ps) {
-    seed = MixSeed({seed, static_cast<uint64_t>(p.kind()), static_cast<uint64_t>(p.dim()),
-                    static_cast<uint64_t>(p.reduce_op()), static_cast<uint64_t>(p.split_factor())});
+    key = MixSeed({key, static_cast<uint64_t>(p.kind()), static_cast<uint64_t>(p.dim()),
+                   static_cast<uint64_t>(p.reduce_op()), static_cast<uint64_t>(p.split_factor())});
   }
-  return seed;
+  return key;
+}
+
+// One case's output checks by what they compared: the run's negated
+// inputs, the output, its N-D placements, the tolerance's input scales and
+// the rank outputs (tensor_bytes.h: the same bytes, the same check). Where
+// an output ignores an input (new_full's `self`, expand_as's `other`) or
+// the call memo shared the ranks' calls, many tuples give the same rank
+// outputs, and each such check is made once. An entry keeps its rank
+// outputs to confirm a hit byte for byte; they share the call memo's budget
+// (an entry is kept while they fit), and rank outputs BytesKey cannot read
+// are checked every time.
+class NdCheckCache {
+ public:
+  // The check of output k's rank outputs `outs` (with their BytesKeys)
+  // against N-D placements `out` in the run with `negated` inputs and
+  // tolerance `context`: a kept one, or `check()`.
+  OutputCheck Get(const std::vector<bool>& negated, size_t k, const NdPlacements& out,
+                  const CheckContext& context, const Tensors& outs, const BytesKeys& keys,
+                  const std::function<OutputCheck()>& check, NdCallMemo& memo) {
+    uint64_t key = MixSeed({k, PlacementsKey(out), std::bit_cast<uint64_t>(context.input_scale),
+                            std::bit_cast<uint64_t>(context.full_input_scale), negated.size()});
+    for (bool b : negated) key = MixSeed({key, b});
+    int64_t elements = 0;
+    for (size_t r = 0; r < outs.size(); ++r) {
+      if (!keys[r].has_value()) return check();
+      key = MixSeed({key, *keys[r]});
+      if (outs[r].defined()) elements += outs[r].numel();
+    }
+    std::vector<Entry>& same_key = entries_[key];
+    for (const Entry& e : same_key) {
+      if (e.k == k && e.out == out && e.negated == negated &&
+          e.input_scale == context.input_scale &&
+          e.full_input_scale == context.full_input_scale && Same(e.outs, outs)) {
+        return e.check;
+      }
+    }
+    OutputCheck made = check();
+    if (memo.elements + elements <= kMaxMemoElements) {
+      memo.elements += elements;
+      same_key.push_back(
+          {negated, k, out, context.input_scale, context.full_input_scale, outs, made});
+    }
+    return made;
+  }
+
+ private:
+  struct Entry {
+    std::vector<bool> negated;
+    size_t k;
+    NdPlacements out;
+    double input_scale;
+    double full_input_scale;
+    Tensors outs;
+    OutputCheck check;
+  };
+  static bool Same(const Tensors& a, const Tensors& b) {
+    if (a.size() != b.size()) return false;
+    for (size_t r = 0; r < a.size(); ++r) {
+      if (!SameBytes(a[r], b[r])) return false;
+    }
+    return true;
+  }
+  std::unordered_map<uint64_t, std::vector<Entry>> entries_;
+};
+
+// The seed of input i's Partial parts in one case and redraw: the same for
+// every N-D placement, so that one piece split one way gets the same parts
+// in every rule (nd_layout.h DistributeNd), and the rules' verdicts agree.
+uint64_t LocalsSeed(uint64_t case_seed, size_t i, int redraw) {
+  return MixSeed({case_seed, i, static_cast<uint64_t>(redraw)});
 }
 
 // Whether `p` can be built for a tensor of `ndim` dims and `dtype`: as a
@@ -154,9 +231,10 @@ class NdTruthBuilder {
       NdLocalsCache cache;
       NdCallMemo memo;
       NdExpectedCache expected;
+      NdCheckCache checks;
       for (const auto& [inputs, rules] : tuples_) {
         if (std::none_of(rules.begin(), rules.end(), [&](size_t r) { return Open(r); })) continue;
-        RunTuple(inputs, rules, full, cache, memo, expected);
+        RunTuple(inputs, rules, full, cache, memo, expected, checks);
         if (!informative) continue;
         for (size_t r : rules) ++informative_[r];
       }
@@ -269,7 +347,7 @@ class NdTruthBuilder {
 
   void RunTuple(const std::vector<NdPlacements>& placements, const std::vector<size_t>& rules,
                 FullCase& full, NdLocalsCache& cache, NdCallMemo& memo,
-                NdExpectedCache& expected) {
+                NdExpectedCache& expected, NdCheckCache& checks) {
     std::vector<Placement> rep;
     for (const NdPlacements& ps : placements) rep.push_back(Representative(ps));
     const int n = mesh_.size();
@@ -293,13 +371,14 @@ class NdTruthBuilder {
         if (partial) full_input_scale = std::max(full_input_scale, full.scales[i]);
         const int redraw = partial ? run.redraw : 0;
         auto key = std::make_tuple(i, placements[i], redraw, static_cast<bool>(run.negated[i]));
-        auto it = cache.find(key);
-        if (it == cache.end()) {
+        auto it = cache.locals.find(key);
+        if (it == cache.locals.end()) {
           NdLocals made;
-          made.ranks = DistributeNd((*inputs)[i], placements[i], mesh_,
-                                    LocalsSeed(full.seed, sample_.inputs()[i].seed_index, placements[i], redraw), &made.scale,
-                                    &made.keys);
-          it = cache.emplace(std::move(key), std::move(made)).first;
+          made.ranks = DistributeNd(
+              (*inputs)[i], placements[i], mesh_,
+              LocalsSeed(full.seed, sample_.inputs()[i].seed_index, redraw), &made.scale,
+              &made.keys, &cache.pieces[{i, static_cast<bool>(run.negated[i])}]);
+          it = cache.locals.emplace(std::move(key), std::move(made)).first;
         }
         input_scale = std::max(input_scale, it->second.scale);
         const Layout layout = sample_.inputs()[i].layout;
@@ -326,6 +405,7 @@ class NdTruthBuilder {
       }
       for (const auto& [shape_placements, group] : by_shape) {
         std::vector<Tensors> outs(outputs_.size(), Tensors(n));
+        std::vector<BytesKeys> out_keys(outputs_.size(), BytesKeys(n));
         std::string error;
         for (int r = 0; r < n && error.empty(); ++r) {
           std::vector<int64_t> local_shape;
@@ -337,7 +417,10 @@ class NdTruthBuilder {
           }
           if (auto made = share ? memo.outputs.find(key) : memo.outputs.end();
               made != memo.outputs.end()) {
-            for (size_t k = 0; k < outputs_.size(); ++k) outs[k][r] = made->second[k];
+            for (size_t k = 0; k < outputs_.size(); ++k) {
+              outs[k][r] = made->second.first[k];
+              out_keys[k][r] = made->second.second[k];
+            }
             continue;
           }
           absl::StatusOr<Tensors> got = sample_.has_local_shape()
@@ -354,12 +437,16 @@ class NdTruthBuilder {
             error = absl::StrCat(where, ": rank ", mesh_.RankName(r), " returned ", got->size(),
                                  " outputs instead of ", outputs_.size());
           } else {
-            for (size_t k = 0; k < got->size(); ++k) outs[k][r] = (*got)[k];
+            BytesKeys keys;
+            for (size_t k = 0; k < got->size(); ++k) {
+              outs[k][r] = (*got)[k];
+              keys.push_back(out_keys[k][r] = BytesKey((*got)[k]));
+            }
             int64_t elements = 0;
             for (const at::Tensor& t : *got) elements += t.numel();
             if (share && memo.elements + elements <= kMaxMemoElements) {
               memo.elements += elements;
-              memo.outputs.emplace(key, *std::move(got));
+              memo.outputs.emplace(key, std::make_pair(*std::move(got), std::move(keys)));
             }
           }
         }
@@ -368,22 +455,20 @@ class NdTruthBuilder {
           for (size_t r : group) Refute(r, error);
           continue;
         }
-        std::map<std::pair<size_t, NdPlacements>, OutputCheck> checked;
         for (size_t r : group) {
           for (size_t k = 0; k < outputs_.size() && Open(r); ++k) {
             const NdPlacements out = truth_.rules[r].Output(k);
-            auto it = checked.find({k, out});
-            if (it == checked.end()) {
-              auto reference = [&]() {
-                return cases_.Reference(full, run.negated, *inputs, *want, k);
-              };
-              OutputCheck check =
-                  CheckNdOutput((*want)[k], outs[k], out, mesh_,
-                                cases_.Context(k, input_scale, full_input_scale), reference,
-                                expected.Find({run.negated, k, out}, (*want)[k], n, memo));
-              it = checked.emplace(std::make_pair(k, out), std::move(check)).first;
-            }
-            const OutputCheck& check = it->second;
+            const CheckContext context = cases_.Context(k, input_scale, full_input_scale);
+            const OutputCheck check = checks.Get(
+                run.negated, k, out, context, outs[k], out_keys[k],
+                [&]() {
+                  auto reference = [&]() {
+                    return cases_.Reference(full, run.negated, *inputs, *want, k);
+                  };
+                  return CheckNdOutput((*want)[k], outs[k], out, mesh_, context, reference,
+                                       expected.Find({run.negated, k, out}, (*want)[k], n, memo));
+                },
+                memo);
             if (check.ok) continue;
             const std::string rank = check.rank < 0
                                          ? std::string("the reduction over ranks")

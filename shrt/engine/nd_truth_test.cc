@@ -80,6 +80,34 @@ TEST(NdLayoutTest, NestedPartialsReduceToTheFullTensor) {
       at::equal(ReducePartial({s_p[3], s_p[4], s_p[5]}, Placement::Partial(ReduceOp::kMax)), x.narrow(0, 3, 2)));
 }
 
+// A split is drawn from the seed and what it splits alone: [R, P(sum)]'s
+// rank (0, j) holds [P(sum), R]'s rank (j, 0) part, and a cache gives every
+// placement the locals it gets without one, drawing each split once.
+TEST(NdLayoutTest, OneSplitUnderAnyPlacements) {
+  const at::Tensor x = at::randn({5, 4}, at::kDouble);
+  const MeshShape mesh = *MeshShape::Parse("2x2");
+  const std::vector<at::Tensor> r_p = DistributeNd(x, Nd("[R, P(sum)]"), mesh, 7);
+  const std::vector<at::Tensor> p_r = DistributeNd(x, Nd("[P(sum), R]"), mesh, 7);
+  EXPECT_TRUE(at::equal(r_p[0], p_r[0]));
+  EXPECT_TRUE(at::equal(r_p[1], p_r[2]));
+  EXPECT_FALSE(at::equal(r_p[0], DistributeNd(x, Nd("[R, P(sum)]"), mesh, 8)[0]));
+  NdPieceCache cache;
+  for (const char* placements :
+       {"[P(sum), S(0)]", "[P(sum), R]", "[S(1), P(sum)]", "[P(sum), P(sum)]", "[R, P(sum)]"}) {
+    double with = 0, without = 0;
+    std::vector<uint64_t> keys_with, keys_without;
+    const std::vector<at::Tensor> a =
+        DistributeNd(x, Nd(placements), mesh, 7, &with, &keys_with, &cache);
+    const std::vector<at::Tensor> b = DistributeNd(x, Nd(placements), mesh, 7, &without, &keys_without);
+    EXPECT_EQ(with, without) << placements;
+    EXPECT_EQ(keys_with, keys_without) << placements;
+    for (int r = 0; r < 4; ++r) EXPECT_TRUE(at::equal(a[r], b[r])) << placements << " " << r;
+  }
+  // Splits of the full tensor (one), of S(1)'s two chunks, of the two parts
+  // of [P(sum), P(sum)]'s first level.
+  EXPECT_EQ(cache.splits.size(), 5u);
+}
+
 // Rank keys name what a local holds, whatever placements gave it: the
 // call memo (nd_truth.cc) reuses a call's outputs for equal keys.
 TEST(NdLayoutTest, RankKeysNameContent) {
