@@ -98,6 +98,7 @@ def shrt_dependencies():
     _system_library("com_google_absl", "absl.BUILD")
     _system_library("com_google_googletest", "googletest.BUILD")
     _system_library("muparser", "muparser.BUILD")
+    _system_library("tcmalloc", "tcmalloc.BUILD")
     _system_library("libfuzzer", "libfuzzer.BUILD", path = "/usr/lib/llvm-14/lib")
     _system_library("com_google_benchmark", "benchmark.BUILD")
 
