@@ -47,7 +47,8 @@ bool SameBytes(const at::Tensor& a, const at::Tensor& b) {
     return false;
   }
   const std::string_view x = Span(a, sizes, strides), y = Span(b, sizes, strides);
-  return x.size() == y.size() && std::memcmp(x.data(), y.data(), x.size()) == 0;
+  // memcmp takes no null pointer, which an empty span may hold.
+  return x.size() == y.size() && (x.empty() || std::memcmp(x.data(), y.data(), x.size()) == 0);
 }
 
 }  // namespace shrt
