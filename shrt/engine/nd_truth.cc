@@ -1,7 +1,6 @@
 #include "shrt/engine/nd_truth.h"
 
 #include <algorithm>
-#include <bit>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -15,6 +14,7 @@
 #include "shrt/engine/distribute.h"
 #include "shrt/engine/full_case.h"
 #include "shrt/engine/isolation.h"
+#include "shrt/engine/nd_case_caches.h"
 #include "shrt/engine/nd_layout.h"
 #include "shrt/engine/rank_locals.h"
 #include "shrt/engine/sample.h"
@@ -28,7 +28,6 @@
 namespace shrt {
 namespace {
 
-using NdPlacements = std::vector<Placement>;
 // One input's locals on every rank, with the key of each rank's content
 // (nd_layout.h DistributeNd: equal keys, equal locals).
 struct NdLocals {
@@ -41,122 +40,6 @@ struct NdLocals {
 struct NdLocalsCache {
   std::map<std::tuple<size_t, NdPlacements, int, bool>, NdLocals> locals;
   std::map<std::pair<size_t, bool>, NdPieceCache> pieces;
-};
-
-// The outputs of one case's successful rank calls by what their locals
-// held (NdLocals keys mixed over the inputs, with each input's negation):
-// a call whose every input holds what an earlier call's held is not made
-// again, in its own tuple or in another. On 2x2, ranks that differ only on
-// a Replicate mesh dim make one call, and [S(0), R] makes the calls of
-// [R, S(0)] on other ranks. Only for an overload that writes no input;
-// when each rank's call takes its local output shape (spec.proto
-// local_shape_arg), the key names that shape too. The outputs are read,
-// never written.
-// At most kMaxMemoElements elements are kept (8 x kMaxSampleElements,
-// limits.h: 64 MiB of float64), these outputs and the case's expected
-// pieces (NdExpectedCache) together; past it, calls are made.
-// Each call's outputs come with their tensor_bytes.h BytesKey.
-using BytesKeys = std::vector<std::optional<uint64_t>>;
-struct NdCallMemo {
-  std::unordered_map<uint64_t, std::pair<Tensors, BytesKeys>> outputs;
-  int64_t elements = 0;
-};
-inline constexpr int64_t kMaxMemoElements = 8 * kMaxSampleElements;
-
-// One case's expected output pieces (nd_layout.h CheckNdOutput's
-// `expected`) by the run's negated inputs, the output and its N-D
-// placements: every tuple of input placements is checked against the same
-// pieces of the same full output. The pieces share the call memo's budget:
-// an entry is made while what it may hold (at most one full output per
-// rank) fits in kMaxMemoElements with the memo's outputs and the other
-// entries; past it, pieces are cut per check.
-struct NdExpectedCache {
-  std::map<std::tuple<std::vector<bool>, size_t, NdPlacements>, std::vector<at::Tensor>> pieces;
-
-  // The entry for `key`, made if it fits in `memo`'s budget (and charged
-  // to it); nullptr when it does not.
-  std::vector<at::Tensor>* Find(std::tuple<std::vector<bool>, size_t, NdPlacements> key,
-                                const at::Tensor& full, int ranks, NdCallMemo& memo) {
-    auto it = pieces.find(key);
-    if (it != pieces.end()) return &it->second;
-    const int64_t most = full.numel() * ranks;
-    if (memo.elements + most > kMaxMemoElements) return nullptr;
-    memo.elements += most;
-    return &pieces[std::move(key)];
-  }
-};
-
-// A key of N-D placements.
-uint64_t PlacementsKey(const NdPlacements& ps) {
-  uint64_t key = ps.size();
-  for (const Placement& p : ps) {
-    key = MixSeed({key, static_cast<uint64_t>(p.kind()), static_cast<uint64_t>(p.dim()),
-                   static_cast<uint64_t>(p.reduce_op()), static_cast<uint64_t>(p.split_factor())});
-  }
-  return key;
-}
-
-// One case's output checks by what they compared: the run's negated
-// inputs, the output, its N-D placements, the tolerance's input scales and
-// the rank outputs (tensor_bytes.h: the same bytes, the same check). Where
-// an output ignores an input (new_full's `self`, expand_as's `other`) or
-// the call memo shared the ranks' calls, many tuples give the same rank
-// outputs, and each such check is made once. An entry keeps its rank
-// outputs to confirm a hit byte for byte; they share the call memo's budget
-// (an entry is kept while they fit), and rank outputs BytesKey cannot read
-// are checked every time.
-class NdCheckCache {
- public:
-  // The check of output k's rank outputs `outs` (with their BytesKeys)
-  // against N-D placements `out` in the run with `negated` inputs and
-  // tolerance `context`: a kept one, or `check()`.
-  OutputCheck Get(const std::vector<bool>& negated, size_t k, const NdPlacements& out,
-                  const CheckContext& context, const Tensors& outs, const BytesKeys& keys,
-                  const std::function<OutputCheck()>& check, NdCallMemo& memo) {
-    uint64_t key = MixSeed({k, PlacementsKey(out), std::bit_cast<uint64_t>(context.input_scale),
-                            std::bit_cast<uint64_t>(context.full_input_scale), negated.size()});
-    for (bool b : negated) key = MixSeed({key, b});
-    int64_t elements = 0;
-    for (size_t r = 0; r < outs.size(); ++r) {
-      if (!keys[r].has_value()) return check();
-      key = MixSeed({key, *keys[r]});
-      if (outs[r].defined()) elements += outs[r].numel();
-    }
-    std::vector<Entry>& same_key = entries_[key];
-    for (const Entry& e : same_key) {
-      if (e.k == k && e.out == out && e.negated == negated &&
-          e.input_scale == context.input_scale &&
-          e.full_input_scale == context.full_input_scale && Same(e.outs, outs)) {
-        return e.check;
-      }
-    }
-    OutputCheck made = check();
-    if (memo.elements + elements <= kMaxMemoElements) {
-      memo.elements += elements;
-      same_key.push_back(
-          {negated, k, out, context.input_scale, context.full_input_scale, outs, made});
-    }
-    return made;
-  }
-
- private:
-  struct Entry {
-    std::vector<bool> negated;
-    size_t k;
-    NdPlacements out;
-    double input_scale;
-    double full_input_scale;
-    Tensors outs;
-    OutputCheck check;
-  };
-  static bool Same(const Tensors& a, const Tensors& b) {
-    if (a.size() != b.size()) return false;
-    for (size_t r = 0; r < a.size(); ++r) {
-      if (!SameBytes(a[r], b[r])) return false;
-    }
-    return true;
-  }
-  std::unordered_map<uint64_t, std::vector<Entry>> entries_;
 };
 
 // The seed of input i's Partial parts in one case and redraw: the same for
