@@ -10,12 +10,16 @@ set -u
 shrt="$1"
 fail=0
 # One or two overloads per family, with in-place and out= variants, several
-# outputs, index inputs, integer and bool dtypes, and view sizes.
+# outputs, index inputs, integer and bool dtypes, and view sizes; and
+# overloads that share a TORCH_WARN_ONCE (index_reduce's "in beta",
+# chain_matmul's deprecation), whose reported warnings must not depend on
+# which of them a worker ran first (shrt/engine/torch_runtime.h).
 ops=aten::add.Tensor,aten::add_.Tensor,aten::mul.out,aten::div.Tensor,aten::mm,aten::addmm,\
 aten::sum.dim_IntList,aten::max.dim,aten::argmax,aten::cumsum,aten::sort,aten::topk,\
 aten::_softmax,aten::native_layer_norm,aten::index_select,aten::gather,aten::embedding,\
 aten::cat,aten::split.Tensor,aten::view,aten::transpose.int,aten::where.self,\
-aten::clamp,aten::eq.Tensor,aten::bitwise_and.Tensor,aten::lerp.Tensor,aten::abs,aten::_to_copy
+aten::clamp,aten::eq.Tensor,aten::bitwise_and.Tensor,aten::lerp.Tensor,aten::abs,aten::_to_copy,\
+aten::index_reduce,aten::index_reduce_,aten::index_reduce.out,aten::chain_matmul,aten::chain_matmul.out
 run() {  # run NAME FLAGS...: the report without times, in $TEST_TMPDIR/NAME.json
   local name="$1"; shift
   "$shrt" validate --op="$ops" --format=json "$@" >"$TEST_TMPDIR/$name.raw" 2>"$TEST_TMPDIR/$name.err"

@@ -59,7 +59,8 @@ struct OpReport {
   std::vector<std::string> sampled;
   // c10 warnings (TORCH_WARN) the operator raised during the run: how many,
   // and the first one's text. They are collected here instead of reaching
-  // stderr.
+  // stderr. TORCH_WARN_ONCE warns at every call too (torch_runtime.h), so
+  // the count grows with the calls and never depends on what ran before.
   int64_t warning_count = 0;
   std::string first_warning;
   // With ValidateClaims (validate.h) for a strategy table: one verdict per

@@ -3,6 +3,7 @@
 #include "ATen/Context.h"
 #include "ATen/Parallel.h"
 #include "absl/base/call_once.h"
+#include "c10/util/Exception.h"
 
 namespace shrt {
 
@@ -12,6 +13,7 @@ void UseGroundTruthRuntime() {
     at::set_num_threads(1);
     at::globalContext().setDeterministicAlgorithms(/*b=*/true, /*warn_only=*/true);
     at::globalContext().setDeterministicFillUninitializedMemory(true);
+    c10::WarningUtils::set_warnAlways(true);
   });
 }
 

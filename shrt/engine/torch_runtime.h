@@ -28,6 +28,14 @@
 // - Deterministic algorithms in warn-only mode, which the fill needs: an
 //   operator with no deterministic implementation on CPU raises a c10
 //   warning (counted in the report like any other) instead of an error.
+// - Every c10 warning raised at every call (`c10::WarningUtils::
+//   set_warnAlways(true)`, the C++ side of `torch.set_warn_always(True)`):
+//   TORCH_WARN_ONCE then acts as TORCH_WARN (c10/util/Exception.h), so an
+//   overload's warnings in its report do not depend on which overloads ran
+//   before it in the same worker process. Without it, `validate --all`
+//   gave aten::index_reduce_ the warning "index_reduce() is in beta" with
+//   --jobs=2 and none with --jobs=1 (another index_reduce overload had
+//   taken the process's one warning).
 //
 // The engine calls it before it binds a sample (sample.h), so no entry
 // point can run ground truth without it; programs call it first thing in

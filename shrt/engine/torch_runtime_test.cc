@@ -12,6 +12,7 @@
 #include "ATen/ops/ones.h"
 #include "ATen/ops/rand.h"
 #include "ATen/ops/zeros.h"
+#include "c10/util/Exception.h"
 #include "gtest/gtest.h"
 
 namespace shrt {
@@ -20,6 +21,23 @@ namespace {
 TEST(TorchRuntimeTest, OneIntraOpThread) {
   UseGroundTruthRuntime();
   EXPECT_EQ(at::get_num_threads(), 1);
+}
+
+// A TORCH_WARN_ONCE site, as an operator's kernel has one.
+void WarnOnce() { TORCH_WARN_ONCE("a warning meant once per process"); }
+
+class CountingHandler : public c10::WarningHandler {
+ public:
+  void process(const c10::Warning&) override { ++count; }
+  int count = 0;
+};
+
+TEST(TorchRuntimeTest, EveryWarningAtEveryCall) {
+  UseGroundTruthRuntime();
+  CountingHandler handler;
+  c10::WarningUtils::WarningHandlerGuard guard(&handler);
+  for (int i = 0; i < 3; ++i) WarnOnce();
+  EXPECT_EQ(handler.count, 3);
 }
 
 TEST(TorchRuntimeTest, UninitialisedMemoryIsNaNOrTheLargestValue) {
