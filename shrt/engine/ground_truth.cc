@@ -194,6 +194,10 @@ class TruthBuilder {
     for (const PartialVariant& run :
          PartialVariants(placements, cases_.input_dtypes(), cases_.input_numels(),
                          options_.partial_redraws)) {
+      // A dead tuple holds no rule whatever its later runs find: its
+      // remaining redraws and negations would be calls and checks for
+      // nothing (most tuples with a Partial input die in their first run).
+      if (truth.Dead(t)) return;
       const std::optional<CaseMaker::RunTensors> tensors = cases_.ForRun(full, run.negated);
       if (!tensors) continue;
       const Tensors* inputs = tensors->inputs;
@@ -264,7 +268,7 @@ class TruthBuilder {
         }
         for (size_t k = 0; k < got->size(); ++k) outs[k][r] = (*got)[k];
       }
-      for (size_t k = 0; k < truth.out_.size(); ++k) {
+      for (size_t k = 0; k < truth.out_.size() && !truth.Dead(t); ++k) {
         double magnitude = -1;
         for (size_t c = 0; c < truth.out_[k].size(); ++c) {
           if (truth.failure(t, k, c) >= 0) continue;
