@@ -1,6 +1,7 @@
 #include "shrt/engine/validate.h"
 
 #include <map>
+#include <set>
 
 #include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
@@ -359,6 +360,61 @@ TEST(ValidateTest, OptimisedAndReferencePathsGiveIdenticalVerdicts) {
       EXPECT_FALSE(runs[0].empty());
     }
   }
+}
+
+// Counts the per-rank calls ground truth makes.
+class CallCounter : public CallRecorder {
+ public:
+  void Record(const c10::OperatorHandle&, std::vector<c10::IValue>) override { ++calls; }
+  int64_t calls = 0;
+};
+
+// A tuple with no output placement left makes no more calls: its later
+// redraws cannot change a verdict. relu and clone take the same input
+// (12 elements, so `redraws` is the number of redraws), hence the same
+// cases and candidates. Every Partial input of clone keeps a rule
+// (P(op) -> P(op)), so each extra redraw costs every Partial tuple W calls
+// per case; relu keeps only P(max) and P(min), and its other Partial tuples
+// die in their first run, so its extra calls are fewer in exactly that
+// proportion. Without the early stop both would grow alike.
+TEST(ValidateTest, DeadTuplesStopTheirRedraws) {
+  // For `op`: the calls with 3 and with 9 redraws, and the Partial input
+  // placements of the valid (here all missing) rules with 9.
+  struct Growth {
+    int64_t extra_calls = 0;
+    std::set<std::string> live_partials;
+  };
+  auto growth = [](const std::string& op) {
+    absl::StatusOr<LoadedSpec> spec = LoadedSpec::FromText(
+        absl::StrCat(R"pb(op: ")pb", op, R"pb(" sample { name: "x" arg { name: "self" tensor { shape: [4, 3] } } })pb"),
+        "dead.textproto", TestRecipes());
+    EXPECT_TRUE(spec.ok()) << spec.status();
+    Growth g;
+    for (int redraws : {3, 9}) {
+      CallCounter counter;
+      ValidateOptions options;
+      options.world_size = 2;
+      options.partial_redraws = redraws;
+      options.recorder = &counter;
+      absl::StatusOr<OpReport> r = ValidateOp(*spec, ClaimRules({}), options);
+      EXPECT_TRUE(r.ok()) << r.status();
+      if (!r.ok()) return g;
+      g.extra_calls += redraws == 3 ? -counter.calls : counter.calls;
+      if (redraws == 3) continue;
+      for (const std::string& rule : Rules(*r, Verdict::kMissing)) {
+        const std::string input = rule.substr(0, rule.find(" -> "));
+        if (input.rfind("P(", 0) == 0) g.live_partials.insert(input);
+      }
+    }
+    return g;
+  };
+  const Growth relu = growth("aten::relu");
+  const Growth clone = growth("aten::clone");
+  EXPECT_THAT(relu.live_partials, ::testing::ElementsAre("P(max)", "P(min)"));
+  ASSERT_GT(clone.live_partials.size(), relu.live_partials.size());
+  ASSERT_GT(clone.extra_calls, 0);
+  EXPECT_EQ(relu.extra_calls * static_cast<int64_t>(clone.live_partials.size()),
+            clone.extra_calls * static_cast<int64_t>(relu.live_partials.size()));
 }
 
 // view's size is a global shape: with local_shape_arg each rank gets its
