@@ -25,6 +25,18 @@
 //   and self [1, 3, 5] returns an uninitialised [1, 3, 5] tensor, and the
 //   rule 'R, R, S(0), R -> P(sum)' "held" whenever those pages were zero.
 //   With it, such an output is NaN and the rule fails on every run.
+// - Bytes past every CPU allocation fixed (c10::SetCPUAllocator with an
+//   allocator that puts kAllocationGuardBytes of 0xFF after each buffer: NaN
+//   in every floating dtype, -1 in signed integers): a kernel that reads
+//   past the end of an input reads the same bytes whatever the heap held
+//   there. Without it, torch 2.13's CPU aten::_log_softmax_backward_data,
+//   which does not check that grad_output and output have the same shape
+//   (the meta function does), reads past the end of a sharded output
+//   when grad_output is whole (valgrind: "Invalid read of size 32" in
+//   log_softmax_backward_kernel_impl; docs/repros/
+//   log_softmax_backward_over_read.py), and the overload's combination
+//   checks were 4,133 with glibc's malloc and 4,141 with TCMalloc.
+//   Reads further than the guard still see the heap.
 // - Deterministic algorithms in warn-only mode, which the fill needs: an
 //   operator with no deterministic implementation on CPU raises a c10
 //   warning (counted in the report like any other) instead of an error.
@@ -44,7 +56,13 @@
 #ifndef SHRT_ENGINE_TORCH_RUNTIME_H_
 #define SHRT_ENGINE_TORCH_RUNTIME_H_
 
+#include <cstddef>
+
 namespace shrt {
+
+// The fixed bytes after every CPU buffer libtorch allocates under
+// UseGroundTruthRuntime() (see above).
+inline constexpr size_t kAllocationGuardBytes = 4096;
 
 // Applies the settings above; the first call does the work, later calls
 // cost an atomic load. Thread-safe. Never fails.

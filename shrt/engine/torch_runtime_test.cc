@@ -1,5 +1,6 @@
 #include "shrt/engine/torch_runtime.h"
 
+#include <cmath>
 #include <cstdint>
 #include <limits>
 
@@ -38,6 +39,17 @@ TEST(TorchRuntimeTest, EveryWarningAtEveryCall) {
   c10::WarningUtils::WarningHandlerGuard guard(&handler);
   for (int i = 0; i < 3; ++i) WarnOnce();
   EXPECT_EQ(handler.count, 3);
+}
+
+TEST(TorchRuntimeTest, BytesPastEveryBufferAreFixed) {
+  UseGroundTruthRuntime();
+  for (int64_t n : {0, 1, 5, 1000}) {
+    const at::Tensor t = at::ones({n}, at::kFloat);
+    const auto* past = reinterpret_cast<const unsigned char*>(t.data_ptr<float>() + n);
+    for (size_t b = 0; b < kAllocationGuardBytes; ++b) ASSERT_EQ(past[b], 0xFF) << n << " " << b;
+    // Read as the tensor's dtype, past its end: NaN.
+    EXPECT_TRUE(std::isnan(t.data_ptr<float>()[n])) << n;
+  }
 }
 
 TEST(TorchRuntimeTest, UninitialisedMemoryIsNaNOrTheLargestValue) {
