@@ -3,24 +3,74 @@
 #include <cstdlib>
 #include <cstring>
 #include <new>
+#include <vector>
 
 #include "ATen/Context.h"
 #include "ATen/Parallel.h"
 #include "absl/base/call_once.h"
+#include "absl/container/flat_hash_map.h"
 #include "c10/core/CPUAllocator.h"
 #include "c10/util/Exception.h"
 
 namespace shrt {
 namespace {
 
+// c10's CPU alignment (c10/core/alignment.h, gAlignment). A block is this
+// header, then the buffer, then kAllocationGuardBytes of 0xFF; the header
+// holds the buffer's size, which Free needs to pool the block.
+constexpr size_t kHeaderBytes = 64;
+// Freed buffers of at most kPooledBytes are kept for reuse by their thread,
+// up to kPoolBytesPerThread of blocks in all: a block is reused only for a buffer of
+// its own size, so its guard, set once when the block is made, is never
+// written again. Ground truth allocates the same small sizes millions of
+// times, and setting the guard at every allocation instead cost the N-D
+// engine 1.16x its time (BENCHMARKS.md "Issue 28, fixed bytes past every
+// buffer").
+constexpr size_t kPooledBytes = 64 << 10;
+constexpr size_t kPoolBytesPerThread = 64 << 20;
+
+constexpr size_t BlockBytes(size_t n) { return kHeaderBytes + n + kAllocationGuardBytes; }
+
+// Readable after the thread's Pool is destroyed (trivially destructible):
+// a buffer freed later, e.g. by a static destructor, goes back to malloc.
+thread_local bool pool_destroyed = false;
+
+struct Pool {
+  absl::flat_hash_map<size_t, std::vector<char*>> blocks;  // by buffer size
+  size_t bytes = 0;  // of the blocks held
+  ~Pool() {
+    for (auto& [n, list] : blocks) {
+      for (char* block : list) std::free(block);
+    }
+    pool_destroyed = true;
+  }
+};
+thread_local Pool pool;
+
 // libtorch's CPU allocations with kAllocationGuardBytes of 0xFF after each
 // (torch_runtime.h); 64-byte aligned, as c10's default CPU allocator.
 class GuardedCpuAllocator final : public c10::Allocator {
  public:
   c10::DataPtr allocate(size_t n) override {
-    void* data = nullptr;
-    if (posix_memalign(&data, 64, n + kAllocationGuardBytes) != 0) throw std::bad_alloc();
-    std::memset(static_cast<char*>(data) + n, 0xFF, kAllocationGuardBytes);
+    char* block = nullptr;
+    if (!pool_destroyed) {
+      auto it = pool.blocks.find(n);
+      if (it != pool.blocks.end() && !it->second.empty()) {
+        block = it->second.back();
+        it->second.pop_back();
+        pool.bytes -= BlockBytes(n);
+      }
+    }
+    if (block == nullptr) {
+      void* fresh = nullptr;
+      if (posix_memalign(&fresh, kHeaderBytes, BlockBytes(n)) != 0) {
+        throw std::bad_alloc();
+      }
+      block = static_cast<char*>(fresh);
+      std::memcpy(block, &n, sizeof(n));
+      std::memset(block + kHeaderBytes + n, 0xFF, kAllocationGuardBytes);
+    }
+    void* data = block + kHeaderBytes;
     return {data, data, &Free, c10::Device(c10::DeviceType::CPU)};
   }
   c10::DeleterFnPtr raw_deleter() const override { return &Free; }
@@ -29,7 +79,18 @@ class GuardedCpuAllocator final : public c10::Allocator {
   }
 
  private:
-  static void Free(void* data) { std::free(data); }
+  static void Free(void* data) {
+    if (data == nullptr) return;
+    char* block = static_cast<char*>(data) - kHeaderBytes;
+    size_t n = 0;
+    std::memcpy(&n, block, sizeof(n));
+    if (pool_destroyed || n > kPooledBytes || pool.bytes + BlockBytes(n) > kPoolBytesPerThread) {
+      std::free(block);
+      return;
+    }
+    pool.blocks[n].push_back(block);
+    pool.bytes += BlockBytes(n);
+  }
 };
 
 }  // namespace

@@ -43,12 +43,21 @@ TEST(TorchRuntimeTest, EveryWarningAtEveryCall) {
 
 TEST(TorchRuntimeTest, BytesPastEveryBufferAreFixed) {
   UseGroundTruthRuntime();
-  for (int64_t n : {0, 1, 5, 1000}) {
-    const at::Tensor t = at::ones({n}, at::kFloat);
-    const auto* past = reinterpret_cast<const unsigned char*>(t.data_ptr<float>() + n);
-    for (size_t b = 0; b < kAllocationGuardBytes; ++b) ASSERT_EQ(past[b], 0xFF) << n << " " << b;
-    // Read as the tensor's dtype, past its end: NaN.
-    EXPECT_TRUE(std::isnan(t.data_ptr<float>()[n])) << n;
+  // Twice: the second round's small buffers are the first round's, reused
+  // from the pool after every byte of them was written; 100,000 floats are
+  // past the pooled sizes.
+  for (int round = 0; round < 2; ++round) {
+    for (int64_t n : {0, 1, 5, 1000, 100000}) {
+      at::Tensor t = at::empty({n}, at::kFloat);
+      t.fill_(round + 1.0f);
+      const auto* past = reinterpret_cast<const unsigned char*>(t.data_ptr<float>() + n);
+      for (size_t b = 0; b < kAllocationGuardBytes; ++b) {
+        ASSERT_EQ(past[b], 0xFF) << round << " " << n << " " << b;
+      }
+      // Read as the tensor's dtype, past its end: NaN.
+      EXPECT_TRUE(std::isnan(t.data_ptr<float>()[n])) << n;
+      EXPECT_EQ(reinterpret_cast<uintptr_t>(t.data_ptr()) % 64, 0u) << n;
+    }
   }
 }
 
