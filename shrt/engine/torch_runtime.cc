@@ -47,8 +47,9 @@ struct Pool {
 };
 thread_local Pool pool;
 
-// libtorch's CPU allocations with kAllocationGuardBytes of 0xFF after each
-// (torch_runtime.h); 64-byte aligned, as c10's default CPU allocator.
+// libtorch's CPU allocations, 0xFF while the fill is on and
+// kAllocationGuardBytes of 0xFF after each (torch_runtime.h); 64-byte
+// aligned, as c10's default CPU allocator.
 class GuardedCpuAllocator final : public c10::Allocator {
  public:
   c10::DataPtr allocate(size_t n) override {
@@ -71,6 +72,8 @@ class GuardedCpuAllocator final : public c10::Allocator {
       std::memset(block + kHeaderBytes + n, 0xFF, kAllocationGuardBytes);
     }
     void* data = block + kHeaderBytes;
+    // Off in ShRT's own work (UnfilledScope), which writes all it allocates.
+    if (at::globalContext().deterministicFillUninitializedMemory()) std::memset(data, 0xFF, n);
     return {data, data, &Free, c10::Device(c10::DeviceType::CPU)};
   }
   c10::DeleterFnPtr raw_deleter() const override { return &Free; }

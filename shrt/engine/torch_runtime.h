@@ -25,6 +25,14 @@
 //   and self [1, 3, 5] returns an uninitialised [1, 3, 5] tensor, and the
 //   rule 'R, R, S(0), R -> P(sum)' "held" whenever those pages were zero.
 //   With it, such an output is NaN and the rule fails on every run.
+//   That fill reaches only tensors made by at::empty and resize_: a
+//   structured kernel's output is made by at::detail::empty_cpu (the
+//   generated create_out of RegisterCPU.cpp), as are some kernels'
+//   temporaries. So the CPU allocator below also fills every buffer it
+//   hands out with 0xFF bytes (NaN in every floating dtype, -1 in signed
+//   integers) while the fill is on; valgrind --track-origins traced
+//   uninitialised values in ShRT's comparison to the output
+//   set_output_strided makes for aten::_log_softmax_backward_data.
 // - Bytes past every CPU allocation fixed (c10::SetCPUAllocator with an
 //   allocator that puts kAllocationGuardBytes of 0xFF after each buffer: NaN
 //   in every floating dtype, -1 in signed integers): a kernel that reads

@@ -3,10 +3,13 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <vector>
 
 #include "ATen/Context.h"
 #include "ATen/Parallel.h"
+#include "ATen/EmptyTensor.h"
 #include "ATen/core/Tensor.h"
+#include "ATen/ops/_log_softmax_backward_data.h"
 #include "ATen/ops/binary_cross_entropy_backward.h"
 #include "ATen/ops/empty.h"
 #include "ATen/ops/full.h"
@@ -102,6 +105,57 @@ TEST(TorchRuntimeTest, AnOutputTheKernelDoesNotWriteIsNaN) {
                                                         /*reduction=*/0);
     ASSERT_EQ(out.sizes(), self.sizes());
     EXPECT_TRUE(out.isnan().all().item<bool>()) << out;
+  }
+}
+
+// A structured kernel's output is made by at::detail::empty_cpu (the
+// generated create_out of RegisterCPU.cpp), not at::empty, so the fill
+// above never reaches it: the allocator fills it.
+TEST(TorchRuntimeTest, BuffersMadeOutsideEmptyAreFilled) {
+  UseGroundTruthRuntime();
+  for (int round = 0; round < 2; ++round) {  // the second reuses the first's buffers
+    for (int64_t n : {1, 5, 1000}) {
+      const at::Tensor f = at::detail::empty_cpu({n}, at::kFloat);
+      EXPECT_TRUE(f.isnan().all().item<bool>()) << n;
+      const at::Tensor i = at::detail::empty_cpu({n}, at::kInt);
+      for (int64_t k = 0; k < n; ++k) ASSERT_EQ(i.data_ptr<int32_t>()[k], -1) << n << " " << k;
+    }
+  }
+}
+
+// torch 2.13's CPU aten::_log_softmax_backward_data does not check that
+// grad_output and output have the same shape (docs/repros/
+// log_softmax_backward_over_read.py): it reads past a smaller output and,
+// on some shapes, leaves part of its result unwritten. Whatever the heap
+// held before, the result is the same: here the buffers it gets, and the
+// ones next to them, were last tensors of random values.
+TEST(TorchRuntimeTest, AKernelsResultDoesNotDependOnTheHeap) {
+  UseGroundTruthRuntime();
+  struct Shapes {
+    std::vector<int64_t> grad, output;
+    int64_t dim;
+  };
+  for (const Shapes& c : {Shapes{{15, 5}, {4, 5}, 0}, Shapes{{15, 5}, {4, 5}, 1},
+                          Shapes{{3, 5, 2}, {3, 2, 2}, 1}, Shapes{{3, 5, 2}, {1, 5, 2}, 2}}) {
+    at::Tensor first;
+    for (int run = 0; run < 4; ++run) {
+      {  // Freed: the buffers below reuse theirs, or are next to them.
+        std::vector<at::Tensor> junk;
+        for (int k = 0; k < 8; ++k) {
+          junk.push_back(at::rand(c.output, at::kDouble).mul_(run + 1));
+          junk.push_back(at::rand(c.grad, at::kDouble).mul_(run + 1));
+        }
+      }
+      const at::Tensor grad = at::full(c.grad, 0.25, at::kDouble);
+      const at::Tensor output = at::full(c.output, -1.5, at::kDouble);
+      at::Tensor result = at::_log_softmax_backward_data(grad, output, c.dim, at::kDouble);
+      if (run == 0) {
+        first = result;
+      } else {
+        EXPECT_TRUE(result.nan_to_num(7.0).equal(first.nan_to_num(7.0)))
+            << c.dim << "\n" << result << "\n" << first;
+      }
+    }
   }
 }
 
