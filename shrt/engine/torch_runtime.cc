@@ -20,13 +20,20 @@ namespace {
 // holds the buffer's size, which Free needs to pool the block.
 constexpr size_t kHeaderBytes = 64;
 // Freed buffers of at most kPooledBytes are kept for reuse by their thread,
-// up to kPoolBytesPerThread of blocks in all: a block is reused only for a buffer of
-// its own size, so its guard, set once when the block is made, is never
-// written again. Ground truth allocates the same small sizes millions of
+// up to kPoolBytesPerThread of blocks in all: a block is reused only for a
+// buffer of its own size, so its guard, set once when the block is made, is
+// never written again. Ground truth allocates the same small sizes millions of
 // times, and setting the guard at every allocation instead cost the N-D
 // engine 1.16x its time (BENCHMARKS.md "Issue 28, fixed bytes past every
 // buffer").
+// Under AddressSanitizer (--config=asan, --config=fuzz) no non-empty buffer
+// is kept: freed ones go back to it at once, so that its quarantine still
+// catches a use after free in ShRT's code.
+#if defined(__SANITIZE_ADDRESS__)
+constexpr size_t kPooledBytes = 0;
+#else
 constexpr size_t kPooledBytes = 64 << 10;
+#endif
 constexpr size_t kPoolBytesPerThread = 64 << 20;
 
 constexpr size_t BlockBytes(size_t n) { return kHeaderBytes + n + kAllocationGuardBytes; }
