@@ -76,11 +76,15 @@ def _template():
 
 def recipes_used(*specs):
     """Sorted names of the recipes `specs` (OpSpec) use: each spec's recipe
-    ("default" when empty) and arg_recipe entries, and every input's own."""
+    ("default" when empty) and arg_recipe entries, those of its samples_from
+    entries, and every input's own."""
     names = set()
     for spec in specs:
         names.add(spec.recipe or _DEFAULT_RECIPE)
         names.update(entry.recipe for entry in spec.arg_recipe)
+        for source in spec.samples_from:
+            names.update([source.recipe] if source.recipe else [])
+            names.update(entry.recipe for entry in source.arg_recipe)
         for sample in spec.sample:
             for arg in sample.arg:
                 for t in [arg.tensor] if arg.HasField("tensor") else list(arg.tensors.tensor):

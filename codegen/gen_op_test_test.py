@@ -113,6 +113,17 @@ xfail { op: "aten::mul_.Tensor" rule: "P(sum), R -> P(sum)" reason: "r" issue: "
         with self.assertRaisesRegex(gen_op_test.SpecError, r"field 'samples_from': no spec"):
             gen_op_test.generate(spec, _RECIPES, _XFAILS)
 
+    def test_samples_from_embeds_its_entries_recipes(self):
+        # A samples_from entry's recipe and arg_recipe name recipes no input names.
+        source_spec = self.write("aten_mul_Tensor.textproto", _SPEC)
+        spec = self.write("aten_div_Tensor.textproto",
+                          'op: "aten::div.Tensor"\nsamples_from { op: "aten::mul.Tensor" '
+                          'recipe: "positive" arg_recipe { arg: "self" recipe: "comparison_ties" } }\n')
+        source = gen_op_test.generate(spec, _RECIPES, _XFAILS, None, "//tools:shrt",
+                                      [source_spec])["aten::div.Tensor"]
+        self.assertIn("op_specs/recipes/positive.textproto", source)
+        self.assertIn("op_specs/recipes/comparison_ties.textproto", source)
+
     def test_samples_from_embeds_every_spec_reached_in_dependency_order(self):
         mul = self.write("aten_mul_Tensor.textproto", _SPEC)
         div = self.write("aten_div_Tensor.textproto",

@@ -222,12 +222,12 @@ OP_GROUPS = {
     "binary/aten_fmax.textproto": {
         "overloads": ["aten::fmax", "aten::fmax.out"],
         "targets": ["aten_fmax", "aten_fmax_out"],
-        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_ldexp_Tensor.textproto", "binary/aten_mul_Tensor.textproto"],
+        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_atan2.textproto", "binary/aten_ldexp_Tensor.textproto", "binary/aten_mul_Tensor.textproto"],
     },
     "binary/aten_fmin.textproto": {
         "overloads": ["aten::fmin", "aten::fmin.out"],
         "targets": ["aten_fmin", "aten_fmin_out"],
-        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_ldexp_Tensor.textproto", "binary/aten_mul_Tensor.textproto", "binary/aten_fmax.textproto"],
+        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_atan2.textproto", "binary/aten_ldexp_Tensor.textproto", "binary/aten_mul_Tensor.textproto", "binary/aten_fmax.textproto"],
     },
     "binary/aten_fmod_Scalar.textproto": {
         "overloads": ["aten::fmod.Scalar", "aten::fmod_.Scalar", "aten::fmod.Scalar_out"],
@@ -272,7 +272,7 @@ OP_GROUPS = {
     "binary/aten_ldexp_Tensor.textproto": {
         "overloads": ["aten::ldexp.Tensor", "aten::ldexp_", "aten::ldexp.out"],
         "targets": ["aten_ldexp_Tensor", "aten_ldexp_", "aten_ldexp_out"],
-        "samples_from": [],
+        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_atan2.textproto"],
     },
     "binary/aten_logaddexp.textproto": {
         "overloads": ["aten::logaddexp", "aten::logaddexp.out"],
@@ -287,12 +287,12 @@ OP_GROUPS = {
     "binary/aten_maximum.textproto": {
         "overloads": ["aten::maximum", "aten::maximum.out"],
         "targets": ["aten_maximum", "aten_maximum_out"],
-        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_ldexp_Tensor.textproto", "binary/aten_mul_Tensor.textproto"],
+        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_atan2.textproto", "binary/aten_ldexp_Tensor.textproto", "binary/aten_mul_Tensor.textproto"],
     },
     "binary/aten_minimum.textproto": {
         "overloads": ["aten::minimum", "aten::minimum.out"],
         "targets": ["aten_minimum", "aten_minimum_out"],
-        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_ldexp_Tensor.textproto", "binary/aten_mul_Tensor.textproto", "binary/aten_maximum.textproto"],
+        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_atan2.textproto", "binary/aten_ldexp_Tensor.textproto", "binary/aten_mul_Tensor.textproto", "binary/aten_maximum.textproto"],
     },
     "binary/aten_mul_Scalar.textproto": {
         "overloads": ["aten::mul.Scalar", "aten::mul_.Scalar", "aten::mul.Scalar_out"],
@@ -302,7 +302,7 @@ OP_GROUPS = {
     "binary/aten_mul_Tensor.textproto": {
         "overloads": ["aten::mul.Tensor", "aten::mul_.Tensor", "aten::mul.out"],
         "targets": ["aten_mul_Tensor", "aten_mul__Tensor", "aten_mul_out"],
-        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_ldexp_Tensor.textproto"],
+        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_atan2.textproto", "binary/aten_ldexp_Tensor.textproto"],
     },
     "binary/aten_multiply_Scalar.textproto": {
         "overloads": ["aten::multiply.Scalar", "aten::multiply_.Scalar"],
@@ -312,7 +312,7 @@ OP_GROUPS = {
     "binary/aten_multiply_Tensor.textproto": {
         "overloads": ["aten::multiply.Tensor", "aten::multiply_.Tensor", "aten::multiply.out"],
         "targets": ["aten_multiply_Tensor", "aten_multiply__Tensor", "aten_multiply_out"],
-        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_ldexp_Tensor.textproto", "binary/aten_mul_Tensor.textproto"],
+        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_atan2.textproto", "binary/aten_ldexp_Tensor.textproto", "binary/aten_mul_Tensor.textproto"],
     },
     "binary/aten_pow_Scalar.textproto": {
         "overloads": ["aten::pow.Scalar", "aten::pow.Scalar_out"],
@@ -352,7 +352,7 @@ OP_GROUPS = {
     "binary/aten_rsub_Tensor.textproto": {
         "overloads": ["aten::rsub.Tensor", "aten::rsub.Tensor_out"],
         "targets": ["aten_rsub_Tensor", "aten_rsub_Tensor_out"],
-        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_ldexp_Tensor.textproto"],
+        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_atan2.textproto", "binary/aten_ldexp_Tensor.textproto"],
     },
     "binary/aten_special_xlog1py.textproto": {
         "overloads": ["aten::special_xlog1py", "aten::special_xlog1py.out"],
@@ -407,7 +407,7 @@ OP_GROUPS = {
     "binary/aten_sub_Tensor.textproto": {
         "overloads": ["aten::sub.Tensor", "aten::sub_.Tensor", "aten::sub.out"],
         "targets": ["aten_sub_Tensor", "aten_sub__Tensor", "aten_sub_out"],
-        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_ldexp_Tensor.textproto", "binary/aten_rsub_Tensor.textproto"],
+        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_atan2.textproto", "binary/aten_ldexp_Tensor.textproto", "binary/aten_rsub_Tensor.textproto"],
     },
     "binary/aten_subtract_Scalar.textproto": {
         "overloads": ["aten::subtract.Scalar", "aten::subtract_.Scalar"],
@@ -417,7 +417,7 @@ OP_GROUPS = {
     "binary/aten_subtract_Tensor.textproto": {
         "overloads": ["aten::subtract.Tensor", "aten::subtract_.Tensor", "aten::subtract.out"],
         "targets": ["aten_subtract_Tensor", "aten_subtract__Tensor", "aten_subtract_out"],
-        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_ldexp_Tensor.textproto", "binary/aten_rsub_Tensor.textproto", "binary/aten_sub_Tensor.textproto"],
+        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_atan2.textproto", "binary/aten_ldexp_Tensor.textproto", "binary/aten_rsub_Tensor.textproto", "binary/aten_sub_Tensor.textproto"],
     },
     "binary/aten_true_divide_Scalar.textproto": {
         "overloads": ["aten::true_divide.Scalar", "aten::true_divide_.Scalar"],
@@ -672,7 +672,7 @@ OP_GROUPS = {
     "comparison/aten_eq_Tensor.textproto": {
         "overloads": ["aten::eq.Tensor", "aten::eq_.Tensor", "aten::eq.Tensor_out"],
         "targets": ["aten_eq_Tensor", "aten_eq__Tensor", "aten_eq_Tensor_out"],
-        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_ldexp_Tensor.textproto", "binary/aten_mul_Tensor.textproto"],
+        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_atan2.textproto", "binary/aten_ldexp_Tensor.textproto", "binary/aten_mul_Tensor.textproto"],
     },
     "comparison/aten_ge_Scalar.textproto": {
         "overloads": ["aten::ge.Scalar", "aten::ge_.Scalar", "aten::ge.Scalar_out"],
@@ -682,7 +682,7 @@ OP_GROUPS = {
     "comparison/aten_ge_Tensor.textproto": {
         "overloads": ["aten::ge.Tensor", "aten::ge_.Tensor", "aten::ge.Tensor_out"],
         "targets": ["aten_ge_Tensor", "aten_ge__Tensor", "aten_ge_Tensor_out"],
-        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_ldexp_Tensor.textproto", "binary/aten_mul_Tensor.textproto", "binary/aten_maximum.textproto", "comparison/aten_eq_Tensor.textproto"],
+        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_atan2.textproto", "binary/aten_ldexp_Tensor.textproto", "binary/aten_mul_Tensor.textproto", "binary/aten_maximum.textproto", "comparison/aten_eq_Tensor.textproto"],
     },
     "comparison/aten_greater_Scalar.textproto": {
         "overloads": ["aten::greater.Scalar", "aten::greater_.Scalar", "aten::greater.Scalar_out"],
@@ -692,7 +692,7 @@ OP_GROUPS = {
     "comparison/aten_greater_Tensor.textproto": {
         "overloads": ["aten::greater.Tensor", "aten::greater_.Tensor", "aten::greater.Tensor_out"],
         "targets": ["aten_greater_Tensor", "aten_greater__Tensor", "aten_greater_Tensor_out"],
-        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_ldexp_Tensor.textproto", "binary/aten_mul_Tensor.textproto", "binary/aten_maximum.textproto", "comparison/aten_eq_Tensor.textproto", "comparison/aten_ge_Tensor.textproto"],
+        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_atan2.textproto", "binary/aten_ldexp_Tensor.textproto", "binary/aten_mul_Tensor.textproto", "binary/aten_maximum.textproto", "comparison/aten_eq_Tensor.textproto", "comparison/aten_ge_Tensor.textproto"],
     },
     "comparison/aten_greater_equal_Scalar.textproto": {
         "overloads": ["aten::greater_equal.Scalar", "aten::greater_equal_.Scalar", "aten::greater_equal.Scalar_out"],
@@ -702,7 +702,7 @@ OP_GROUPS = {
     "comparison/aten_greater_equal_Tensor.textproto": {
         "overloads": ["aten::greater_equal.Tensor", "aten::greater_equal_.Tensor", "aten::greater_equal.Tensor_out"],
         "targets": ["aten_greater_equal_Tensor", "aten_greater_equal__Tensor", "aten_greater_equal_Tensor_out"],
-        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_ldexp_Tensor.textproto", "binary/aten_mul_Tensor.textproto", "binary/aten_maximum.textproto", "comparison/aten_eq_Tensor.textproto", "comparison/aten_ge_Tensor.textproto"],
+        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_atan2.textproto", "binary/aten_ldexp_Tensor.textproto", "binary/aten_mul_Tensor.textproto", "binary/aten_maximum.textproto", "comparison/aten_eq_Tensor.textproto", "comparison/aten_ge_Tensor.textproto"],
     },
     "comparison/aten_gt_Scalar.textproto": {
         "overloads": ["aten::gt.Scalar", "aten::gt_.Scalar", "aten::gt.Scalar_out"],
@@ -712,7 +712,7 @@ OP_GROUPS = {
     "comparison/aten_gt_Tensor.textproto": {
         "overloads": ["aten::gt.Tensor", "aten::gt_.Tensor", "aten::gt.Tensor_out"],
         "targets": ["aten_gt_Tensor", "aten_gt__Tensor", "aten_gt_Tensor_out"],
-        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_ldexp_Tensor.textproto", "binary/aten_mul_Tensor.textproto", "binary/aten_maximum.textproto", "comparison/aten_eq_Tensor.textproto", "comparison/aten_ge_Tensor.textproto"],
+        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_atan2.textproto", "binary/aten_ldexp_Tensor.textproto", "binary/aten_mul_Tensor.textproto", "binary/aten_maximum.textproto", "comparison/aten_eq_Tensor.textproto", "comparison/aten_ge_Tensor.textproto"],
     },
     "comparison/aten_le_Scalar.textproto": {
         "overloads": ["aten::le.Scalar", "aten::le_.Scalar", "aten::le.Scalar_out"],
@@ -722,7 +722,7 @@ OP_GROUPS = {
     "comparison/aten_le_Tensor.textproto": {
         "overloads": ["aten::le.Tensor", "aten::le_.Tensor", "aten::le.Tensor_out"],
         "targets": ["aten_le_Tensor", "aten_le__Tensor", "aten_le_Tensor_out"],
-        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_ldexp_Tensor.textproto", "binary/aten_mul_Tensor.textproto", "binary/aten_maximum.textproto", "comparison/aten_eq_Tensor.textproto", "comparison/aten_ge_Tensor.textproto"],
+        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_atan2.textproto", "binary/aten_ldexp_Tensor.textproto", "binary/aten_mul_Tensor.textproto", "binary/aten_maximum.textproto", "comparison/aten_eq_Tensor.textproto", "comparison/aten_ge_Tensor.textproto"],
     },
     "comparison/aten_less_Scalar.textproto": {
         "overloads": ["aten::less.Scalar", "aten::less_.Scalar", "aten::less.Scalar_out"],
@@ -732,7 +732,7 @@ OP_GROUPS = {
     "comparison/aten_less_Tensor.textproto": {
         "overloads": ["aten::less.Tensor", "aten::less_.Tensor", "aten::less.Tensor_out"],
         "targets": ["aten_less_Tensor", "aten_less__Tensor", "aten_less_Tensor_out"],
-        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_ldexp_Tensor.textproto", "binary/aten_mul_Tensor.textproto", "comparison/aten_eq_Tensor.textproto"],
+        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_atan2.textproto", "binary/aten_ldexp_Tensor.textproto", "binary/aten_mul_Tensor.textproto", "comparison/aten_eq_Tensor.textproto"],
     },
     "comparison/aten_less_equal_Scalar.textproto": {
         "overloads": ["aten::less_equal.Scalar", "aten::less_equal_.Scalar", "aten::less_equal.Scalar_out"],
@@ -742,27 +742,27 @@ OP_GROUPS = {
     "comparison/aten_less_equal_Tensor.textproto": {
         "overloads": ["aten::less_equal.Tensor", "aten::less_equal_.Tensor", "aten::less_equal.Tensor_out"],
         "targets": ["aten_less_equal_Tensor", "aten_less_equal__Tensor", "aten_less_equal_Tensor_out"],
-        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_ldexp_Tensor.textproto", "binary/aten_mul_Tensor.textproto", "binary/aten_maximum.textproto", "comparison/aten_eq_Tensor.textproto", "comparison/aten_ge_Tensor.textproto"],
+        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_atan2.textproto", "binary/aten_ldexp_Tensor.textproto", "binary/aten_mul_Tensor.textproto", "binary/aten_maximum.textproto", "comparison/aten_eq_Tensor.textproto", "comparison/aten_ge_Tensor.textproto"],
     },
     "comparison/aten_logical_and.textproto": {
         "overloads": ["aten::logical_and", "aten::logical_and_", "aten::logical_and.out"],
         "targets": ["aten_logical_and", "aten_logical_and_", "aten_logical_and_out"],
-        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_ldexp_Tensor.textproto", "binary/aten_mul_Tensor.textproto", "comparison/aten_eq_Tensor.textproto", "bitwise/aten_bitwise_and_Tensor.textproto"],
+        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_atan2.textproto", "binary/aten_ldexp_Tensor.textproto", "binary/aten_mul_Tensor.textproto", "comparison/aten_eq_Tensor.textproto", "bitwise/aten_bitwise_and_Tensor.textproto"],
     },
     "comparison/aten_logical_not.textproto": {
         "overloads": ["aten::logical_not", "aten::logical_not_", "aten::logical_not.out"],
         "targets": ["aten_logical_not", "aten_logical_not_", "aten_logical_not_out"],
-        "samples_from": ["unary/aten_isfinite.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_isinf.textproto"],
     },
     "comparison/aten_logical_or.textproto": {
         "overloads": ["aten::logical_or", "aten::logical_or_", "aten::logical_or.out"],
         "targets": ["aten_logical_or", "aten_logical_or_", "aten_logical_or_out"],
-        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_ldexp_Tensor.textproto", "binary/aten_mul_Tensor.textproto", "comparison/aten_eq_Tensor.textproto", "bitwise/aten_bitwise_and_Tensor.textproto", "comparison/aten_logical_and.textproto"],
+        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_atan2.textproto", "binary/aten_ldexp_Tensor.textproto", "binary/aten_mul_Tensor.textproto", "comparison/aten_eq_Tensor.textproto", "bitwise/aten_bitwise_and_Tensor.textproto", "comparison/aten_logical_and.textproto"],
     },
     "comparison/aten_logical_xor.textproto": {
         "overloads": ["aten::logical_xor", "aten::logical_xor_", "aten::logical_xor.out"],
         "targets": ["aten_logical_xor", "aten_logical_xor_", "aten_logical_xor_out"],
-        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_ldexp_Tensor.textproto", "binary/aten_mul_Tensor.textproto", "comparison/aten_eq_Tensor.textproto", "bitwise/aten_bitwise_and_Tensor.textproto", "comparison/aten_logical_and.textproto"],
+        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_atan2.textproto", "binary/aten_ldexp_Tensor.textproto", "binary/aten_mul_Tensor.textproto", "comparison/aten_eq_Tensor.textproto", "bitwise/aten_bitwise_and_Tensor.textproto", "comparison/aten_logical_and.textproto"],
     },
     "comparison/aten_lt_Scalar.textproto": {
         "overloads": ["aten::lt.Scalar", "aten::lt_.Scalar", "aten::lt.Scalar_out"],
@@ -772,7 +772,7 @@ OP_GROUPS = {
     "comparison/aten_lt_Tensor.textproto": {
         "overloads": ["aten::lt.Tensor", "aten::lt_.Tensor", "aten::lt.Tensor_out"],
         "targets": ["aten_lt_Tensor", "aten_lt__Tensor", "aten_lt_Tensor_out"],
-        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_ldexp_Tensor.textproto", "binary/aten_mul_Tensor.textproto", "comparison/aten_eq_Tensor.textproto"],
+        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_atan2.textproto", "binary/aten_ldexp_Tensor.textproto", "binary/aten_mul_Tensor.textproto", "comparison/aten_eq_Tensor.textproto"],
     },
     "comparison/aten_ne_Scalar.textproto": {
         "overloads": ["aten::ne.Scalar", "aten::ne_.Scalar", "aten::ne.Scalar_out"],
@@ -782,7 +782,7 @@ OP_GROUPS = {
     "comparison/aten_ne_Tensor.textproto": {
         "overloads": ["aten::ne.Tensor", "aten::ne_.Tensor", "aten::ne.Tensor_out"],
         "targets": ["aten_ne_Tensor", "aten_ne__Tensor", "aten_ne_Tensor_out"],
-        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_ldexp_Tensor.textproto", "binary/aten_mul_Tensor.textproto", "binary/aten_maximum.textproto", "comparison/aten_eq_Tensor.textproto", "comparison/aten_ge_Tensor.textproto"],
+        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_atan2.textproto", "binary/aten_ldexp_Tensor.textproto", "binary/aten_mul_Tensor.textproto", "binary/aten_maximum.textproto", "comparison/aten_eq_Tensor.textproto", "comparison/aten_ge_Tensor.textproto"],
     },
     "comparison/aten_not_equal_Scalar.textproto": {
         "overloads": ["aten::not_equal.Scalar", "aten::not_equal_.Scalar", "aten::not_equal.Scalar_out"],
@@ -792,7 +792,7 @@ OP_GROUPS = {
     "comparison/aten_not_equal_Tensor.textproto": {
         "overloads": ["aten::not_equal.Tensor", "aten::not_equal_.Tensor", "aten::not_equal.Tensor_out"],
         "targets": ["aten_not_equal_Tensor", "aten_not_equal__Tensor", "aten_not_equal_Tensor_out"],
-        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_ldexp_Tensor.textproto", "binary/aten_mul_Tensor.textproto", "binary/aten_maximum.textproto", "comparison/aten_eq_Tensor.textproto", "comparison/aten_ge_Tensor.textproto"],
+        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_atan2.textproto", "binary/aten_ldexp_Tensor.textproto", "binary/aten_mul_Tensor.textproto", "binary/aten_maximum.textproto", "comparison/aten_eq_Tensor.textproto", "comparison/aten_ge_Tensor.textproto"],
     },
     "concat/aten__stack.textproto": {
         "overloads": ["aten::_stack", "aten::_stack.out"],
@@ -1322,7 +1322,7 @@ OP_GROUPS = {
     "losses/aten_kl_div.textproto": {
         "overloads": ["aten::kl_div"],
         "targets": ["aten_kl_div"],
-        "samples_from": [],
+        "samples_from": ["losses/aten_binary_cross_entropy_with_logits.textproto", "losses/aten_mse_loss.textproto"],
     },
     "losses/aten_l1_loss.textproto": {
         "overloads": ["aten::l1_loss"],
@@ -1662,7 +1662,7 @@ OP_GROUPS = {
     "reductions/aten_all_dim.textproto": {
         "overloads": ["aten::all.dim", "aten::all.out"],
         "targets": ["aten_all_dim", "aten_all_out"],
-        "samples_from": [],
+        "samples_from": ["reductions/aten__aminmax_dim.textproto", "reductions/aten_max_dim.textproto"],
     },
     "reductions/aten_amax.textproto": {
         "overloads": ["aten::amax", "aten::amax.out"],
@@ -1677,7 +1677,7 @@ OP_GROUPS = {
     "reductions/aten_aminmax.textproto": {
         "overloads": ["aten::aminmax", "aten::aminmax.out"],
         "targets": ["aten_aminmax", "aten_aminmax_out"],
-        "samples_from": ["unary/aten_isfinite.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "reductions/aten__aminmax_dim.textproto", "reductions/aten_max_dim.textproto"],
     },
     "reductions/aten_any.textproto": {
         "overloads": ["aten::any", "aten::any.all_out"],
@@ -1687,7 +1687,7 @@ OP_GROUPS = {
     "reductions/aten_any_dim.textproto": {
         "overloads": ["aten::any.dim", "aten::any.out"],
         "targets": ["aten_any_dim", "aten_any_out"],
-        "samples_from": ["reductions/aten_all_dim.textproto"],
+        "samples_from": ["reductions/aten__aminmax_dim.textproto", "reductions/aten_max_dim.textproto", "reductions/aten_all_dim.textproto"],
     },
     "reductions/aten_argmax.textproto": {
         "overloads": ["aten::argmax", "aten::argmax.out"],
@@ -1757,7 +1757,7 @@ OP_GROUPS = {
     "reductions/aten_median.textproto": {
         "overloads": ["aten::median", "aten::median.out"],
         "targets": ["aten_median", "aten_median_out"],
-        "samples_from": ["unary/aten_isfinite.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "reductions/aten_max.textproto"],
     },
     "reductions/aten_median_dim.textproto": {
         "overloads": ["aten::median.dim", "aten::median.dim_values"],
@@ -1787,7 +1787,7 @@ OP_GROUPS = {
     "reductions/aten_nanmedian.textproto": {
         "overloads": ["aten::nanmedian", "aten::nanmedian.out"],
         "targets": ["aten_nanmedian", "aten_nanmedian_out"],
-        "samples_from": ["unary/aten_isfinite.textproto", "reductions/aten_median.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "reductions/aten_max.textproto", "reductions/aten_median.textproto"],
     },
     "reductions/aten_nanmedian_dim.textproto": {
         "overloads": ["aten::nanmedian.dim", "aten::nanmedian.dim_values"],
@@ -2062,12 +2062,12 @@ OP_GROUPS = {
     "sort/aten_msort.textproto": {
         "overloads": ["aten::msort", "aten::msort.out"],
         "targets": ["aten_msort", "aten_msort_out"],
-        "samples_from": [],
+        "samples_from": ["unary/aten_isfinite.textproto", "views/aten_t.textproto"],
     },
     "sort/aten_sort.textproto": {
         "overloads": ["aten::sort", "aten::sort.values"],
         "targets": ["aten_sort", "aten_sort_values"],
-        "samples_from": ["sort/aten_argsort.textproto", "sort/aten_msort.textproto"],
+        "samples_from": ["sort/aten_argsort.textproto", "unary/aten_isfinite.textproto", "views/aten_t.textproto", "sort/aten_msort.textproto"],
     },
     "sort/aten_sort_stable.textproto": {
         "overloads": ["aten::sort.stable", "aten::sort.values_stable"],
@@ -2257,12 +2257,12 @@ OP_GROUPS = {
     "unary/aten_acos.textproto": {
         "overloads": ["aten::acos", "aten::acos_", "aten::acos.out"],
         "targets": ["aten_acos", "aten_acos_", "aten_acos_out"],
-        "samples_from": [],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto"],
     },
     "unary/aten_acosh.textproto": {
         "overloads": ["aten::acosh", "aten::acosh_", "aten::acosh.out"],
         "targets": ["aten_acosh", "aten_acosh_", "aten_acosh_out"],
-        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_abs.textproto", "unary/aten_absolute.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_abs.textproto", "unary/aten_absolute.textproto", "unary/aten_angle.textproto"],
     },
     "unary/aten_angle.textproto": {
         "overloads": ["aten::angle", "aten::angle.out"],
@@ -2272,17 +2272,17 @@ OP_GROUPS = {
     "unary/aten_arccos.textproto": {
         "overloads": ["aten::arccos", "aten::arccos_", "aten::arccos.out"],
         "targets": ["aten_arccos", "aten_arccos_", "aten_arccos_out"],
-        "samples_from": ["unary/aten_acos.textproto", "unary/aten_isfinite.textproto", "unary/aten_abs.textproto", "unary/aten_absolute.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_acos.textproto", "unary/aten_abs.textproto", "unary/aten_absolute.textproto"],
     },
     "unary/aten_arccosh.textproto": {
         "overloads": ["aten::arccosh", "aten::arccosh_", "aten::arccosh.out"],
         "targets": ["aten_arccosh", "aten_arccosh_", "aten_arccosh_out"],
-        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_abs.textproto", "unary/aten_absolute.textproto", "unary/aten_acosh.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_abs.textproto", "unary/aten_absolute.textproto", "unary/aten_angle.textproto", "unary/aten_acosh.textproto"],
     },
     "unary/aten_arcsin.textproto": {
         "overloads": ["aten::arcsin", "aten::arcsin_", "aten::arcsin.out"],
         "targets": ["aten_arcsin", "aten_arcsin_", "aten_arcsin_out"],
-        "samples_from": ["unary/aten_acos.textproto", "unary/aten_isfinite.textproto", "unary/aten_abs.textproto", "unary/aten_absolute.textproto", "unary/aten_arccos.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_acos.textproto", "unary/aten_abs.textproto", "unary/aten_absolute.textproto", "unary/aten_arccos.textproto"],
     },
     "unary/aten_arcsinh.textproto": {
         "overloads": ["aten::arcsinh", "aten::arcsinh_", "aten::arcsinh.out"],
@@ -2297,12 +2297,12 @@ OP_GROUPS = {
     "unary/aten_arctanh.textproto": {
         "overloads": ["aten::arctanh", "aten::arctanh_", "aten::arctanh.out"],
         "targets": ["aten_arctanh", "aten_arctanh_", "aten_arctanh_out"],
-        "samples_from": ["unary/aten_acos.textproto", "unary/aten_isfinite.textproto", "unary/aten_abs.textproto", "unary/aten_absolute.textproto", "unary/aten_arccos.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_acos.textproto", "unary/aten_abs.textproto", "unary/aten_absolute.textproto", "unary/aten_arccos.textproto"],
     },
     "unary/aten_asin.textproto": {
         "overloads": ["aten::asin", "aten::asin_", "aten::asin.out"],
         "targets": ["aten_asin", "aten_asin_", "aten_asin_out"],
-        "samples_from": ["unary/aten_acos.textproto", "unary/aten_isfinite.textproto", "unary/aten_abs.textproto", "unary/aten_absolute.textproto", "unary/aten_arccos.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_acos.textproto", "unary/aten_abs.textproto", "unary/aten_absolute.textproto", "unary/aten_arccos.textproto"],
     },
     "unary/aten_asinh.textproto": {
         "overloads": ["aten::asinh", "aten::asinh_", "aten::asinh.out"],
@@ -2317,7 +2317,7 @@ OP_GROUPS = {
     "unary/aten_atanh.textproto": {
         "overloads": ["aten::atanh", "aten::atanh_", "aten::atanh.out"],
         "targets": ["aten_atanh", "aten_atanh_", "aten_atanh_out"],
-        "samples_from": ["unary/aten_acos.textproto", "unary/aten_isfinite.textproto", "unary/aten_abs.textproto", "unary/aten_absolute.textproto", "unary/aten_arccos.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_acos.textproto", "unary/aten_abs.textproto", "unary/aten_absolute.textproto", "unary/aten_arccos.textproto"],
     },
     "unary/aten_ceil.textproto": {
         "overloads": ["aten::ceil", "aten::ceil_", "aten::ceil.out"],
@@ -2367,7 +2367,7 @@ OP_GROUPS = {
     "unary/aten_erfinv.textproto": {
         "overloads": ["aten::erfinv", "aten::erfinv_", "aten::erfinv.out"],
         "targets": ["aten_erfinv", "aten_erfinv_", "aten_erfinv_out"],
-        "samples_from": ["unary/aten_acos.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_acos.textproto"],
     },
     "unary/aten_exp.textproto": {
         "overloads": ["aten::exp", "aten::exp_", "aten::exp.out"],
@@ -2467,27 +2467,27 @@ OP_GROUPS = {
     "unary/aten_log.textproto": {
         "overloads": ["aten::log", "aten::log_", "aten::log.out"],
         "targets": ["aten_log", "aten_log_", "aten_log_out"],
-        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_abs.textproto", "unary/aten_absolute.textproto", "unary/aten_acosh.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_abs.textproto", "unary/aten_absolute.textproto", "unary/aten_angle.textproto", "unary/aten_acosh.textproto"],
     },
     "unary/aten_log10.textproto": {
         "overloads": ["aten::log10", "aten::log10_", "aten::log10.out"],
         "targets": ["aten_log10", "aten_log10_", "aten_log10_out"],
-        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_abs.textproto", "unary/aten_absolute.textproto", "unary/aten_acosh.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_abs.textproto", "unary/aten_absolute.textproto", "unary/aten_angle.textproto", "unary/aten_acosh.textproto"],
     },
     "unary/aten_log1p.textproto": {
         "overloads": ["aten::log1p", "aten::log1p_", "aten::log1p.out"],
         "targets": ["aten_log1p", "aten_log1p_", "aten_log1p_out"],
-        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_abs.textproto", "unary/aten_absolute.textproto", "unary/aten_acosh.textproto", "unary/aten_log.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_abs.textproto", "unary/aten_absolute.textproto", "unary/aten_angle.textproto", "unary/aten_acosh.textproto", "unary/aten_log.textproto"],
     },
     "unary/aten_log2.textproto": {
         "overloads": ["aten::log2", "aten::log2_", "aten::log2.out"],
         "targets": ["aten_log2", "aten_log2_", "aten_log2_out"],
-        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_abs.textproto", "unary/aten_absolute.textproto", "unary/aten_acosh.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_abs.textproto", "unary/aten_absolute.textproto", "unary/aten_angle.textproto", "unary/aten_acosh.textproto"],
     },
     "unary/aten_logit.textproto": {
         "overloads": ["aten::logit", "aten::logit_", "aten::logit.out"],
         "targets": ["aten_logit", "aten_logit_", "aten_logit_out"],
-        "samples_from": ["unary/aten_acos.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_acos.textproto"],
     },
     "unary/aten_mish.textproto": {
         "overloads": ["aten::mish", "aten::mish_", "aten::mish.out"],
@@ -2557,7 +2557,7 @@ OP_GROUPS = {
     "unary/aten_rsqrt.textproto": {
         "overloads": ["aten::rsqrt", "aten::rsqrt_", "aten::rsqrt.out"],
         "targets": ["aten_rsqrt", "aten_rsqrt_", "aten_rsqrt_out"],
-        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_abs.textproto", "unary/aten_absolute.textproto", "unary/aten_acosh.textproto", "unary/aten_log.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_abs.textproto", "unary/aten_absolute.textproto", "unary/aten_angle.textproto", "unary/aten_acosh.textproto", "unary/aten_log.textproto"],
     },
     "unary/aten_selu.textproto": {
         "overloads": ["aten::selu", "aten::selu_"],
@@ -2652,7 +2652,7 @@ OP_GROUPS = {
     "unary/aten_special_erfinv.textproto": {
         "overloads": ["aten::special_erfinv", "aten::special_erfinv.out"],
         "targets": ["aten_special_erfinv", "aten_special_erfinv_out"],
-        "samples_from": ["unary/aten_acos.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_acos.textproto"],
     },
     "unary/aten_special_exp2.textproto": {
         "overloads": ["aten::special_exp2", "aten::special_exp2.out"],
@@ -2697,7 +2697,7 @@ OP_GROUPS = {
     "unary/aten_special_log1p.textproto": {
         "overloads": ["aten::special_log1p", "aten::special_log1p.out"],
         "targets": ["aten_special_log1p", "aten_special_log1p_out"],
-        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_abs.textproto", "unary/aten_absolute.textproto", "unary/aten_acosh.textproto", "unary/aten_log.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_abs.textproto", "unary/aten_absolute.textproto", "unary/aten_angle.textproto", "unary/aten_acosh.textproto", "unary/aten_log.textproto"],
     },
     "unary/aten_special_log_ndtr.textproto": {
         "overloads": ["aten::special_log_ndtr", "aten::special_log_ndtr.out"],
@@ -2707,7 +2707,7 @@ OP_GROUPS = {
     "unary/aten_special_logit.textproto": {
         "overloads": ["aten::special_logit", "aten::special_logit.out"],
         "targets": ["aten_special_logit", "aten_special_logit_out"],
-        "samples_from": ["unary/aten_acos.textproto", "unary/aten_logit.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_acos.textproto", "unary/aten_logit.textproto"],
     },
     "unary/aten_special_modified_bessel_i0.textproto": {
         "overloads": ["aten::special_modified_bessel_i0", "aten::special_modified_bessel_i0.out"],
@@ -2722,12 +2722,12 @@ OP_GROUPS = {
     "unary/aten_special_modified_bessel_k0.textproto": {
         "overloads": ["aten::special_modified_bessel_k0", "aten::special_modified_bessel_k0.out"],
         "targets": ["aten_special_modified_bessel_k0", "aten_special_modified_bessel_k0_out"],
-        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_abs.textproto", "unary/aten_absolute.textproto", "unary/aten_acosh.textproto", "unary/aten_log.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_abs.textproto", "unary/aten_absolute.textproto", "unary/aten_angle.textproto", "unary/aten_acosh.textproto", "unary/aten_log.textproto"],
     },
     "unary/aten_special_modified_bessel_k1.textproto": {
         "overloads": ["aten::special_modified_bessel_k1", "aten::special_modified_bessel_k1.out"],
         "targets": ["aten_special_modified_bessel_k1", "aten_special_modified_bessel_k1_out"],
-        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_abs.textproto", "unary/aten_absolute.textproto", "unary/aten_acosh.textproto", "unary/aten_log.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_abs.textproto", "unary/aten_absolute.textproto", "unary/aten_angle.textproto", "unary/aten_acosh.textproto", "unary/aten_log.textproto"],
     },
     "unary/aten_special_multigammaln.textproto": {
         "overloads": ["aten::special_multigammaln", "aten::special_multigammaln.out"],
@@ -2782,7 +2782,7 @@ OP_GROUPS = {
     "unary/aten_sqrt.textproto": {
         "overloads": ["aten::sqrt", "aten::sqrt_", "aten::sqrt.out"],
         "targets": ["aten_sqrt", "aten_sqrt_", "aten_sqrt_out"],
-        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_abs.textproto", "unary/aten_absolute.textproto", "unary/aten_acosh.textproto", "unary/aten_log.textproto", "unary/aten_rsqrt.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_abs.textproto", "unary/aten_absolute.textproto", "unary/aten_angle.textproto", "unary/aten_acosh.textproto", "unary/aten_log.textproto", "unary/aten_rsqrt.textproto"],
     },
     "unary/aten_square.textproto": {
         "overloads": ["aten::square", "aten::square_", "aten::square.out"],

@@ -96,8 +96,10 @@ TEST(LintTest, GroupsManifestIsCurrent) {
 // spec that needs a sample another spec writes takes it, by the other
 // spec's op and the sample's name (spec.proto OpSpec.samples_from), rather
 // than write it again. Two samples are the same when their arguments,
-// sweeps and tier are, whatever their names: a second name would only
-// draw the same inputs again under another seed (shrt/spec/rng.h CaseSeed).
+// sweeps and tier are, whatever their names and their inputs' recipes: a
+// second name would only draw the same inputs again under another seed
+// (shrt/spec/rng.h CaseSeed), and a recipe is the taking spec's to give
+// (OpSpec.recipe and arg_recipe, SampleSource.recipe and arg_recipe).
 TEST(LintTest, NoSampleIsWrittenTwice) {
   absl::StatusOr<std::vector<LoadedSpec>> specs = LoadSpecTree("op_specs", "op_specs/recipes");
   ASSERT_TRUE(specs.ok()) << specs.status();
@@ -120,6 +122,11 @@ TEST(LintTest, NoSampleIsWrittenTwice) {
       const std::string here = where->Where({{"sample", k}}, own);
       Sample content = own.sample(k);
       content.clear_name();
+      for (Arg& arg : *content.mutable_arg()) {
+        if (arg.has_tensor()) arg.mutable_tensor()->clear_recipe();
+        if (!arg.has_tensors()) continue;  // mutable_tensors() would set the oneof
+        for (TensorArg& t : *arg.mutable_tensors()->mutable_tensor()) t.clear_recipe();
+      }
       auto [it, fresh] = writer.emplace(
           content.SerializeAsString(),
           Writer{here, OverloadToString(s.group().functional), own.sample(k).name()});
@@ -130,7 +137,8 @@ TEST(LintTest, NoSampleIsWrittenTwice) {
                          << "here with samples_from { op: \"" << it->second.op << "\" sample: \""
                          << it->second.name << "\" } or there with samples_from { op: \""
                          << OverloadToString(s.group().functional) << "\" sample: \""
-                         << own.sample(k).name() << "\" }";
+                         << own.sample(k).name() << "\" }, giving the taken inputs their "
+                         << "recipes with the entry's recipe or arg_recipe";
     }
   }
 }

@@ -380,6 +380,66 @@ TEST(BindTest, ArgRecipesOverTheSpecsRecipe) {
   }
 }
 
+// A samples_from entry's recipe and arg_recipe give the samples it takes
+// their recipes as if this spec wrote them: over the spec's recipe and
+// arg_recipe, under an input's own, and carried on to a spec that takes
+// them from this one; an entry that reaches no input is an error.
+TEST(BindTest, SourceRecipesOverTheSpecsAndTravelWithTheSamples) {
+  absl::StatusOr<LoadedSpec> add = LoadedSpec::FromText(
+      "op: \"aten::add.Tensor\"\n"
+      "sample { name: \"a\" arg { name: \"self\" tensor { shape: [3] } }\n"
+      "  arg { name: \"other\" tensor { shape: [3] } } }\n"
+      "sample { name: \"b\" arg { name: \"self\" tensor { shape: [2] recipe: \"comparison_ties\" } }\n"
+      "  arg { name: \"other\" tensor { shape: [2] } } }\n",
+      "add.textproto", TestRecipes());
+  ASSERT_TRUE(add.ok()) << add.status();
+  absl::StatusOr<LoadedSpec> div = LoadedSpec::FromText(
+      "op: \"aten::div.Tensor\"\nrecipe: \"default\"\n"
+      "arg_recipe { arg: \"self\" recipe: \"comparison_ties\" }\n"
+      "samples_from { op: \"aten::add.Tensor\" recipe: \"positive\"\n"
+      "  arg_recipe { arg: \"other\" recipe: \"nonzero\" } }\n",
+      "div.textproto", TestRecipes(), {&*add});
+  ASSERT_TRUE(div.ok()) << div.status();
+  absl::StatusOr<LoadedSpec> sub = LoadedSpec::FromText(
+      "op: \"aten::sub.Tensor\"\nrecipe: \"comparison_ties\"\n"
+      "samples_from { op: \"aten::div.Tensor\" sample: \"b\" }\n",
+      "sub.textproto", TestRecipes(), {&*div});
+  ASSERT_TRUE(sub.ok()) << sub.status();
+  auto recipes = [](const LoadedSpec& spec, int s) {
+    std::vector<std::string> out;
+    absl::StatusOr<std::vector<BoundSample>> bound = BoundSample::BindAll(spec, s);
+    EXPECT_TRUE(bound.ok()) << bound.status();
+    if (bound.ok()) {
+      for (const auto& input : bound->front().inputs()) out.push_back(input.recipe);
+    }
+    return out;
+  };
+  EXPECT_THAT(recipes(*div, 0), ::testing::ElementsAre("positive", "nonzero"));
+  EXPECT_THAT(recipes(*div, 1), ::testing::ElementsAre("comparison_ties", "nonzero"));
+  EXPECT_THAT(recipes(*sub, 0), ::testing::ElementsAre("comparison_ties", "nonzero"));
+
+  for (const auto& [entry, error] : std::vector<std::pair<std::string, std::string>>{
+           {"recipe: \"postive\"", "div.textproto:2: field 'samples_from[0].recipe': unknown recipe 'postive'"},
+           {"sample: \"b\" recipe: \"positive\" arg_recipe { arg: \"other\" recipe: \"nonzero\" }",
+            "div.textproto:2: field 'samples_from[0].recipe': reaches no tensor input"},
+           {"arg_recipe { arg: \"alpha\" recipe: \"nonzero\" }",
+            "div.textproto:2: field 'samples_from[0].arg_recipe[0].arg': 'alpha' is no tensor input "
+            "of the taken samples"},
+           {"arg_recipe { arg: \"other\" recipe: \"nonzero\" } arg_recipe { arg: \"other\" "
+            "recipe: \"positive\" }",
+            "div.textproto:2: field 'samples_from[0].arg_recipe[1].arg': 'other' has an entry "
+            "already"}}) {
+    EXPECT_THAT(std::string(LoadedSpec::FromText(absl::StrCat("op: \"aten::div.Tensor\"\n"
+                                                              "samples_from { op: \"aten::add.Tensor\" ",
+                                                              entry, " }\n"),
+                                                 "div.textproto", TestRecipes(), {&*add})
+                                .status()
+                                .message()),
+                HasSubstr(error))
+        << entry;
+  }
+}
+
 TEST(BindTest, LayoutsNeedEnoughDims) {
   EXPECT_THAT(std::string(BindText("op: \"aten::relu\"\nsample { name: \"s\"\n"
                                    "arg { name: \"self\" tensor { shape: [3] layout: TRANSPOSED } } }")

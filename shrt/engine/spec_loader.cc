@@ -4,7 +4,9 @@
 #include <cmath>
 #include <map>
 
+#include "absl/container/flat_hash_map.h"
 #include "absl/container/flat_hash_set.h"
+#include "absl/functional/function_ref.h"
 #include "absl/status/status.h"
 #include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
@@ -33,7 +35,60 @@ int ValueKinds(const Sweep& w) {
          (w.int_lists_size() > 0) + (w.bool_lists_size() > 0);
 }
 
+// The recipes a SampleSource stamps on a taken sample's tensor inputs
+// that name none (spec.proto SampleSource.recipe and .arg_recipe), and
+// which of them reached an input.
+struct SourceRecipes {
+  std::string recipe;
+  absl::flat_hash_map<std::string, std::string> by_arg;
+  bool recipe_used = false;
+  absl::flat_hash_set<std::string> args_used;
+
+  // Writes the recipe into every tensor input of `sample` that names none.
+  void Stamp(Sample& sample) {
+    for (Arg& arg : *sample.mutable_arg()) {
+      std::vector<TensorArg*> tensors;
+      if (arg.has_tensor()) tensors.push_back(arg.mutable_tensor());
+      if (arg.has_tensors()) {  // mutable_tensors() would set the oneof
+        for (TensorArg& t : *arg.mutable_tensors()->mutable_tensor()) tensors.push_back(&t);
+      }
+      auto it = by_arg.find(arg.name());
+      for (TensorArg* t : tensors) {
+        if (!t->recipe().empty()) continue;
+        if (it != by_arg.end()) {
+          t->set_recipe(it->second);
+          args_used.insert(arg.name());
+        } else if (!recipe.empty()) {
+          t->set_recipe(recipe);
+          recipe_used = true;
+        }
+      }
+    }
+  }
+};
+
 }  // namespace
+
+absl::Status LoadedSpec::CheckArgRecipes(const google::protobuf::RepeatedPtrField<ArgRecipe>& entries,
+                                         absl::FunctionRef<std::string(int)> where_of,
+                                         const std::string& field,
+                                         absl::flat_hash_map<std::string, std::string>* by_arg) const {
+  for (int r = 0; r < entries.size(); ++r) {
+    const ArgRecipe& entry = entries.Get(r);
+    const std::string where = where_of(r);
+    const std::string item = absl::StrCat(field, "[", r, "]");
+    if (entry.arg().empty()) return FieldError(where, item + ".arg", "is required");
+    if (by_arg->contains(entry.arg())) {
+      return FieldError(where, item + ".arg", absl::StrCat("'", entry.arg(), "' has an entry already"));
+    }
+    if (entry.recipe().empty()) return FieldError(where, item + ".recipe", "is required");
+    if (absl::StatusOr<const Recipe*> found = recipes_->Find(entry.recipe()); !found.ok()) {
+      return FieldError(where, item + ".recipe", found.status().message());
+    }
+    (*by_arg)[entry.arg()] = entry.recipe();
+  }
+  return absl::OkStatus();
+}
 
 std::vector<int> LoadedSpec::world_sizes() const {
   if (proto_.world_sizes().empty()) return {4};
@@ -221,6 +276,19 @@ absl::Status LoadedSpec::TakeSamples(const std::vector<const LoadedSpec*>& given
       shared = std::make_shared<const LoadedSpec>(source);
       sources_.push_back(shared);
     }
+    SourceRecipes stamp;
+    stamp.recipe = entry.recipe();
+    if (!stamp.recipe.empty()) {
+      if (absl::StatusOr<const Recipe*> found = recipes_->Find(stamp.recipe); !found.ok()) {
+        return FieldError(where, field + ".recipe", found.status().message());
+      }
+    }
+    if (absl::Status st =
+            CheckArgRecipes(entry.arg_recipe(), [&](int) { return where; }, field + ".arg_recipe",
+                            &stamp.by_arg);
+        !st.ok()) {
+      return st;
+    }
     std::vector<int> picked;  // indices into the source's samples
     if (entry.sample().empty()) {
       for (int s = 0; s < source.proto_.sample_size(); ++s) picked.push_back(s);
@@ -245,7 +313,8 @@ absl::Status LoadedSpec::TakeSamples(const std::vector<const LoadedSpec*>& given
       picked.push_back(found);
     }
     for (int s : picked) {
-      const Sample& sample = source.proto_.sample(s);
+      Sample sample = source.proto_.sample(s);
+      stamp.Stamp(sample);
       auto [at, fresh] =
           taken.emplace(sample.name(), std::make_pair(merged.size(), entry.op()));
       if (!fresh) {
@@ -260,8 +329,22 @@ absl::Status LoadedSpec::TakeSamples(const std::vector<const LoadedSpec*>& given
                                        ") differs from the sample of that name that ",
                                        at->second.second, " gives"));
       }
-      *merged.Add() = sample;
+      *merged.Add() = std::move(sample);
       origins_.push_back({shared, s});
+    }
+    // A recipe that reaches no input would be silently ignored.
+    if (!stamp.recipe.empty() && !stamp.recipe_used) {
+      return FieldError(where, field + ".recipe",
+                        "reaches no tensor input: every input of the taken samples names its "
+                        "own recipe or has an arg_recipe entry here");
+    }
+    for (int r = 0; r < entry.arg_recipe_size(); ++r) {
+      if (!stamp.args_used.contains(entry.arg_recipe(r).arg())) {
+        return FieldError(where, absl::StrCat(field, ".arg_recipe[", r, "].arg"),
+                          absl::StrCat("'", entry.arg_recipe(r).arg(),
+                                       "' is no tensor input of the taken samples that names no "
+                                       "recipe of its own"));
+      }
     }
   }
   for (int s = 0; s < proto_.sample_size(); ++s) origins_.push_back({nullptr, s});
@@ -310,17 +393,11 @@ absl::StatusOr<LoadedSpec> LoadedSpec::FromText(absl::string_view text, const st
       !s.ok()) {
     return s;
   }
-  absl::flat_hash_set<std::string> recipe_args;
-  for (int r = 0; r < p.arg_recipe_size(); ++r) {
-    const ArgRecipe& entry = p.arg_recipe(r);
-    const std::string where = spec.WhereArgRecipe(r);
-    const std::string field = absl::StrCat("arg_recipe[", r, "]");
-    if (entry.arg().empty()) return FieldError(where, field + ".arg", "is required");
-    if (!recipe_args.insert(entry.arg()).second) {
-      return FieldError(where, field + ".arg", absl::StrCat("'", entry.arg(), "' has an entry already"));
-    }
-    if (entry.recipe().empty()) return FieldError(where, field + ".recipe", "is required");
-    if (absl::Status st = check_recipe(entry.recipe(), where, field + ".recipe"); !st.ok()) return st;
+  absl::flat_hash_map<std::string, std::string> recipe_args;
+  if (absl::Status st = spec.CheckArgRecipes(
+          p.arg_recipe(), [&](int r) { return spec.WhereArgRecipe(r); }, "arg_recipe", &recipe_args);
+      !st.ok()) {
+    return st;
   }
   for (int i = 0; i < p.world_sizes_size(); ++i) {
     if (absl::StatusOr<Mesh> m = Mesh::Create(p.world_sizes(i)); !m.ok()) {

@@ -10,6 +10,8 @@
 #include <vector>
 
 #include "ATen/core/operator_name.h"
+#include "absl/container/flat_hash_map.h"
+#include "absl/functional/function_ref.h"
 #include "absl/status/statusor.h"
 #include "absl/strings/string_view.h"
 #include "shrt/ops/op_group.h"
@@ -44,8 +46,11 @@ class LoadedSpec {
   //                     not parse, is listed twice, has no reason, or names
   //                     an overload outside the group; a samples_from
   //                     entry that names a spec which was not given, or a
-  //                     sample that spec lacks, or names one twice; two
-  //                     different samples of one name;
+  //                     sample that spec lacks, or names one twice, or
+  //                     whose `recipe` or `arg_recipe` entry is unknown,
+  //                     repeated or reaches no tensor input that names no
+  //                     recipe of its own; two different samples of one
+  //                     name;
   //   FailedPrecondition the dispatcher's schemas make the group ambiguous.
   // Schema checks (argument names, types, arity) happen when a sample is
   // bound (sample.h).
@@ -112,6 +117,12 @@ class LoadedSpec {
   // before proto_'s own, and records every sample's origin (FromText's
   // samples_from errors).
   absl::Status TakeSamples(const std::vector<const LoadedSpec*>& given);
+  // Checks `entries` (an OpSpec's or a SampleSource's arg_recipe, reported
+  // as `field`[r] at where_of(r)): an argument and a known recipe each,
+  // one entry per argument; fills `by_arg` with argument -> recipe.
+  absl::Status CheckArgRecipes(const google::protobuf::RepeatedPtrField<ArgRecipe>& entries,
+                               absl::FunctionRef<std::string(int)> where_of, const std::string& field,
+                               absl::flat_hash_map<std::string, std::string>* by_arg) const;
 
   OpSpec proto_;
   TextLocations locations_;

@@ -47,8 +47,9 @@
 //   Reads further than the guard still see the heap. Freed buffers of up
 //   to 64 KiB are kept per thread and reused for buffers of the same size,
 //   whose guard is then already set: setting it at every allocation made
-//   `validate --all --mesh=2x2` 1.16x slower, reuse 1.04x (BENCHMARKS.md
-//   "Issue 28, fixed bytes past every buffer").
+//   `validate --all --mesh=2x2` 1.16x slower, reuse 1.04x, and reuse with
+//   the 0xFF fill above 1.05x (BENCHMARKS.md "Issue 28, fixed bytes past every
+//   buffer").
 // - Deterministic algorithms in warn-only mode, which the fill needs: an
 //   operator with no deterministic implementation on CPU raises a c10
 //   warning (counted in the report like any other) instead of an error.

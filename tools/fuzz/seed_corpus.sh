@@ -51,10 +51,12 @@ op_specs=()
 for f in op_specs/*/*.textproto; do [[ "$f" == "$recipe_dir"/* ]] || op_specs+=("$f"); done
 specs=()
 for family in $(printf '%s\n' "${op_specs[@]}" | cut -d/ -f2 | sort -u); do
-  specs+=("$(printf '%s\n' "${op_specs[@]}" | grep "^op_specs/$family/" | head -n 1)")
+  for f in "${op_specs[@]}"; do  # the family's first (no `| head`: SIGPIPE under pipefail)
+    if [[ "$f" == "op_specs/$family/"* ]]; then specs+=("$f"); break; fi
+  done
 done
-for field in sweep exclude missing local_shape_arg 'tensors {' recipe: world_sizes samples_from 'sample: \[' arg_recipe '^recipe:' tolerance nightly_only dtype_value int_list str_value 'none: true' layout require_complete; do
-  f=$(grep -l -- "$field" "${op_specs[@]}" | head -n 1 || true)
+for field in sweep exclude missing local_shape_arg 'tensors {' recipe: world_sizes samples_from 'sample: \[' arg_recipe '^recipe:' '^samples_from .* recipe:' '^  arg_recipe' tolerance nightly_only dtype_value int_list str_value 'none: true' layout require_complete; do
+  f=$(grep -l -- "$field" "${op_specs[@]}" | sed -n 1p || true)
   [[ -n "$f" ]] && specs+=("$f")
 done
 specs+=(tables/specs/*.textproto testing/specs/*.textproto)
