@@ -10,6 +10,7 @@
 #include "absl/base/call_once.h"
 #include "absl/container/flat_hash_map.h"
 #include "c10/core/CPUAllocator.h"
+#include "sanitizer/asan_interface.h"  // no-op macros without AddressSanitizer
 #include "c10/util/Exception.h"
 
 namespace shrt {
@@ -28,7 +29,10 @@ constexpr size_t kHeaderBytes = 64;
 // buffer").
 // Under AddressSanitizer (--config=asan, --config=fuzz) no non-empty buffer
 // is kept: freed ones go back to it at once, so that its quarantine still
-// catches a use after free in ShRT's code.
+// catches a use after free in ShRT's code. The guard is poisoned there, so
+// that a read past a buffer's end by ShRT's code (or by libtorch through an
+// intercepted call such as memcpy) is still reported, while libtorch's own
+// uninstrumented loads read the guard's fixed bytes.
 #if defined(__SANITIZE_ADDRESS__)
 constexpr size_t kPooledBytes = 0;
 #else
@@ -77,6 +81,7 @@ class GuardedCpuAllocator final : public c10::Allocator {
       block = static_cast<char*>(fresh);
       std::memcpy(block, &n, sizeof(n));
       std::memset(block + kHeaderBytes + n, 0xFF, kAllocationGuardBytes);
+      ASAN_POISON_MEMORY_REGION(block + kHeaderBytes + n, kAllocationGuardBytes);
     }
     void* data = block + kHeaderBytes;
     // Off in ShRT's own work (UnfilledScope), which writes all it allocates.
@@ -95,6 +100,7 @@ class GuardedCpuAllocator final : public c10::Allocator {
     size_t n = 0;
     std::memcpy(&n, block, sizeof(n));
     if (pool_destroyed || n > kPooledBytes || pool.bytes + BlockBytes(n) > kPoolBytesPerThread) {
+      ASAN_UNPOISON_MEMORY_REGION(block + kHeaderBytes + n, kAllocationGuardBytes);
       std::free(block);
       return;
     }

@@ -49,7 +49,10 @@
 //   whose guard is then already set: setting it at every allocation made
 //   `validate --all --mesh=2x2` 1.16x slower, reuse 1.04x, and reuse with
 //   the 0xFF fill above 1.05x (BENCHMARKS.md "Issue 28, fixed bytes past every
-//   buffer").
+//   buffer"). Under AddressSanitizer the guard is poisoned: a read past a
+//   buffer by ShRT's code, or by libtorch through an intercepted call, is
+//   reported as "use-after-poison" (torch_runtime_test), and libtorch's
+//   uninstrumented loads read the fixed bytes.
 // - Deterministic algorithms in warn-only mode, which the fill needs: an
 //   operator with no deterministic implementation on CPU raises a c10
 //   warning (counted in the report like any other) instead of an error.
