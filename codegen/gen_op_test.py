@@ -83,7 +83,8 @@ def recipes_used(*specs):
         names.add(spec.recipe or _DEFAULT_RECIPE)
         names.update(entry.recipe for entry in spec.arg_recipe)
         for source in spec.samples_from:
-            names.update([source.recipe] if source.recipe else [])
+            if source.recipe:
+                names.add(source.recipe)
             names.update(entry.recipe for entry in source.arg_recipe)
         for sample in spec.sample:
             for arg in sample.arg:

@@ -17,6 +17,7 @@
 #include "shrt/report/checkability.h"
 #include "shrt/report/group_manifest.h"
 #include "shrt/report/xfails.h"
+#include "shrt/spec/tensor_args.h"
 #include "shrt/strategies/registry.h"
 #include "shrt/vocab/text_proto.h"
 
@@ -123,9 +124,7 @@ TEST(LintTest, NoSampleIsWrittenTwice) {
       Sample content = own.sample(k);
       content.clear_name();
       for (Arg& arg : *content.mutable_arg()) {
-        if (arg.has_tensor()) arg.mutable_tensor()->clear_recipe();
-        if (!arg.has_tensors()) continue;  // mutable_tensors() would set the oneof
-        for (TensorArg& t : *arg.mutable_tensors()->mutable_tensor()) t.clear_recipe();
+        for (TensorArg* t : MutableTensorArgsOf(arg)) t->clear_recipe();
       }
       auto [it, fresh] = writer.emplace(
           content.SerializeAsString(),

@@ -14,6 +14,7 @@
 #include "shrt/engine/isolation.h"
 #include "shrt/spec/generators.h"
 #include "shrt/spec/rng.h"
+#include "shrt/spec/tensor_args.h"
 #include "shrt/vocab/text_proto.h"
 
 namespace shrt {
@@ -63,10 +64,7 @@ absl::Status CaseMaker::Init() {
   // elements (list_elements.h) run the same cases.
   int64_t largest = 1;
   for (const Arg& a : spec_.proto().sample(s_).arg()) {
-    std::vector<const TensorArg*> tensors;
-    if (a.has_tensor()) tensors.push_back(&a.tensor());
-    for (const TensorArg& t : a.tensors().tensor()) tensors.push_back(&t);
-    for (const TensorArg* t : tensors) {
+    for (const TensorArg* t : TensorArgsOf(a)) {
       int64_t numel = 1;
       for (int64_t d : t->shape()) numel *= d;
       largest = std::max(largest, numel);

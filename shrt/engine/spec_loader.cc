@@ -14,6 +14,7 @@
 #include "google/protobuf/util/message_differencer.h"
 #include "shrt/ops/op_lookup.h"
 #include "shrt/ops/overload_name.h"
+#include "shrt/spec/tensor_args.h"
 #include "shrt/vocab/mesh.h"
 #include "shrt/vocab/placement.h"
 
@@ -47,13 +48,8 @@ struct SourceRecipes {
   // Writes the recipe into every tensor input of `sample` that names none.
   void Stamp(Sample& sample) {
     for (Arg& arg : *sample.mutable_arg()) {
-      std::vector<TensorArg*> tensors;
-      if (arg.has_tensor()) tensors.push_back(arg.mutable_tensor());
-      if (arg.has_tensors()) {  // mutable_tensors() would set the oneof
-        for (TensorArg& t : *arg.mutable_tensors()->mutable_tensor()) tensors.push_back(&t);
-      }
       auto it = by_arg.find(arg.name());
-      for (TensorArg* t : tensors) {
+      for (TensorArg* t : MutableTensorArgsOf(arg)) {
         if (!t->recipe().empty()) continue;
         if (it != by_arg.end()) {
           t->set_recipe(it->second);
@@ -69,6 +65,13 @@ struct SourceRecipes {
 
 }  // namespace
 
+absl::Status LoadedSpec::CheckRecipe(const std::string& name, const std::string& where,
+                                     const std::string& field) const {
+  if (name.empty()) return absl::OkStatus();
+  absl::StatusOr<const Recipe*> found = recipes_->Find(name);
+  return found.ok() ? absl::OkStatus() : FieldError(where, field, found.status().message());
+}
+
 absl::Status LoadedSpec::CheckArgRecipes(const google::protobuf::RepeatedPtrField<ArgRecipe>& entries,
                                          absl::FunctionRef<std::string(int)> where_of,
                                          const std::string& field,
@@ -82,9 +85,7 @@ absl::Status LoadedSpec::CheckArgRecipes(const google::protobuf::RepeatedPtrFiel
       return FieldError(where, item + ".arg", absl::StrCat("'", entry.arg(), "' has an entry already"));
     }
     if (entry.recipe().empty()) return FieldError(where, item + ".recipe", "is required");
-    if (absl::StatusOr<const Recipe*> found = recipes_->Find(entry.recipe()); !found.ok()) {
-      return FieldError(where, item + ".recipe", found.status().message());
-    }
+    if (absl::Status st = CheckRecipe(entry.recipe(), where, item + ".recipe"); !st.ok()) return st;
     (*by_arg)[entry.arg()] = entry.recipe();
   }
   return absl::OkStatus();
@@ -278,11 +279,7 @@ absl::Status LoadedSpec::TakeSamples(const std::vector<const LoadedSpec*>& given
     }
     SourceRecipes stamp;
     stamp.recipe = entry.recipe();
-    if (!stamp.recipe.empty()) {
-      if (absl::StatusOr<const Recipe*> found = recipes_->Find(stamp.recipe); !found.ok()) {
-        return FieldError(where, field + ".recipe", found.status().message());
-      }
-    }
+    if (absl::Status st = CheckRecipe(stamp.recipe, where, field + ".recipe"); !st.ok()) return st;
     if (absl::Status st =
             CheckArgRecipes(entry.arg_recipe(), [&](int) { return where; }, field + ".arg_recipe",
                             &stamp.by_arg);
@@ -383,13 +380,7 @@ absl::StatusOr<LoadedSpec> LoadedSpec::FromText(absl::string_view text, const st
     }
   }
   if (absl::Status s = spec.TakeSamples(samples_from); !s.ok()) return s;
-  auto check_recipe = [&](const std::string& name, const std::string& where,
-                          const std::string& field) -> absl::Status {
-    if (name.empty()) return absl::OkStatus();
-    absl::StatusOr<const Recipe*> r = spec.recipes_->Find(name);
-    return r.ok() ? absl::OkStatus() : FieldError(where, field, r.status().message());
-  };
-  if (absl::Status s = check_recipe(p.recipe(), spec.locations_.Where({{"recipe", -1}}, p), "recipe");
+  if (absl::Status s = spec.CheckRecipe(p.recipe(), spec.locations_.Where({{"recipe", -1}}, p), "recipe");
       !s.ok()) {
     return s;
   }
@@ -420,11 +411,8 @@ absl::StatusOr<LoadedSpec> LoadedSpec::FromText(absl::string_view text, const st
     }
     for (int a = 0; a < sample.arg_size(); ++a) {
       const Arg& arg = sample.arg(a);
-      std::vector<const TensorArg*> tensors;
-      if (arg.has_tensor()) tensors.push_back(&arg.tensor());
-      for (const TensorArg& t : arg.tensors().tensor()) tensors.push_back(&t);
-      for (const TensorArg* t : tensors) {
-        if (absl::Status st = check_recipe(t->recipe(), spec.WhereArg(s, a),
+      for (const TensorArg* t : TensorArgsOf(arg)) {
+        if (absl::Status st = spec.CheckRecipe(t->recipe(), spec.WhereArg(s, a),
                                            absl::StrCat(field, ".arg[", a, "] (", arg.name(), ").recipe"));
             !st.ok()) {
           return st;

@@ -117,6 +117,10 @@ class LoadedSpec {
   // before proto_'s own, and records every sample's origin (FromText's
   // samples_from errors).
   absl::Status TakeSamples(const std::vector<const LoadedSpec*>& given);
+  // OK for an empty `name` or one `recipes_` has; else the error
+  // "<where>: field '<field>': " followed by RecipeSet::Find's message.
+  absl::Status CheckRecipe(const std::string& name, const std::string& where,
+                           const std::string& field) const;
   // Checks `entries` (an OpSpec's or a SampleSource's arg_recipe, reported
   // as `field`[r] at where_of(r)): an argument and a known recipe each,
   // one entry per argument; fills `by_arg` with argument -> recipe.

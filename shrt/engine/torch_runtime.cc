@@ -10,8 +10,8 @@
 #include "absl/base/call_once.h"
 #include "absl/container/flat_hash_map.h"
 #include "c10/core/CPUAllocator.h"
-#include "sanitizer/asan_interface.h"  // no-op macros without AddressSanitizer
 #include "c10/util/Exception.h"
+#include "sanitizer/asan_interface.h"  // no-op macros without AddressSanitizer
 
 namespace shrt {
 namespace {
