@@ -13,7 +13,12 @@ namespace {
 
 // A contiguous tensor with no conjugate or negative bit: what data_ptr
 // reads as the values.
-at::Tensor Plain(const at::Tensor& t) { return t.resolve_conj().resolve_neg().contiguous(); }
+// Returns `t` itself when it is one already: resolve_conj and resolve_neg
+// are dispatched calls even on a tensor without the bit.
+at::Tensor Plain(const at::Tensor& t) {
+  if (!t.is_conj() && !t.is_neg() && t.is_contiguous()) return t;
+  return t.resolve_conj().resolve_neg().contiguous();
+}
 
 // Floating locals (and P(avg) of integers), reduced in float64 as
 // ReducePartial does: maximum and minimum propagate NaN.

@@ -8,7 +8,6 @@
 
 #include <bit>
 #include <cstdint>
-#include <map>
 #include <optional>
 #include <tuple>
 #include <unordered_map>
@@ -16,6 +15,7 @@
 #include <vector>
 
 #include "ATen/core/Tensor.h"
+#include "absl/container/node_hash_map.h"
 #include "absl/hash/hash.h"
 #include "shrt/engine/full_case.h"
 #include "shrt/engine/output_check.h"
@@ -37,8 +37,10 @@ using BytesKeys = std::vector<std::optional<uint64_t>>;
 // a call whose every input holds what an earlier call's held is not made
 // again, in its own tuple or in another. On 2x2, ranks that differ only on
 // a Replicate mesh dim make one call, and [S(0), R] makes the calls of
-// [R, S(0)] on other ranks. Only for an overload that writes no input;
-// when each rank's call takes its local output shape (spec.proto
+// [R, S(0)] on other ranks. An overload that writes its inputs (add_) is
+// memoised too: its calls write private copies of the locals (nd_truth.cc
+// CallInputs), so the same locals give the same writes and returns. When
+// each rank's call takes its local output shape (spec.proto
 // local_shape_arg), the key names that shape too. The outputs are read,
 // never written.
 // At most kMaxMemoElements elements are kept (8 x kMaxSampleElements,
@@ -59,7 +61,8 @@ inline constexpr int64_t kMaxMemoElements = 8 * kMaxSampleElements;
 // rank) fits in kMaxMemoElements with the memo's outputs and the other
 // entries; past it, pieces are cut per check.
 struct NdExpectedCache {
-  std::map<std::tuple<std::vector<bool>, size_t, NdPlacements>, std::vector<at::Tensor>> pieces;
+  absl::node_hash_map<std::tuple<std::vector<bool>, size_t, NdPlacements>, std::vector<at::Tensor>>
+      pieces;
 
   // The entry for `key`, made if it fits in `memo`'s budget (and charged
   // to it); nullptr when it does not.

@@ -7,6 +7,7 @@
 #include <tuple>
 #include <unordered_map>
 
+#include "absl/container/node_hash_map.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "c10/util/Logging.h"
@@ -19,6 +20,7 @@
 #include "shrt/engine/rank_locals.h"
 #include "shrt/engine/sample.h"
 #include "shrt/engine/tensor_bytes.h"
+#include "shrt/engine/torch_runtime.h"
 #include "shrt/ops/candidates.h"
 #include "shrt/ops/overload_name.h"
 #include "shrt/spec/recipes.h"
@@ -38,7 +40,7 @@ struct NdLocals {
 // Locals of one case by (input, N-D placements, redraw, negated), and
 // what DistributeNd made for them by (input, negated).
 struct NdLocalsCache {
-  std::map<std::tuple<size_t, NdPlacements, int, bool>, NdLocals> locals;
+  absl::node_hash_map<std::tuple<size_t, NdPlacements, int, bool>, NdLocals> locals;
   std::map<std::pair<size_t, bool>, NdPieceCache> pieces;
 };
 
@@ -224,6 +226,25 @@ class NdTruthBuilder {
     return std::nullopt;
   }
 
+  // What one rank's call gets for its cached locals (one per input, as
+  // DistributeNd made them): each in its input's layout, and, for an
+  // overload that writes its inputs, a private copy, so that the cached
+  // locals stay intact for the next tuple. Made only for a call the memo
+  // does not answer.
+  Tensors CallInputs(const Tensors& locals) const {
+    const UnfilledScope unfilled;  // copies, written in full
+    Tensors out;
+    out.reserve(locals.size());
+    for (size_t i = 0; i < locals.size(); ++i) {
+      at::Tensor x = WithLayout(locals[i], sample_.inputs()[i].layout);
+      // WithLayout returns its input unchanged for CONTIGUOUS, and for a
+      // tensor too small to lay out otherwise (a 0-d STRIDED one).
+      if (sample_.mutates() && x.is_same(locals[i])) x = x.clone(at::MemoryFormat::Contiguous);
+      out.push_back(std::move(x));
+    }
+    return out;
+  }
+
   void Refute(size_t r, std::string evidence) {
     if (Open(r)) truth_.findings[r] = {Finding::kRefuted, std::move(evidence)};
   }
@@ -234,10 +255,14 @@ class NdTruthBuilder {
     std::vector<Placement> rep;
     for (const NdPlacements& ps : placements) rep.push_back(Representative(ps));
     const int n = mesh_.size();
-    std::string tuple_text;
-    for (size_t i = 0; i < placements.size(); ++i) {
-      absl::StrAppend(&tuple_text, i == 0 ? "" : ", ", NdPlacementToString(placements[i]));
-    }
+    // Text for evidence and crash records, made only when one is written.
+    auto tuple_text = [&]() {
+      std::string text;
+      for (size_t i = 0; i < placements.size(); ++i) {
+        absl::StrAppend(&text, i == 0 ? "" : ", ", NdPlacementToString(placements[i]));
+      }
+      return text;
+    };
     for (const PartialVariant& run : PartialVariants(
              rep, cases_.input_dtypes(), cases_.input_numels(), options_.partial_redraws)) {
       // Every rule of the tuple refuted: its later redraws and negations
@@ -267,20 +292,16 @@ class NdTruthBuilder {
           it = cache.locals.emplace(std::move(key), std::move(made)).first;
         }
         input_scale = std::max(input_scale, it->second.scale);
-        const Layout layout = sample_.inputs()[i].layout;
         for (int r = 0; r < n; ++r) {
           content[r] = MixSeed(
               {content[r], it->second.keys[r], static_cast<uint64_t>(run.negated[i])});
-          const at::Tensor& x = it->second.ranks[r];
-          locals[r][i] = layout != CONTIGUOUS ? WithLayout(x, layout)
-                         : sample_.mutates()  ? x.clone(at::MemoryFormat::Contiguous)
-                                              : x;
+          locals[r][i] = it->second.ranks[r];
         }
       }
-      const bool share = !sample_.mutates();
-      const std::string where =
-          absl::StrCat("sample ", sample_.name(), ", generator ", full.generator,
-                       run.label.empty() ? "" : ", ", run.label);
+      auto where = [&]() {
+        return absl::StrCat("sample ", sample_.name(), ", generator ", full.generator,
+                            run.label.empty() ? "" : ", ", run.label);
+      };
       // Per output placement of output 0 when every rank's call takes its
       // local output shape (spec.proto local_shape_arg), else one set.
       std::map<NdPlacements, std::vector<size_t>> by_shape;
@@ -301,26 +322,26 @@ class NdTruthBuilder {
             key = MixSeed({key, local_shape.size()});
             for (int64_t d : local_shape) key = MixSeed({key, static_cast<uint64_t>(d)});
           }
-          if (auto made = share ? memo.outputs.find(key) : memo.outputs.end();
-              made != memo.outputs.end()) {
+          if (auto made = memo.outputs.find(key); made != memo.outputs.end()) {
             for (size_t k = 0; k < outputs_.size(); ++k) {
               outs[k][r] = made->second.first[k];
               out_keys[k][r] = made->second.second[k];
             }
             continue;
           }
+          const Tensors call_inputs = CallInputs(locals[r]);
           absl::StatusOr<Tensors> got = sample_.has_local_shape()
-                                            ? sample_.Call(locals[r], local_shape)
-                                            : sample_.Call(locals[r]);
+                                            ? sample_.Call(call_inputs, local_shape)
+                                            : sample_.Call(call_inputs);
           if (!got.ok()) {
             if (IsCrash(got.status())) {
-              cases_.Crashed(got.status(), full.generator, run.label, tuple_text,
+              cases_.Crashed(got.status(), full.generator, run.label, tuple_text(),
                              mesh_.RankName(r));
             }
-            error = absl::StrCat(where, ": rank ", mesh_.RankName(r),
+            error = absl::StrCat(where(), ": rank ", mesh_.RankName(r),
                                  " raised: ", got.status().message());
           } else if (got->size() != outputs_.size()) {
-            error = absl::StrCat(where, ": rank ", mesh_.RankName(r), " returned ", got->size(),
+            error = absl::StrCat(where(), ": rank ", mesh_.RankName(r), " returned ", got->size(),
                                  " outputs instead of ", outputs_.size());
           } else {
             BytesKeys keys;
@@ -330,7 +351,7 @@ class NdTruthBuilder {
             }
             int64_t elements = 0;
             for (const at::Tensor& t : *got) elements += t.numel();
-            if (share && memo.elements + elements <= kMaxMemoElements) {
+            if (memo.elements + elements <= kMaxMemoElements) {
               memo.elements += elements;
               memo.outputs.emplace(key, std::make_pair(*std::move(got), std::move(keys)));
             }
@@ -360,7 +381,7 @@ class NdTruthBuilder {
                                          ? std::string("the reduction over ranks")
                                          : absl::StrCat("rank ", mesh_.RankName(check.rank));
             Refute(r,
-                   absl::StrCat(where, ": output ", k, " ", NdPlacementToString(out), " on ", rank,
+                   absl::StrCat(where(), ": output ", k, " ", NdPlacementToString(out), " on ", rank,
                                 ": max |difference| ", absl::StrFormat("%.6g", check.max_abs_diff),
                                 " (", check.detail, ")"));
           }

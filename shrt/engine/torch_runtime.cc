@@ -42,6 +42,11 @@ constexpr size_t kPoolBytesPerThread = 64 << 20;
 
 constexpr size_t BlockBytes(size_t n) { return kHeaderBytes + n + kAllocationGuardBytes; }
 
+// Whether the allocator fills what it hands out with 0xFF: set by
+// UseGroundTruthRuntime, off inside an UnfilledScope. Process-wide, as
+// libtorch's settings are (ground truth runs on one thread).
+bool fill_allocations = false;
+
 // Readable after the thread's Pool is destroyed (trivially destructible):
 // a buffer freed later, e.g. by a static destructor, goes back to malloc.
 thread_local bool pool_destroyed = false;
@@ -85,7 +90,7 @@ class GuardedCpuAllocator final : public c10::Allocator {
     }
     void* data = block + kHeaderBytes;
     // Off in ShRT's own work (UnfilledScope), which writes all it allocates.
-    if (at::globalContext().deterministicFillUninitializedMemory()) std::memset(data, 0xFF, n);
+    if (fill_allocations) std::memset(data, 0xFF, n);
     return {data, data, &Free, c10::Device(c10::DeviceType::CPU)};
   }
   c10::DeleterFnPtr raw_deleter() const override { return &Free; }
@@ -116,19 +121,20 @@ void UseGroundTruthRuntime() {
   absl::call_once(once, [] {
     at::set_num_threads(1);
     at::globalContext().setDeterministicAlgorithms(/*b=*/true, /*warn_only=*/true);
-    at::globalContext().setDeterministicFillUninitializedMemory(true);
+    // The allocator's fill is the only one: libtorch's would write every
+    // at::empty buffer a second time (torch_runtime.h).
+    at::globalContext().setDeterministicFillUninitializedMemory(false);
+    fill_allocations = true;
     c10::WarningUtils::set_warnAlways(true);
     static GuardedCpuAllocator allocator;
     c10::SetCPUAllocator(&allocator, /*priority=*/1);
   });
 }
 
-UnfilledScope::UnfilledScope() : was_(at::globalContext().deterministicFillUninitializedMemory()) {
-  at::globalContext().setDeterministicFillUninitializedMemory(false);
-}
+bool AllocationsAreFilled() { return fill_allocations; }
 
-UnfilledScope::~UnfilledScope() {
-  at::globalContext().setDeterministicFillUninitializedMemory(was_);
-}
+UnfilledScope::UnfilledScope() : was_(fill_allocations) { fill_allocations = false; }
+
+UnfilledScope::~UnfilledScope() { fill_allocations = was_; }
 
 }  // namespace shrt

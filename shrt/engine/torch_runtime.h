@@ -8,31 +8,31 @@
 //   order does not depend on the machine, and worker processes fork
 //   (isolation.h) from a parent that has no OpenMP threads. ShRT
 //   parallelises across processes instead.
-// - Uninitialised memory filled deterministically: every tensor libtorch
-//   allocates without initialising it (`at::empty*`, the outputs a kernel
-//   allocates, the elements `resize_` adds, the out= tensors ShRT shapes)
-//   holds NaN (floating and complex dtypes) or the dtype's largest value
-//   (integral and bool), never what the allocator last held. Source:
-//   aten/src/ATen/native/TensorFactories.h fill_empty_deterministic_ and
-//   ResizeCommon.h fill_resize_deterministic_, applied when
-//   `at::globalContext().deterministicAlgorithms()` and
-//   `deterministicFillUninitializedMemory()` are both set (the C++ side of
-//   `torch.use_deterministic_algorithms` and
-//   `torch.utils.deterministic.fill_uninitialized_memory`).
-//   Without it a kernel that leaves part of its output unwritten makes a
-//   rule's verdict depend on the heap: torch 2.13's
+// - Uninitialised memory filled deterministically: every CPU buffer
+//   libtorch allocates while the fill is on (at::empty*, the outputs and
+//   temporaries a kernel allocates, a structured kernel's output made by
+//   at::detail::empty_cpu in the generated create_out of RegisterCPU.cpp,
+//   the storage resize_ grows into, the out= tensors ShRT shapes) is
+//   filled with 0xFF bytes by the allocator below: NaN in every floating
+//   and complex dtype, -1 in signed integers, never what the allocator
+//   last held. Without it a kernel that leaves part of its output
+//   unwritten makes a rule's verdict depend on the heap: torch 2.13's
 //   aten::binary_cross_entropy_backward with a target of shape [0, 3, 5]
 //   and self [1, 3, 5] returns an uninitialised [1, 3, 5] tensor, and the
 //   rule 'R, R, S(0), R -> P(sum)' "held" whenever those pages were zero.
-//   With it, such an output is NaN and the rule fails on every run.
-//   That fill reaches only tensors made by at::empty and resize_: a
-//   structured kernel's output is made by at::detail::empty_cpu (the
-//   generated create_out of RegisterCPU.cpp), as are some kernels'
-//   temporaries. So the CPU allocator below also fills every buffer it
-//   hands out with 0xFF bytes (NaN in every floating dtype, -1 in signed
-//   integers) while the fill is on; valgrind --track-origins traced
-//   uninitialised values in ShRT's comparison to the output
-//   set_output_strided makes for aten::_log_softmax_backward_data.
+//   With it, such an output is NaN and the rule fails on every run;
+//   valgrind --track-origins had also traced uninitialised values in
+//   ShRT's comparison to the output set_output_strided makes for
+//   aten::_log_softmax_backward_data. libtorch's own fill (NaN or the
+//   dtype's largest value: aten/src/ATen/native/TensorFactories.h
+//   fill_empty_deterministic_, ResizeCommon.h fill_resize_deterministic_,
+//   `at::globalContext().deterministicFillUninitializedMemory()`, the C++
+//   side of `torch.utils.deterministic.fill_uninitialized_memory`) is
+//   off: it reaches only at::empty and resize_, so the allocator's is
+//   needed anyway, and it wrote each of those buffers a second time
+//   through a dispatched fill_ (BENCHMARKS.md "Issue 28, one fill"). A
+//   resize_ within a storage's capacity exposes what the tensor held
+//   before, which the program wrote, not the heap.
 // - Bytes past every CPU allocation fixed (c10::SetCPUAllocator with an
 //   allocator that puts kAllocationGuardBytes of 0xFF after each buffer: NaN
 //   in every floating dtype, -1 in signed integers): a kernel that reads
@@ -53,9 +53,11 @@
 //   buffer by ShRT's code, or by libtorch through an intercepted call, is
 //   reported as "use-after-poison" (torch_runtime_test), and libtorch's
 //   uninstrumented loads read the fixed bytes.
-// - Deterministic algorithms in warn-only mode, which the fill needs: an
-//   operator with no deterministic implementation on CPU raises a c10
-//   warning (counted in the report like any other) instead of an error.
+// - Deterministic algorithms in warn-only mode (the C++ side of
+//   `torch.use_deterministic_algorithms(True, warn_only=True)`): a kernel
+//   with a deterministic implementation uses it, and an operator with none
+//   on CPU raises a c10 warning (counted in the report like any other)
+//   instead of an error.
 // - Every c10 warning raised at every call (`c10::WarningUtils::
 //   set_warnAlways(true)`, the C++ side of `torch.set_warn_always(True)`):
 //   TORCH_WARN_ONCE then acts as TORCH_WARN (c10/util/Exception.h), so an
@@ -84,14 +86,19 @@ inline constexpr size_t kAllocationGuardBytes = 4096;
 // cost an atomic load. Thread-safe. Never fails.
 void UseGroundTruthRuntime();
 
+// Whether libtorch's CPU allocations are filled now (see above): true
+// after UseGroundTruthRuntime(), false inside an UnfilledScope.
+bool AllocationsAreFilled();
+
 // While alive, libtorch's allocations are not filled (the fill above is
 // off; the previous setting comes back on destruction, so scopes nest).
 // For ShRT's own tensor work that writes every element it allocates:
 // distributing the locals (distribute.h, nd_layout.h) and comparing outputs
-// (output_check.h CheckOutput). There the fill was about a tenth of a mesh
-// check's instructions (valgrind --tool=callgrind on //op_specs:aten_sub_out
-// --gtest_filter=*mesh*: fill_empty_deterministic_ 9.1%), each tensor
-// filled and then overwritten. Never open one around a call of an operator
+// (output_check.h CheckOutput). There libtorch's fill, when ShRT used it,
+// was about a tenth of a mesh check's instructions (valgrind
+// --tool=callgrind on //op_specs:aten_sub_out --gtest_filter=*mesh*:
+// fill_empty_deterministic_ 9.1%), each tensor filled and then
+// overwritten. Never open one around a call of an operator
 // under test, or a callback that may make one: their outputs must be
 // filled. ShRT runs ground truth on one thread; the setting is
 // process-wide.

@@ -32,11 +32,15 @@ extern "C" void shrt_no_backtraces() {
 
 
 def use_ground_truth_runtime():
-    """The libtorch settings of the C++ ground truth (shrt/engine/torch_runtime.h):
-    one intra-op thread, and uninitialised memory filled with NaN (floating)
-    or the dtype's largest value (integral) through deterministic algorithms
-    in warn-only mode, so that an output a kernel leaves unwritten never
-    depends on what the allocator last held."""
+    """The libtorch settings of the C++ ground truth (shrt/engine/torch_runtime.h)
+    that Python can make: one intra-op thread, deterministic algorithms in
+    warn-only mode, and uninitialised memory filled, so that an output a
+    kernel leaves unwritten does not depend on what the allocator last held.
+    The C++ side fills every CPU buffer with 0xFF bytes through its own
+    allocator (NaN in floating dtypes, -1 in signed integers), which Python
+    cannot install; here libtorch's fill does it for at::empty and resize_
+    (NaN, or the dtype's largest value in integral ones: TensorFactories.h
+    fill_empty_deterministic_)."""
     torch.set_num_threads(1)
     torch.use_deterministic_algorithms(True, warn_only=True)
     torch.utils.deterministic.fill_uninitialized_memory = True
