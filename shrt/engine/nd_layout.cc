@@ -2,12 +2,14 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <functional>
 #include <string>
 #include <limits>
 #include <optional>
 
 #include "ATen/ops/cat.h"
+#include "ATen/ops/empty.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "shrt/engine/distribute.h"
@@ -96,6 +98,59 @@ at::Tensor Cut(const Piece& piece) {
   return t;
 }
 
+// What Cut(piece).clone(at::MemoryFormat::Contiguous) makes, copied in
+// one pass without a dispatched op: a narrow, a cat and a clone each cost a
+// dispatcher call and a TensorIterator, and DistributeNd makes tens of
+// thousands of locals per overload on 2x2 (BENCHMARKS.md "Issue 28, one
+// fill"). A tensor with a conjugate or negative bit, or not strided, takes
+// the dispatched path. The caller holds an UnfilledScope: every element of
+// the result is written.
+at::Tensor CopyOf(const Piece& piece) {
+  const at::Tensor& src = piece.src;
+  if (src.is_conj() || src.is_neg() || src.layout() != at::kStrided) {
+    return Cut(piece).clone(at::MemoryFormat::Contiguous);
+  }
+  const int64_t ndim = src.dim();
+  std::vector<int64_t> sizes(ndim);
+  for (int64_t d = 0; d < ndim; ++d) sizes[d] = Length(piece.held[d]);
+  at::Tensor out = at::empty(sizes, src.options());
+  const int64_t item = src.element_size();
+  const char* from = static_cast<const char*>(src.const_data_ptr());
+  char* to = static_cast<char*>(out.data_ptr());
+  if (ndim == 0) {
+    std::memcpy(to, from, item);
+    return out;
+  }
+  if (out.numel() == 0) return out;
+  // Per outer dim, the source offsets (elements) of the indices it keeps.
+  std::vector<std::vector<int64_t>> offsets(ndim - 1);
+  for (int64_t d = 0; d + 1 < ndim; ++d) {
+    for (const ChunkRange& r : piece.held[d]) {
+      for (int64_t i = r.begin; i < r.end; ++i) offsets[d].push_back(i * src.stride(d));
+    }
+  }
+  const Ranges& inner = piece.held[ndim - 1];
+  const int64_t inner_stride = src.stride(ndim - 1);
+  std::vector<size_t> at(ndim - 1, 0);
+  while (true) {
+    int64_t offset = 0;
+    for (int64_t d = 0; d + 1 < ndim; ++d) offset += offsets[d][at[d]];
+    for (const ChunkRange& r : inner) {
+      if (inner_stride == 1) {
+        std::memcpy(to, from + (offset + r.begin) * item, r.length() * item);
+        to += r.length() * item;
+        continue;
+      }
+      for (int64_t i = r.begin; i < r.end; ++i, to += item) {
+        std::memcpy(to, from + (offset + i * inner_stride) * item, item);
+      }
+    }
+    int64_t d = ndim - 2;
+    while (d >= 0 && ++at[d] == offsets[d].size()) at[d--] = 0;
+    if (d < 0) return out;
+  }
+}
+
 }  // namespace
 
 std::vector<at::Tensor> DistributeNd(const at::Tensor& full,
@@ -166,7 +221,7 @@ std::vector<at::Tensor> DistributeNd(const at::Tensor& full,
     const uint64_t key = ContentKey(piece);
     auto it = made.locals.find(key);
     if (it == made.locals.end()) {
-      at::Tensor local = piece.whole_part ? piece.src : Cut(piece).clone(at::MemoryFormat::Contiguous);
+      at::Tensor local = piece.whole_part ? piece.src : CopyOf(piece);
       it = made.locals.emplace(key, std::move(local)).first;
     }
     locals.push_back(it->second);

@@ -5,6 +5,8 @@
 #include "ATen/ops/allclose.h"
 #include "ATen/ops/arange.h"
 #include "ATen/ops/equal.h"
+#include "ATen/ops/index_select.h"
+#include "ATen/ops/scalar_tensor.h"
 #include "ATen/ops/randn.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -60,6 +62,38 @@ TEST(NdLayoutTest, StridedShardIsTheOtherOrder) {
   const MeshShape mesh = *MeshShape::Parse("2x2");
   EXPECT_EQ(NdLocalShape({6, 3}, Nd("[_S(0, 2), S(0)]"), mesh, 3), (std::vector<int64_t>{1, 3}));
   EXPECT_EQ(NdLocalShape({7, 3}, Nd("[S(0), S(1)]"), mesh, 3), (std::vector<int64_t>{3, 1}));
+}
+
+// Locals are copied out of the full tensor by DistributeNd's own loop
+// (nd_layout.cc CopyOf): whatever the full tensor's strides and dtype,
+// rank r's local holds the elements a contiguous index tensor's local names
+// (whose rows ChunkOfAChunkUnevenAndEmpty and StridedShardIsTheOtherOrder
+// check), in a contiguous buffer of its own.
+TEST(NdLayoutTest, LocalsAreCopiedFromAnyStrides) {
+  const MeshShape mesh = *MeshShape::Parse("2x2");
+  const at::Tensor index = at::arange(30, at::kLong).view({6, 5});
+  for (const at::Tensor& full :
+       {at::randn({5, 6}, at::kDouble).t(), at::randn({5, 6}, at::kComplexFloat).t(),
+        at::randn({6, 10}, at::kFloat).slice(1, 0, 10, 2), at::arange(30, at::kInt).view({6, 5})}) {
+    ASSERT_EQ(full.sizes(), index.sizes());
+    const at::Tensor flat = full.contiguous().view(-1);
+    for (const char* placements :
+         {"[S(0), S(1)]", "[S(1), S(0)]", "[_S(1, 2), S(1)]", "[_S(0, 2), S(0)]", "[R, S(1)]",
+          "[S(0), R]"}) {
+      const std::vector<at::Tensor> locals = DistributeNd(full, Nd(placements), mesh, 3);
+      const std::vector<at::Tensor> names = DistributeNd(index, Nd(placements), mesh, 3);
+      for (int r = 0; r < 4; ++r) {
+        EXPECT_TRUE(locals[r].is_contiguous()) << placements << " " << r;
+        EXPECT_TRUE(at::equal(locals[r], flat.index_select(0, names[r].reshape(-1))
+                                             .view(names[r].sizes())))
+            << full.scalar_type() << " " << placements << " rank " << r;
+      }
+    }
+  }
+  const at::Tensor scalar = at::scalar_tensor(2.5, at::kDouble);
+  for (const at::Tensor& local : DistributeNd(scalar, Nd("[R, R]"), mesh, 3)) {
+    EXPECT_TRUE(at::equal(local, scalar));
+  }
 }
 
 TEST(NdLayoutTest, NestedPartialsReduceToTheFullTensor) {
