@@ -281,6 +281,12 @@ at::Tensor WithLayout(const at::Tensor& t, Layout layout) {
   }
 }
 
+at::Tensor PrivateWithLayout(const at::Tensor& t, Layout layout) {
+  at::Tensor laid = WithLayout(t, layout);
+  if (!laid.storage().is_alias_of(t.storage())) return laid;
+  return WithLayout(t.clone(at::MemoryFormat::Contiguous), layout);
+}
+
 at::Tensor ReducePartial(const std::vector<at::Tensor>& locals, const Placement& p) {
   // A _MaskP's locals are reduced after masking (header): by its op here.
   const ReduceOp op = p.reduce_op();

@@ -75,11 +75,19 @@ at::Tensor MaskOf(const at::Tensor& index, const Placement& p, int world_size, i
 // (embedding's [*index.shape, D] output). A new tensor.
 at::Tensor ApplyMask(const at::Tensor& local, const at::Tensor& mask);
 
-// `t` with the memory layout `layout` (spec.proto Layout): the same values
-// in a fresh buffer, contiguous, with the last two dims transposed in
-// memory, or strided by 2 along the last dim. 0-d and 1-d tensors keep
-// their contiguous layout for TRANSPOSED.
+// `t` with the memory layout `layout` (spec.proto Layout): the same values,
+// contiguous, with the last two dims transposed in memory, or strided by 2
+// along the last dim. 0-d and 1-d tensors keep their contiguous layout for
+// TRANSPOSED, 0-d ones for STRIDED. The result may share `t`'s buffer: it
+// is `t` itself for CONTIGUOUS and wherever the layout changes nothing,
+// and a view of it for TRANSPOSED when `t` is laid out so already.
 at::Tensor WithLayout(const at::Tensor& t, Layout layout);
+
+// `t` with the memory layout `layout` (WithLayout) in a buffer of its own,
+// never sharing `t`'s: what a call of an overload that writes its inputs
+// gets, so that the tensor it came from (a cached local, a full input)
+// stays intact.
+at::Tensor PrivateWithLayout(const at::Tensor& t, Layout layout);
 
 // The elementwise reduction of same-shape `locals` for Partial placement
 // `p`, in float64 for floating dtypes (so the reduction adds no rounding

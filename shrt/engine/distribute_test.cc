@@ -35,6 +35,24 @@ at::Tensor Arange(std::vector<int64_t> shape, at::ScalarType dtype = at::kFloat)
   return (at::arange(n, at::kDouble) - n / 3.0).reshape(shape).to(dtype);
 }
 
+// An overload that writes its inputs gets them in a buffer of their own,
+// whatever layout the tensor they come from already has: with WithLayout
+// alone, a local already TRANSPOSED came back as a view of itself, and an
+// in-place write would have changed the cached local for later tuples.
+TEST(DistributeTest, PrivateWithLayoutNeverSharesTheBuffer) {
+  for (const Layout layout : {CONTIGUOUS, TRANSPOSED, STRIDED}) {
+    for (const at::Tensor& t : {at::randn({4, 6}), at::randn({5}), at::randn({})}) {
+      const at::Tensor laid = WithLayout(t, layout);
+      for (const at::Tensor& from : {t, laid}) {
+        const at::Tensor own = PrivateWithLayout(from, layout);
+        EXPECT_FALSE(own.storage().is_alias_of(from.storage())) << layout << " " << t.sizes();
+        EXPECT_TRUE(at::equal(own, from)) << layout << " " << t.sizes();
+        EXPECT_EQ(own.strides(), laid.strides()) << layout << " " << t.sizes();
+      }
+    }
+  }
+}
+
 TEST(DistributeTest, ReplicateGivesIndependentCopies) {
   const at::Tensor x = Arange({3, 4});
   std::vector<at::Tensor> locals = Distribute(x, Placement::Replicate(), 4, 0);

@@ -134,7 +134,7 @@ Tensors CaseMaker::CallInputs(const Tensors& ts, bool copy) const {
   out.reserve(ts.size());
   for (size_t i = 0; i < ts.size(); ++i) {
     const Layout layout = sample_.inputs()[i].layout;
-    out.push_back(layout == CONTIGUOUS ? ts[i].clone() : WithLayout(ts[i], layout));
+    out.push_back(PrivateWithLayout(ts[i], layout));
   }
   return out;
 }

@@ -229,9 +229,7 @@ class TruthBuilder {
           // An overload that writes its inputs gets private copies: cached
           // locals stay intact for the next tuple, and Partial rows share a
           // buffer (distribute.h).
-          locals[r][i] = !sample_.mutates()    ? x
-                         : layout == CONTIGUOUS ? x.clone(at::MemoryFormat::Contiguous)
-                                                : WithLayout(x, layout);
+          locals[r][i] = sample_.mutates() ? PrivateWithLayout(x, layout) : x;
         }
       }
       const SampleTruth::Evidence where{full.generator, run.label};

@@ -131,10 +131,10 @@ at::Tensor CopyOf(const Piece& piece) {
   }
   const Ranges& inner = piece.held[ndim - 1];
   const int64_t inner_stride = src.stride(ndim - 1);
-  std::vector<size_t> at(ndim - 1, 0);
+  std::vector<size_t> index(ndim - 1, 0);  // per outer dim, into offsets
   while (true) {
     int64_t offset = 0;
-    for (int64_t d = 0; d + 1 < ndim; ++d) offset += offsets[d][at[d]];
+    for (int64_t d = 0; d + 1 < ndim; ++d) offset += offsets[d][index[d]];
     for (const ChunkRange& r : inner) {
       if (inner_stride == 1) {
         std::memcpy(to, from + (offset + r.begin) * item, r.length() * item);
@@ -146,7 +146,7 @@ at::Tensor CopyOf(const Piece& piece) {
       }
     }
     int64_t d = ndim - 2;
-    while (d >= 0 && ++at[d] == offsets[d].size()) at[d--] = 0;
+    while (d >= 0 && ++index[d] == offsets[d].size()) index[d--] = 0;
     if (d < 0) return out;
   }
 }

@@ -236,11 +236,9 @@ class NdTruthBuilder {
     Tensors out;
     out.reserve(locals.size());
     for (size_t i = 0; i < locals.size(); ++i) {
-      at::Tensor x = WithLayout(locals[i], sample_.inputs()[i].layout);
-      // WithLayout returns its input unchanged for CONTIGUOUS, and for a
-      // tensor too small to lay out otherwise (a 0-d STRIDED one).
-      if (sample_.mutates() && x.is_same(locals[i])) x = x.clone(at::MemoryFormat::Contiguous);
-      out.push_back(std::move(x));
+      const Layout layout = sample_.inputs()[i].layout;
+      out.push_back(sample_.mutates() ? PrivateWithLayout(locals[i], layout)
+                                      : WithLayout(locals[i], layout));
     }
     return out;
   }
