@@ -98,14 +98,29 @@ at::Tensor Cut(const Piece& piece) {
   return t;
 }
 
+// Chunk c of `piece` under Shard or _StridedShard placement `p` on a mesh
+// dim of size w (mesh.h ChunkOf, StridedChunkOf), as what it holds.
+Piece ChunkOfPiece(const Piece& piece, const Placement& p, int w, int c) {
+  const int64_t d = p.dim();
+  const int64_t size = Length(piece.held[d]);
+  Piece cut{piece.src, piece.base, piece.held};
+  Ranges& ranges = cut.held[d];
+  ranges.clear();
+  const std::vector<ChunkRange> chunks = p.is_shard()
+                                             ? std::vector<ChunkRange>{ChunkOf(size, w, c)}
+                                             : StridedChunkOf(size, w, p.split_factor(), c);
+  for (const ChunkRange& chunk : chunks) AppendSub(piece.held[d], chunk, ranges);
+  return cut;
+}
+
 // What Cut(piece).clone(at::MemoryFormat::Contiguous) makes, copied in
 // one pass without a dispatched op: a narrow, a cat and a clone each cost a
 // dispatcher call and a TensorIterator, and DistributeNd makes tens of
 // thousands of locals per overload on 2x2 (BENCHMARKS.md "Issue 28, one
 // fill"). A tensor with a conjugate or negative bit, or not strided, takes
-// the dispatched path. The caller holds an UnfilledScope: every element of
-// the result is written.
+// the dispatched path.
 at::Tensor CopyOf(const Piece& piece) {
+  const UnfilledScope unfilled;  // every element of the result is written
   const at::Tensor& src = piece.src;
   if (src.is_conj() || src.is_neg() || src.layout() != at::kStrided) {
     return Cut(piece).clone(at::MemoryFormat::Contiguous);
@@ -175,18 +190,7 @@ std::vector<at::Tensor> DistributeNd(const at::Tensor& full,
         continue;
       }
       if (Pieces(p)) {
-        const int64_t d = p.dim();
-        const int64_t size = Length(piece.held[d]);
-        for (int c = 0; c < w; ++c) {
-          Piece cut{piece.src, piece.base, piece.held};
-          Ranges& ranges = cut.held[d];
-          ranges.clear();
-          const std::vector<ChunkRange> chunks =
-              p.is_shard() ? std::vector<ChunkRange>{ChunkOf(size, w, c)}
-                           : StridedChunkOf(size, w, p.split_factor(), c);
-          for (const ChunkRange& chunk : chunks) AppendSub(piece.held[d], chunk, ranges);
-          next.push_back(std::move(cut));
-        }
+        for (int c = 0; c < w; ++c) next.push_back(ChunkOfPiece(piece, p, w, c));
         continue;
       }
       // Partial: a part is determined by the piece it splits, the
@@ -283,13 +287,18 @@ OutputCheck CheckNdOutput(const at::Tensor& full, const std::vector<at::Tensor>&
     }
     groups[g].push_back(r);
   }
-  // The piece of `t` that group g expects.
-  auto piece = [&](at::Tensor t, size_t g) {
+  // The piece of `t` that group g expects, contiguous: chunked level by
+  // level as DistributeNd chunks an input.
+  const bool sharded = std::any_of(placements.begin(), placements.end(), Pieces);
+  auto piece = [&](const at::Tensor& t, size_t g) {
+    if (!sharded) return t.contiguous();
+    Piece cut{t, 0, Whole(t)};
     for (int m = 0; m < ndim; ++m) {
-      if (!Pieces(placements[m])) continue;
-      t = ShardPiece(t, placements[m], mesh.dims()[m], group_coords[g][m]);
+      if (Pieces(placements[m])) {
+        cut = ChunkOfPiece(cut, placements[m], mesh.dims()[m], group_coords[g][m]);
+      }
     }
-    return t.contiguous();
+    return CopyOf(cut);
   };
   std::vector<at::Tensor> own;
   std::vector<at::Tensor>& pieces = expected != nullptr ? *expected : own;
