@@ -6,7 +6,7 @@
 #ifndef SHRT_ENGINE_ND_CASE_CACHES_H_
 #define SHRT_ENGINE_ND_CASE_CACHES_H_
 
-#include <bit>
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <tuple>
@@ -39,7 +39,7 @@ using BytesKeys = std::vector<std::optional<uint64_t>>;
 // a Replicate mesh dim make one call, and [S(0), R] makes the calls of
 // [R, S(0)] on other ranks. An overload that writes its inputs (add_) is
 // memoised too: its calls write private copies of the locals (nd_truth.cc
-// CallInputs), so the same locals give the same writes and returns. When
+// RankCallInputs), so the same locals give the same writes and returns. When
 // each rank's call takes its local output shape (spec.proto
 // local_shape_arg), the key names that shape too. The outputs are read,
 // never written.
@@ -78,14 +78,18 @@ struct NdExpectedCache {
 };
 
 // One case's output checks by what they compared: the run's negated
-// inputs, the output, its N-D placements, the tolerance's input scales and
-// the rank outputs (tensor_bytes.h: the same bytes, the same check). Where
-// an output ignores an input (new_full's `self`, expand_as's `other`) or
-// the call memo shared the ranks' calls, many tuples give the same rank
-// outputs, and each such check is made once. An entry keeps its rank
-// outputs to confirm a hit byte for byte; they share the call memo's budget
-// (an entry is kept while they fit), and rank outputs BytesKey cannot read
-// are checked every time.
+// inputs, the output, its N-D placements, the rank outputs (tensor_bytes.h:
+// the same bytes, the same check) and, when the check read them
+// (output_check.h ReadsInputScales: a P(sum) or P(avg) output's rounding
+// slack, a re-judged check's allowance), the tolerance's input scales.
+// Where an output ignores an input (new_full's `self`, expand_as's
+// `other`) or the call memo shared the ranks' calls, many tuples give the
+// same rank outputs, and each such check is made once; a check that read
+// no input scale is made once for every input scale, so the placements
+// of an ignored input (whose Partial parts change the scales only) share
+// it too. An entry keeps its rank outputs to confirm a hit byte for byte;
+// they share the call memo's budget (an entry is kept while they fit),
+// and rank outputs BytesKey cannot read are checked every time.
 class NdCheckCache {
  public:
   // The check of output k's rank outputs `outs` (with their BytesKeys)
@@ -95,8 +99,7 @@ class NdCheckCache {
   OutputCheck Get(const std::vector<bool>& negated, size_t k, const NdPlacements& out,
                   const CheckContext& context, const Tensors& outs, const BytesKeys& keys,
                   const Check& check, NdCallMemo& memo) {
-    uint64_t key = MixSeed({k, absl::HashOf(out), std::bit_cast<uint64_t>(context.input_scale),
-                            std::bit_cast<uint64_t>(context.full_input_scale), negated.size()});
+    uint64_t key = MixSeed({k, absl::HashOf(out), negated.size()});
     for (bool b : negated) key = MixSeed({key, b});
     int64_t elements = 0;
     for (size_t r = 0; r < outs.size(); ++r) {
@@ -106,17 +109,20 @@ class NdCheckCache {
     }
     std::vector<Entry>& same_key = entries_[key];
     for (const Entry& e : same_key) {
-      if (e.k == k && e.out == out && e.negated == negated &&
-          e.input_scale == context.input_scale &&
-          e.full_input_scale == context.full_input_scale && Same(e.outs, outs)) {
+      if (e.k == k &&
+          (!e.reads_scales || (e.input_scale == context.input_scale &&
+                               e.full_input_scale == context.full_input_scale)) &&
+          e.out == out && e.negated == negated && Same(e.outs, outs)) {
         return e.check;
       }
     }
     OutputCheck made = check();
     if (memo.elements + elements <= kMaxMemoElements) {
       memo.elements += elements;
-      same_key.push_back(
-          {negated, k, out, context.input_scale, context.full_input_scale, outs, made});
+      const bool reads_scales = std::any_of(
+          out.begin(), out.end(), [&](const Placement& p) { return ReadsInputScales(made, p); });
+      same_key.push_back({negated, k, out, reads_scales, context.input_scale,
+                          context.full_input_scale, outs, made});
     }
     return made;
   }
@@ -126,6 +132,7 @@ class NdCheckCache {
     std::vector<bool> negated;
     size_t k;
     NdPlacements out;
+    bool reads_scales;  // the check depends on the two scales below
     double input_scale;
     double full_input_scale;
     Tensors outs;

@@ -302,6 +302,7 @@ OutputCheck CheckNdOutput(const at::Tensor& full, const std::vector<at::Tensor>&
   };
   std::vector<at::Tensor> own;
   std::vector<at::Tensor>& pieces = expected != nullptr ? *expected : own;
+  bool rejudged = false;  // any group's check
   for (size_t g = 0; g < groups.size(); ++g) {
     if (pieces.size() == g) {
       const UnfilledScope unfilled;  // ShRT's own copies, written in full
@@ -318,7 +319,9 @@ OutputCheck CheckNdOutput(const at::Tensor& full, const std::vector<at::Tensor>&
                                       {piece(ref->value, g), ref->own_error}, check);
       }
     }
+    rejudged = rejudged || check.rejudged;
     if (check.ok) continue;
+    check.rejudged = rejudged;
     if (check.rank >= 0) {
       check.rank = groups[g][check.rank];
     } else {
@@ -328,7 +331,9 @@ OutputCheck CheckNdOutput(const at::Tensor& full, const std::vector<at::Tensor>&
     }
     return check;
   }
-  return {};
+  OutputCheck passed;
+  passed.rejudged = rejudged;
+  return passed;
 }
 
 }  // namespace shrt

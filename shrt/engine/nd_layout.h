@@ -90,7 +90,8 @@ std::vector<int64_t> NdLocalShape(std::vector<int64_t> shape,
 // computation are re-judged against `reference` (if not null: the full
 // output's float64 reference, pieced alike) by CheckAgainstReference.
 // OutputCheck::rank is the flat rank (mesh.RankName names it), or -1 when
-// only a group's reduction is wrong, with the group in `detail`.
+// only a group's reduction is wrong, with the group in `detail`;
+// OutputCheck::rejudged is true when any group was re-judged.
 // `expected`, if not null, keeps the groups' expected pieces (contiguous
 // copies, in group order) between calls with the same `full`, `placements`
 // and mesh: a call cuts those it needs that are not there yet, so a caller

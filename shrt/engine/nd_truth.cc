@@ -182,7 +182,44 @@ class NdTruthBuilder {
       for (size_t i = 0; i < rule.num_inputs(); ++i) inputs.push_back(rule.Input(i));
       tuples_[inputs].push_back(r);
     }
+    rule_outputs_.resize(truth_.rules.size());
+    std::map<NdPlacements, size_t> groups;  // output 0's placements, in order
+    for (size_t r = 0; r < truth_.rules.size(); ++r) {
+      for (size_t k = 0; k < outputs.size(); ++k) {
+        rule_outputs_[r].push_back(truth_.rules[r].Output(k));
+      }
+      if (sample_.has_local_shape()) groups.emplace(rule_outputs_[r][0], 0);
+    }
+    for (auto& [placements, g] : groups) {
+      g = shape_groups_.size();
+      shape_groups_.push_back({placements, {}});
+    }
+    shape_group_.assign(truth_.rules.size(), 0);
+    if (sample_.has_local_shape()) {
+      for (size_t r = 0; r < truth_.rules.size(); ++r) {
+        shape_group_[r] = groups.at(rule_outputs_[r][0]);
+      }
+    }
     return true;
+  }
+
+  // Rank `rank`'s local shape of output 0 of shape `full` under shape
+  // group g's placements, and its mix into the call memo's key; computed
+  // once per full shape.
+  const std::pair<std::vector<int64_t>, uint64_t>& LocalShape(size_t g, int rank,
+                                                               at::IntArrayRef full) {
+    ShapeGroup& group = shape_groups_[g];
+    if (group.ranks.empty() || group.full != full) {
+      group.full = full.vec();
+      group.ranks.clear();
+      for (int r = 0; r < mesh_.size(); ++r) {
+        std::vector<int64_t> local = NdLocalShape(group.full, group.placements, mesh_, r);
+        uint64_t key = MixSeed({local.size()});
+        for (int64_t d : local) key = MixSeed({key, static_cast<uint64_t>(d)});
+        group.ranks.emplace_back(std::move(local), key);
+      }
+    }
+    return group.ranks[rank];
   }
 
   // What ground truth says of `rule` without running it, if anything.
@@ -231,7 +268,7 @@ class NdTruthBuilder {
   // overload that writes its inputs, a private copy, so that the cached
   // locals stay intact for the next tuple. Made only for a call the memo
   // does not answer.
-  Tensors CallInputs(const Tensors& locals) const {
+  Tensors RankCallInputs(const Tensors& locals) const {
     const UnfilledScope unfilled;  // copies, written in full
     Tensors out;
     out.reserve(locals.size());
@@ -302,24 +339,22 @@ class NdTruthBuilder {
       };
       // Per output placement of output 0 when every rank's call takes its
       // local output shape (spec.proto local_shape_arg), else one set.
-      std::map<NdPlacements, std::vector<size_t>> by_shape;
+      std::vector<std::vector<size_t>> by_shape(sample_.has_local_shape() ? shape_groups_.size()
+                                                                          : 1);
       for (size_t r : rules) {
-        if (!Open(r)) continue;
-        by_shape[sample_.has_local_shape() ? truth_.rules[r].Output(0) : NdPlacements()].push_back(
-            r);
+        if (Open(r)) by_shape[shape_group_[r]].push_back(r);
       }
-      for (const auto& [shape_placements, group] : by_shape) {
+      for (size_t g = 0; g < by_shape.size(); ++g) {
+        const std::vector<size_t>& group = by_shape[g];
+        if (group.empty()) continue;
         std::vector<Tensors> outs(outputs_.size(), Tensors(n));
         std::vector<BytesKeys> out_keys(outputs_.size(), BytesKeys(n));
         std::string error;
         for (int r = 0; r < n && error.empty(); ++r) {
-          std::vector<int64_t> local_shape;
-          uint64_t key = content[r];  // the memo's
-          if (sample_.has_local_shape()) {
-            local_shape = NdLocalShape((*want)[0].sizes().vec(), shape_placements, mesh_, r);
-            key = MixSeed({key, local_shape.size()});
-            for (int64_t d : local_shape) key = MixSeed({key, static_cast<uint64_t>(d)});
-          }
+          const std::pair<std::vector<int64_t>, uint64_t>* local_shape =
+              sample_.has_local_shape() ? &LocalShape(g, r, (*want)[0].sizes()) : nullptr;
+          const uint64_t key =  // the memo's
+              local_shape == nullptr ? content[r] : MixSeed({content[r], local_shape->second});
           if (auto made = memo.outputs.find(key); made != memo.outputs.end()) {
             for (size_t k = 0; k < outputs_.size(); ++k) {
               outs[k][r] = made->second.first[k];
@@ -327,9 +362,9 @@ class NdTruthBuilder {
             }
             continue;
           }
-          const Tensors call_inputs = CallInputs(locals[r]);
-          absl::StatusOr<Tensors> got = sample_.has_local_shape()
-                                            ? sample_.Call(call_inputs, local_shape)
+          const Tensors call_inputs = RankCallInputs(locals[r]);
+          absl::StatusOr<Tensors> got = local_shape != nullptr
+                                            ? sample_.Call(call_inputs, local_shape->first)
                                             : sample_.Call(call_inputs);
           if (!got.ok()) {
             if (IsCrash(got.status())) {
@@ -362,7 +397,7 @@ class NdTruthBuilder {
         }
         for (size_t r : group) {
           for (size_t k = 0; k < outputs_.size() && Open(r); ++k) {
-            const NdPlacements out = truth_.rules[r].Output(k);
+            const NdPlacements& out = rule_outputs_[r][k];
             const CheckContext context = cases_.Context(k, input_scale, full_input_scale);
             const OutputCheck check = checks.Get(
                 run.negated, k, out, context, outs[k], out_keys[k],
@@ -399,6 +434,18 @@ class NdTruthBuilder {
   std::vector<int> informative_;  // per rule: informative cases run
   // The open rules by their tuple of N-D input placements.
   std::map<std::vector<NdPlacements>, std::vector<size_t>> tuples_;
+  // Per rule, its outputs' N-D placements.
+  std::vector<std::vector<NdPlacements>> rule_outputs_;
+  // When each rank's call takes its local output shape, the distinct N-D
+  // placements of output 0 in order (one group of rules each), with the
+  // ranks' local shapes (LocalShape); else none.
+  struct ShapeGroup {
+    NdPlacements placements;
+    std::vector<int64_t> full;  // the full shape `ranks` is for
+    std::vector<std::pair<std::vector<int64_t>, uint64_t>> ranks;
+  };
+  std::vector<ShapeGroup> shape_groups_;
+  std::vector<size_t> shape_group_;  // per rule: its group (0 if none)
 };
 
 }  // namespace

@@ -157,16 +157,10 @@ Comparison CompareToReference(const at::Tensor& actual, const at::Tensor& full,
 // `t` in float64, a complex tensor as its real view (RealView).
 at::Tensor Float64(const at::Tensor& t) { return RealView(t).to(at::kDouble).contiguous(); }
 
-}  // namespace
-
-OutputCheck CheckAgainstReference(const at::Tensor& full, const std::vector<at::Tensor>& locals,
-                                  const Placement& p, const CheckContext& context,
-                                  const RoundingReference& reference,
-                                  const OutputCheck& plain) {
-  if (plain.ok || !std::isfinite(plain.max_abs_diff) || !reference.value.defined() ||
-      reference.value.sizes() != full.sizes()) {
-    return plain;
-  }
+// CheckAgainstReference's re-judgement, once its preconditions hold.
+OutputCheck Rejudge(const at::Tensor& full, const std::vector<at::Tensor>& locals,
+                    const Placement& p, const CheckContext& context,
+                    const RoundingReference& reference) {
   const double eps = context.eps >= 0 ? context.eps : Epsilon(full.scalar_type());
   const at::Tensor ref = Float64(reference.value);
   const at::Tensor f = Float64(full);
@@ -230,6 +224,25 @@ OutputCheck CheckAgainstReference(const at::Tensor& full, const std::vector<at::
   });
   if (!c.equal) return Fail(-1, c);
   return {};
+}
+
+}  // namespace
+
+OutputCheck CheckAgainstReference(const at::Tensor& full, const std::vector<at::Tensor>& locals,
+                                  const Placement& p, const CheckContext& context,
+                                  const RoundingReference& reference,
+                                  const OutputCheck& plain) {
+  if (plain.ok || !std::isfinite(plain.max_abs_diff) || !reference.value.defined() ||
+      reference.value.sizes() != full.sizes()) {
+    return plain;
+  }
+  OutputCheck check = Rejudge(full, locals, p, context, reference);
+  check.rejudged = true;
+  return check;
+}
+
+bool ReadsInputScales(const OutputCheck& check, const Placement& p) {
+  return check.rejudged || (p.is_partial() && RoundingScaleReadsInputScale(p.reduce_op()));
 }
 
 }  // namespace shrt

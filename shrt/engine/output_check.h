@@ -24,6 +24,9 @@ struct OutputCheck {
   double max_abs_diff = 0;
   // E.g. "shape [2, 16] vs expected [3, 16]" or "at [1, 0]: 2 vs expected 3".
   std::string detail;
+  // True when CheckAgainstReference re-judged the locals (its allowance
+  // grows with the context's input scales).
+  bool rejudged = false;
 };
 
 // What a check allows besides exact equality.
@@ -70,6 +73,15 @@ struct CheckContext {
 // R and S compare every element, NaN equal to NaN in the same place.
 OutputCheck CheckOutput(const at::Tensor& full, const std::vector<at::Tensor>& locals,
                         const Placement& p, const CheckContext& context);
+
+// Whether `check`, made by CheckOutput for placement `p` (and perhaps
+// re-judged by CheckAgainstReference), read the context's input scales:
+// P(sum) and P(avg) allow a rounding slack that grows with input_scale
+// (rounding_slack.h), and a re-judged check an allowance that grows with
+// input_scale / full_input_scale. When it did not, the same locals and
+// expected output give the same check at any input scales (nd_case_caches.h
+// NdCheckCache reuses it across them).
+bool ReadsInputScales(const OutputCheck& check, const Placement& p);
 
 // The float64 reference of a call whose computation has less than float64
 // precision (DESIGN.md §3, rounding grows with the computation): the same

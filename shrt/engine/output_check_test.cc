@@ -184,6 +184,67 @@ TEST(OutputCheckTest, ReferenceJudgesMaxAndMinPartialsLikeReplicate) {
                                      CheckOutput(want, locals, max, context)).ok);
 }
 
+// What ReadsInputScales says is what CheckOutput does: for every placement
+// it calls scale-free, a check passes or fails alike, by the same largest
+// difference, whatever the input scales; P(sum) and P(avg) read them (a
+// slightly wrong sum passes with large enough parts); a re-judged check
+// reads them whatever its placement.
+TEST(OutputCheckTest, ReadsInputScalesSaysWhichChecksDependOnThem) {
+  const at::Tensor full = at::tensor({2.0f, 3.0f, 5.0f});
+  const CheckContext small{DefaultTolerance(at::kFloat), Epsilon(at::kFloat)};
+  CheckContext large = small;
+  large.input_scale = 1e6;
+  large.full_input_scale = 1;
+  const std::vector<std::vector<at::Tensor>> cases = {
+      {full.clone(), full.clone()},           // R, P(max), P(min): right
+      {full + 1e-3, full.clone()},            // off by 1e-3 on a rank
+      {full / 2, full / 2 + 1e-3},            // P(sum) off by 1e-3
+      {full.sqrt(), full.sqrt() + 1e-3},      // P(product) off
+      {full.narrow(0, 0, 2).clone(), full.narrow(0, 2, 1).clone()},  // S(0)
+  };
+  for (const Placement& p :
+       {Placement::Replicate(), Placement::Shard(0), Placement::Partial(ReduceOp::kMax),
+        Placement::Partial(ReduceOp::kMin), Placement::Partial(ReduceOp::kProduct),
+        Placement::Partial(ReduceOp::kSum), Placement::Partial(ReduceOp::kAvg)}) {
+    bool changed = false;
+    for (const std::vector<at::Tensor>& locals : cases) {
+      const OutputCheck a = CheckOutput(full, locals, p, small);
+      const OutputCheck b = CheckOutput(full, locals, p, large);
+      EXPECT_EQ(ReadsInputScales(a, p), ReadsInputScales(b, p)) << p.ToString();
+      if (a.ok != b.ok || a.max_abs_diff != b.max_abs_diff) changed = true;
+      if (!ReadsInputScales(a, p)) {
+        EXPECT_EQ(a.ok, b.ok) << p.ToString();
+        EXPECT_EQ(a.max_abs_diff, b.max_abs_diff) << p.ToString();
+      }
+    }
+    const bool reads = p.is_partial() && (p.reduce_op() == ReduceOp::kSum ||
+                                          p.reduce_op() == ReduceOp::kAvg);
+    EXPECT_EQ(ReadsInputScales(OutputCheck{}, p), reads) << p.ToString();
+    if (reads) EXPECT_TRUE(changed) << p.ToString() << ": no case shows the scales read";
+    OutputCheck rejudged;
+    rejudged.rejudged = true;
+    EXPECT_TRUE(ReadsInputScales(rejudged, p)) << p.ToString();
+  }
+}
+
+// CheckAgainstReference marks the checks it re-judges, and only those.
+TEST(OutputCheckTest, ReferenceMarksTheChecksItRejudges) {
+  const at::Tensor want = at::tensor({2.0f, 1000.0f});
+  const RoundingReference ref{want.to(at::kDouble), 0.05};
+  const CheckContext context{DefaultTolerance(at::kFloat), Epsilon(at::kFloat)};
+  std::vector<at::Tensor> locals = {want.clone(), want.clone()};
+  const Placement r = Placement::Replicate();
+  EXPECT_FALSE(CheckAgainstReference(want, locals, r, context, ref,
+                                     CheckOutput(want, locals, r, context)).rejudged);
+  locals[0][0] = 2.0003f;
+  const OutputCheck plain = CheckOutput(want, locals, r, context);
+  ASSERT_FALSE(plain.ok);
+  EXPECT_FALSE(plain.rejudged);
+  const OutputCheck again = CheckAgainstReference(want, locals, r, context, ref, plain);
+  EXPECT_TRUE(again.ok);
+  EXPECT_TRUE(again.rejudged);
+}
+
 // The one-pass Partial check (fused_partial.h) against the ATen path
 // (reference_paths): the same verdict, largest difference, rank and first
 // mismatch for every dtype it covers, every reduction, W = 2, 3, 4, locals

@@ -40,6 +40,12 @@ inline double PartialRoundingScale(ReduceOp op, double abs_sum, double reduced_a
   return 0;
 }
 
+// Whether PartialRoundingScale of `op` reads its `input_scale` (P(sum) and
+// P(avg) do).
+inline bool RoundingScaleReadsInputScale(ReduceOp op) {
+  return op == ReduceOp::kSum || op == ReduceOp::kAvg;
+}
+
 // The slack CheckOutput allows one element of P(op) besides the tolerance:
 // 4 * eps * PartialRoundingScale, `eps` the unit roundoff of the
 // computation's dtype (compare.h Epsilon).
