@@ -23,6 +23,7 @@
 #include "c10/util/BFloat16.h"
 #include "c10/util/Half.h"
 #include "shrt/engine/compare.h"
+#include "shrt/engine/nd_layout.h"
 #include "shrt/engine/torch_runtime.h"
 #include "shrt/spec/generators.h"
 #include "shrt/spec/rng.h"
@@ -193,10 +194,7 @@ std::vector<at::Tensor> Distribute(const at::Tensor& full, const Placement& p, i
       return locals;
     case Placement::Kind::kShard:
     case Placement::Kind::kStridedShard:
-      for (int r = 0; r < world_size; ++r) {
-        locals.push_back(
-            ShardPiece(full, p, world_size, r).clone(at::MemoryFormat::Contiguous));
-      }
+      for (int r = 0; r < world_size; ++r) locals.push_back(ShardCopy(full, p, world_size, r));
       return locals;
     case Placement::Kind::kPartial:
       break;

@@ -168,6 +168,13 @@ at::Tensor CopyOf(const Piece& piece) {
 
 }  // namespace
 
+at::Tensor ShardCopy(const at::Tensor& t, const Placement& p, int w, int rank) {
+  if (p.dim() < 0 || p.dim() >= t.dim()) {
+    return ShardPiece(t, p, w, rank).clone(at::MemoryFormat::Contiguous);
+  }
+  return CopyOf(ChunkOfPiece({t, 0, Whole(t)}, p, w, rank));
+}
+
 std::vector<at::Tensor> DistributeNd(const at::Tensor& full,
                                      const std::vector<Placement>& placements,
                                      const MeshShape& mesh, uint64_t seed, double* max_abs_part,
