@@ -94,6 +94,12 @@ def recipes_used(*specs):
     return sorted(names)
 
 
+def _names(spec):
+    """The names a samples_from entry may give `spec` (OpSpec) by: its op
+    and its aliases (spec.proto OpSpec.alias)."""
+    return [spec.op, *spec.alias]
+
+
 def samples_from_specs(spec_path, spec, paths):
     """[(path, text, OpSpec)] of `paths`, the specs the spec at `spec_path`
     takes samples from, directly or through others, in dependency order:
@@ -107,19 +113,19 @@ def samples_from_specs(spec_path, spec, paths):
             raise SpecError(f"{spec_path}: field 'samples_from': {source.op}'s spec is given twice")
         given.append((source_path, text, source))
     for k, (path, _, current) in enumerate(given + [(spec_path, None, spec)]):
-        before = {source.op: source_path for source_path, _, source in given[:k]}
+        before = {name: source_path for source_path, _, source in given[:k] for name in _names(source)}
         for entry in current.samples_from:
             if entry.op not in before:
                 raise SpecError(f"{path}: field 'samples_from': no spec of {entry.op} given "
                                 "before it")
     reached, todo = set(), [entry.op for entry in spec.samples_from]
-    by_op = {source.op: source for _, _, source in given}
+    by_op = {name: source for _, _, source in given for name in _names(source)}
     while todo:
-        op = todo.pop()
-        if op in reached or op not in by_op:
+        source = by_op.get(todo.pop())
+        if source is None or source.op in reached:
             continue
-        reached.add(op)
-        todo.extend(entry.op for entry in by_op[op].samples_from)
+        reached.add(source.op)
+        todo.extend(entry.op for entry in source.samples_from)
     for source_path, _, source in given:
         if source.op not in reached:
             raise SpecError(f"{spec_path}: field 'samples_from': {source_path} was given although "

@@ -152,6 +152,23 @@ xfail { op: "aten::mul_.Tensor" rule: "P(sum), R -> P(sum)" reason: "r" issue: "
                                     r"samples from it"):
             gen_op_test.generate(sub, _RECIPES, _XFAILS, None, "//tools:shrt", [unrelated, mul, div])
 
+    def test_aliases_get_a_test_each_from_the_one_spec(self):
+        # spec.proto OpSpec.alias: one file for mul.Tensor and its alias
+        # multiply.Tensor; each overload's test embeds that file.
+        mul = self.write("aten_mul_Tensor.textproto",
+                         _SPEC.replace('op: "aten::mul.Tensor"\n',
+                                       'op: "aten::mul.Tensor"\nalias: "aten::multiply.Tensor"\n'))
+        sources = gen_op_test.generate(mul, _RECIPES, _XFAILS,
+                                       ["aten::mul.Tensor", "aten::multiply.Tensor", "aten::multiply_.Tensor"])
+        self.assertEqual(list(sources), ["aten::mul.Tensor", "aten::multiply.Tensor", "aten::multiply_.Tensor"])
+        self.assertIn('"aten::multiply_.Tensor",\n    "aten_multiply__Tensor",', sources["aten::multiply_.Tensor"])
+        self.assertIn('alias: "aten::multiply.Tensor"', sources["aten::multiply_.Tensor"])
+        # A samples_from entry may name the spec by an alias.
+        div = self.write("aten_div_Tensor.textproto",
+                         'op: "aten::div.Tensor"\nsamples_from { op: "aten::multiply.Tensor" }\n')
+        source = gen_op_test.generate(div, _RECIPES, _XFAILS, None, "//tools:shrt", [mul])["aten::div.Tensor"]
+        self.assertIn(f'{{"{mul}", R"shrt_embed(', source)
+
     def test_file_name_must_follow_the_naming_function(self):
         spec = self.write("mul.textproto", _SPEC)
         with self.assertRaisesRegex(gen_op_test.SpecError,

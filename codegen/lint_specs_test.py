@@ -40,9 +40,10 @@ class LintSpecsTest(unittest.TestCase):
             spec = text_format.Parse(text, spec_pb2.OpSpec())
             # Specs of one BUILD package share a target namespace.
             package = path.parent.parent if path.parts[0] == "op_specs" else path.parent
-            key = (str(package), target_name(spec.op))
-            self.assertNotIn(key, seen, f"{path} and {seen.get(key)} map to one target {key[1]}")
-            seen[key] = path
+            for op in [spec.op, *spec.alias]:  # an alias's group is tested from this file too
+                key = (str(package), target_name(op))
+                self.assertNotIn(key, seen, f"{path} and {seen.get(key)} map to one target {key[1]}")
+                seen[key] = path
 
     def test_manifest_targets_follow_the_naming_function(self):
         manifest = {}

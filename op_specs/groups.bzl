@@ -134,14 +134,9 @@ OP_GROUPS = {
         "targets": ["aten_add_Tensor", "aten_add__Tensor", "aten_add_out"],
         "samples_from": [],
     },
-    "binary/aten_arctan2.textproto": {
-        "overloads": ["aten::arctan2", "aten::arctan2_", "aten::arctan2.out"],
-        "targets": ["aten_arctan2", "aten_arctan2_", "aten_arctan2_out"],
-        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_atan2.textproto"],
-    },
     "binary/aten_atan2.textproto": {
-        "overloads": ["aten::atan2", "aten::atan2_", "aten::atan2.out"],
-        "targets": ["aten_atan2", "aten_atan2_", "aten_atan2_out"],
+        "overloads": ["aten::atan2", "aten::atan2_", "aten::atan2.out", "aten::arctan2", "aten::arctan2_", "aten::arctan2.out"],
+        "targets": ["aten_atan2", "aten_atan2_", "aten_atan2_out", "aten_arctan2", "aten_arctan2_", "aten_arctan2_out"],
         "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto"],
     },
     "binary/aten_copysign_Scalar.textproto": {
@@ -155,44 +150,24 @@ OP_GROUPS = {
         "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_logaddexp2.textproto", "binary/aten_atan2.textproto"],
     },
     "binary/aten_div_Scalar.textproto": {
-        "overloads": ["aten::div.Scalar", "aten::div_.Scalar", "aten::div.Scalar_out"],
-        "targets": ["aten_div_Scalar", "aten_div__Scalar", "aten_div_Scalar_out"],
+        "overloads": ["aten::div.Scalar", "aten::div_.Scalar", "aten::div.Scalar_out", "aten::divide.Scalar", "aten::divide_.Scalar", "aten::true_divide.Scalar", "aten::true_divide_.Scalar"],
+        "targets": ["aten_div_Scalar", "aten_div__Scalar", "aten_div_Scalar_out", "aten_divide_Scalar", "aten_divide__Scalar", "aten_true_divide_Scalar", "aten_true_divide__Scalar"],
         "samples_from": ["binary/aten_add_Scalar.textproto", "binary/aten_copysign_Scalar.textproto"],
     },
     "binary/aten_div_Scalar_mode.textproto": {
-        "overloads": ["aten::div.Scalar_mode", "aten::div_.Scalar_mode", "aten::div.Scalar_mode_out"],
-        "targets": ["aten_div_Scalar_mode", "aten_div__Scalar_mode", "aten_div_Scalar_mode_out"],
+        "overloads": ["aten::div.Scalar_mode", "aten::div_.Scalar_mode", "aten::div.Scalar_mode_out", "aten::divide.Scalar_mode", "aten::divide_.Scalar_mode"],
+        "targets": ["aten_div_Scalar_mode", "aten_div__Scalar_mode", "aten_div_Scalar_mode_out", "aten_divide_Scalar_mode", "aten_divide__Scalar_mode"],
         "samples_from": [],
     },
     "binary/aten_div_Tensor.textproto": {
-        "overloads": ["aten::div.Tensor", "aten::div_.Tensor", "aten::div.out"],
-        "targets": ["aten_div_Tensor", "aten_div__Tensor", "aten_div_out"],
+        "overloads": ["aten::div.Tensor", "aten::div_.Tensor", "aten::div.out", "aten::divide.Tensor", "aten::divide_.Tensor", "aten::divide.out", "aten::true_divide.Tensor", "aten::true_divide_.Tensor", "aten::true_divide.out"],
+        "targets": ["aten_div_Tensor", "aten_div__Tensor", "aten_div_out", "aten_divide_Tensor", "aten_divide__Tensor", "aten_divide_out", "aten_true_divide_Tensor", "aten_true_divide__Tensor", "aten_true_divide_out"],
         "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_atan2.textproto", "binary/aten_ldexp_Tensor.textproto"],
     },
     "binary/aten_div_Tensor_mode.textproto": {
-        "overloads": ["aten::div.Tensor_mode", "aten::div_.Tensor_mode", "aten::div.out_mode"],
-        "targets": ["aten_div_Tensor_mode", "aten_div__Tensor_mode", "aten_div_out_mode"],
+        "overloads": ["aten::div.Tensor_mode", "aten::div_.Tensor_mode", "aten::div.out_mode", "aten::divide.Tensor_mode", "aten::divide_.Tensor_mode", "aten::divide.out_mode"],
+        "targets": ["aten_div_Tensor_mode", "aten_div__Tensor_mode", "aten_div_out_mode", "aten_divide_Tensor_mode", "aten_divide__Tensor_mode", "aten_divide_out_mode"],
         "samples_from": [],
-    },
-    "binary/aten_divide_Scalar.textproto": {
-        "overloads": ["aten::divide.Scalar", "aten::divide_.Scalar"],
-        "targets": ["aten_divide_Scalar", "aten_divide__Scalar"],
-        "samples_from": ["binary/aten_add_Scalar.textproto", "binary/aten_copysign_Scalar.textproto", "binary/aten_div_Scalar.textproto"],
-    },
-    "binary/aten_divide_Scalar_mode.textproto": {
-        "overloads": ["aten::divide.Scalar_mode", "aten::divide_.Scalar_mode"],
-        "targets": ["aten_divide_Scalar_mode", "aten_divide__Scalar_mode"],
-        "samples_from": ["binary/aten_div_Scalar_mode.textproto"],
-    },
-    "binary/aten_divide_Tensor.textproto": {
-        "overloads": ["aten::divide.Tensor", "aten::divide_.Tensor", "aten::divide.out"],
-        "targets": ["aten_divide_Tensor", "aten_divide__Tensor", "aten_divide_out"],
-        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_atan2.textproto", "binary/aten_ldexp_Tensor.textproto", "binary/aten_div_Tensor.textproto"],
-    },
-    "binary/aten_divide_Tensor_mode.textproto": {
-        "overloads": ["aten::divide.Tensor_mode", "aten::divide_.Tensor_mode", "aten::divide.out_mode"],
-        "targets": ["aten_divide_Tensor_mode", "aten_divide__Tensor_mode", "aten_divide_out_mode"],
-        "samples_from": ["binary/aten_div_Tensor_mode.textproto"],
     },
     "binary/aten_float_power_Scalar.textproto": {
         "overloads": ["aten::float_power.Scalar", "aten::float_power.Scalar_out"],
@@ -295,24 +270,14 @@ OP_GROUPS = {
         "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_atan2.textproto", "binary/aten_ldexp_Tensor.textproto", "binary/aten_mul_Tensor.textproto", "binary/aten_maximum.textproto"],
     },
     "binary/aten_mul_Scalar.textproto": {
-        "overloads": ["aten::mul.Scalar", "aten::mul_.Scalar", "aten::mul.Scalar_out"],
-        "targets": ["aten_mul_Scalar", "aten_mul__Scalar", "aten_mul_Scalar_out"],
+        "overloads": ["aten::mul.Scalar", "aten::mul_.Scalar", "aten::mul.Scalar_out", "aten::multiply.Scalar", "aten::multiply_.Scalar"],
+        "targets": ["aten_mul_Scalar", "aten_mul__Scalar", "aten_mul_Scalar_out", "aten_multiply_Scalar", "aten_multiply__Scalar"],
         "samples_from": ["binary/aten_add_Scalar.textproto", "binary/aten_copysign_Scalar.textproto", "binary/aten_fmod_Scalar.textproto"],
     },
     "binary/aten_mul_Tensor.textproto": {
-        "overloads": ["aten::mul.Tensor", "aten::mul_.Tensor", "aten::mul.out"],
-        "targets": ["aten_mul_Tensor", "aten_mul__Tensor", "aten_mul_out"],
+        "overloads": ["aten::mul.Tensor", "aten::mul_.Tensor", "aten::mul.out", "aten::multiply.Tensor", "aten::multiply_.Tensor", "aten::multiply.out"],
+        "targets": ["aten_mul_Tensor", "aten_mul__Tensor", "aten_mul_out", "aten_multiply_Tensor", "aten_multiply__Tensor", "aten_multiply_out"],
         "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_atan2.textproto", "binary/aten_ldexp_Tensor.textproto"],
-    },
-    "binary/aten_multiply_Scalar.textproto": {
-        "overloads": ["aten::multiply.Scalar", "aten::multiply_.Scalar"],
-        "targets": ["aten_multiply_Scalar", "aten_multiply__Scalar"],
-        "samples_from": ["binary/aten_add_Scalar.textproto", "binary/aten_copysign_Scalar.textproto", "binary/aten_fmod_Scalar.textproto", "binary/aten_mul_Scalar.textproto"],
-    },
-    "binary/aten_multiply_Tensor.textproto": {
-        "overloads": ["aten::multiply.Tensor", "aten::multiply_.Tensor", "aten::multiply.out"],
-        "targets": ["aten_multiply_Tensor", "aten_multiply__Tensor", "aten_multiply_out"],
-        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_atan2.textproto", "binary/aten_ldexp_Tensor.textproto", "binary/aten_mul_Tensor.textproto"],
     },
     "binary/aten_pow_Scalar.textproto": {
         "overloads": ["aten::pow.Scalar", "aten::pow.Scalar_out"],
@@ -369,21 +334,6 @@ OP_GROUPS = {
         "targets": ["aten_special_xlog1py_self_scalar", "aten_special_xlog1py_self_scalar_out"],
         "samples_from": ["binary/aten_remainder_Scalar_Tensor.textproto", "binary/aten_xlogy_Scalar_Self.textproto"],
     },
-    "binary/aten_special_xlogy.textproto": {
-        "overloads": ["aten::special_xlogy", "aten::special_xlogy.out"],
-        "targets": ["aten_special_xlogy", "aten_special_xlogy_out"],
-        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_logaddexp2.textproto", "binary/aten_atan2.textproto", "binary/aten_copysign_Tensor.textproto"],
-    },
-    "binary/aten_special_xlogy_other_scalar.textproto": {
-        "overloads": ["aten::special_xlogy.other_scalar", "aten::special_xlogy.other_scalar_out"],
-        "targets": ["aten_special_xlogy_other_scalar", "aten_special_xlogy_other_scalar_out"],
-        "samples_from": ["binary/aten_add_Scalar.textproto", "binary/aten_copysign_Scalar.textproto", "binary/aten_div_Scalar.textproto", "binary/aten_xlogy_Scalar_Other.textproto"],
-    },
-    "binary/aten_special_xlogy_self_scalar.textproto": {
-        "overloads": ["aten::special_xlogy.self_scalar", "aten::special_xlogy.self_scalar_out"],
-        "targets": ["aten_special_xlogy_self_scalar", "aten_special_xlogy_self_scalar_out"],
-        "samples_from": ["binary/aten_remainder_Scalar_Tensor.textproto", "binary/aten_xlogy_Scalar_Self.textproto"],
-    },
     "binary/aten_special_zeta.textproto": {
         "overloads": ["aten::special_zeta", "aten::special_zeta.out"],
         "targets": ["aten_special_zeta", "aten_special_zeta_out"],
@@ -400,59 +350,29 @@ OP_GROUPS = {
         "samples_from": ["binary/aten_remainder_Scalar_Tensor.textproto", "binary/aten_xlogy_Scalar_Self.textproto"],
     },
     "binary/aten_sub_Scalar.textproto": {
-        "overloads": ["aten::sub.Scalar", "aten::sub_.Scalar", "aten::sub.Scalar_out"],
-        "targets": ["aten_sub_Scalar", "aten_sub__Scalar", "aten_sub_Scalar_out"],
+        "overloads": ["aten::sub.Scalar", "aten::sub_.Scalar", "aten::sub.Scalar_out", "aten::subtract.Scalar", "aten::subtract_.Scalar"],
+        "targets": ["aten_sub_Scalar", "aten_sub__Scalar", "aten_sub_Scalar_out", "aten_subtract_Scalar", "aten_subtract__Scalar"],
         "samples_from": ["binary/aten_add_Scalar.textproto"],
     },
     "binary/aten_sub_Tensor.textproto": {
-        "overloads": ["aten::sub.Tensor", "aten::sub_.Tensor", "aten::sub.out"],
-        "targets": ["aten_sub_Tensor", "aten_sub__Tensor", "aten_sub_out"],
+        "overloads": ["aten::sub.Tensor", "aten::sub_.Tensor", "aten::sub.out", "aten::subtract.Tensor", "aten::subtract_.Tensor", "aten::subtract.out"],
+        "targets": ["aten_sub_Tensor", "aten_sub__Tensor", "aten_sub_out", "aten_subtract_Tensor", "aten_subtract__Tensor", "aten_subtract_out"],
         "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_atan2.textproto", "binary/aten_ldexp_Tensor.textproto", "binary/aten_rsub_Tensor.textproto"],
     },
-    "binary/aten_subtract_Scalar.textproto": {
-        "overloads": ["aten::subtract.Scalar", "aten::subtract_.Scalar"],
-        "targets": ["aten_subtract_Scalar", "aten_subtract__Scalar"],
-        "samples_from": ["binary/aten_add_Scalar.textproto"],
-    },
-    "binary/aten_subtract_Tensor.textproto": {
-        "overloads": ["aten::subtract.Tensor", "aten::subtract_.Tensor", "aten::subtract.out"],
-        "targets": ["aten_subtract_Tensor", "aten_subtract__Tensor", "aten_subtract_out"],
-        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_atan2.textproto", "binary/aten_ldexp_Tensor.textproto", "binary/aten_rsub_Tensor.textproto", "binary/aten_sub_Tensor.textproto"],
-    },
-    "binary/aten_true_divide_Scalar.textproto": {
-        "overloads": ["aten::true_divide.Scalar", "aten::true_divide_.Scalar"],
-        "targets": ["aten_true_divide_Scalar", "aten_true_divide__Scalar"],
-        "samples_from": ["binary/aten_add_Scalar.textproto", "binary/aten_copysign_Scalar.textproto", "binary/aten_div_Scalar.textproto"],
-    },
-    "binary/aten_true_divide_Tensor.textproto": {
-        "overloads": ["aten::true_divide.Tensor", "aten::true_divide_.Tensor", "aten::true_divide.out"],
-        "targets": ["aten_true_divide_Tensor", "aten_true_divide__Tensor", "aten_true_divide_out"],
-        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_atan2.textproto", "binary/aten_ldexp_Tensor.textproto", "binary/aten_div_Tensor.textproto"],
-    },
     "binary/aten_xlogy_Scalar_Other.textproto": {
-        "overloads": ["aten::xlogy.Scalar_Other", "aten::xlogy_.Scalar_Other", "aten::xlogy.OutScalar_Other"],
-        "targets": ["aten_xlogy_Scalar_Other", "aten_xlogy__Scalar_Other", "aten_xlogy_OutScalar_Other"],
+        "overloads": ["aten::xlogy.Scalar_Other", "aten::xlogy_.Scalar_Other", "aten::xlogy.OutScalar_Other", "aten::special_xlogy.other_scalar", "aten::special_xlogy.other_scalar_out"],
+        "targets": ["aten_xlogy_Scalar_Other", "aten_xlogy__Scalar_Other", "aten_xlogy_OutScalar_Other", "aten_special_xlogy_other_scalar", "aten_special_xlogy_other_scalar_out"],
         "samples_from": ["binary/aten_add_Scalar.textproto", "binary/aten_copysign_Scalar.textproto", "binary/aten_div_Scalar.textproto"],
     },
     "binary/aten_xlogy_Scalar_Self.textproto": {
-        "overloads": ["aten::xlogy.Scalar_Self", "aten::xlogy.OutScalar_Self"],
-        "targets": ["aten_xlogy_Scalar_Self", "aten_xlogy_OutScalar_Self"],
+        "overloads": ["aten::xlogy.Scalar_Self", "aten::xlogy.OutScalar_Self", "aten::special_xlogy.self_scalar", "aten::special_xlogy.self_scalar_out"],
+        "targets": ["aten_xlogy_Scalar_Self", "aten_xlogy_OutScalar_Self", "aten_special_xlogy_self_scalar", "aten_special_xlogy_self_scalar_out"],
         "samples_from": ["binary/aten_remainder_Scalar_Tensor.textproto"],
     },
     "binary/aten_xlogy_Tensor.textproto": {
-        "overloads": ["aten::xlogy.Tensor", "aten::xlogy_.Tensor", "aten::xlogy.OutTensor"],
-        "targets": ["aten_xlogy_Tensor", "aten_xlogy__Tensor", "aten_xlogy_OutTensor"],
+        "overloads": ["aten::xlogy.Tensor", "aten::xlogy_.Tensor", "aten::xlogy.OutTensor", "aten::special_xlogy", "aten::special_xlogy.out"],
+        "targets": ["aten_xlogy_Tensor", "aten_xlogy__Tensor", "aten_xlogy_OutTensor", "aten_special_xlogy", "aten_special_xlogy_out"],
         "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_logaddexp2.textproto", "binary/aten_atan2.textproto", "binary/aten_copysign_Tensor.textproto"],
-    },
-    "bitwise/aten___and___Scalar.textproto": {
-        "overloads": ["aten::__and__.Scalar"],
-        "targets": ["aten___and___Scalar"],
-        "samples_from": ["bitwise/aten_bitwise_and_Scalar.textproto"],
-    },
-    "bitwise/aten___and___Tensor.textproto": {
-        "overloads": ["aten::__and__.Tensor"],
-        "targets": ["aten___and___Tensor"],
-        "samples_from": ["bitwise/aten_bitwise_and_Tensor.textproto"],
     },
     "bitwise/aten___iand___Scalar.textproto": {
         "overloads": ["aten::__iand__.Scalar"],
@@ -504,49 +424,9 @@ OP_GROUPS = {
         "targets": ["aten___ixor___Tensor"],
         "samples_from": ["bitwise/aten_bitwise_and_Tensor.textproto", "bitwise/aten___iand___Tensor.textproto"],
     },
-    "bitwise/aten___lshift___Scalar.textproto": {
-        "overloads": ["aten::__lshift__.Scalar", "aten::__lshift__.Scalar_out"],
-        "targets": ["aten___lshift___Scalar", "aten___lshift___Scalar_out"],
-        "samples_from": ["bitwise/aten_bitwise_left_shift_Tensor_Scalar.textproto"],
-    },
-    "bitwise/aten___lshift___Tensor.textproto": {
-        "overloads": ["aten::__lshift__.Tensor", "aten::__lshift__.Tensor_out"],
-        "targets": ["aten___lshift___Tensor", "aten___lshift___Tensor_out"],
-        "samples_from": ["bitwise/aten_bitwise_and_Tensor.textproto", "binary/aten_gcd.textproto", "bitwise/aten___ilshift___Tensor.textproto", "bitwise/aten_bitwise_left_shift_Tensor.textproto"],
-    },
-    "bitwise/aten___or___Scalar.textproto": {
-        "overloads": ["aten::__or__.Scalar"],
-        "targets": ["aten___or___Scalar"],
-        "samples_from": ["bitwise/aten_bitwise_and_Scalar.textproto"],
-    },
-    "bitwise/aten___or___Tensor.textproto": {
-        "overloads": ["aten::__or__.Tensor"],
-        "targets": ["aten___or___Tensor"],
-        "samples_from": ["bitwise/aten_bitwise_and_Tensor.textproto"],
-    },
-    "bitwise/aten___rshift___Scalar.textproto": {
-        "overloads": ["aten::__rshift__.Scalar", "aten::__rshift__.Scalar_out"],
-        "targets": ["aten___rshift___Scalar", "aten___rshift___Scalar_out"],
-        "samples_from": ["bitwise/aten_bitwise_left_shift_Tensor_Scalar.textproto"],
-    },
-    "bitwise/aten___rshift___Tensor.textproto": {
-        "overloads": ["aten::__rshift__.Tensor", "aten::__rshift__.Tensor_out"],
-        "targets": ["aten___rshift___Tensor", "aten___rshift___Tensor_out"],
-        "samples_from": ["bitwise/aten_bitwise_and_Tensor.textproto", "binary/aten_gcd.textproto", "bitwise/aten___ilshift___Tensor.textproto", "bitwise/aten_bitwise_left_shift_Tensor.textproto"],
-    },
-    "bitwise/aten___xor___Scalar.textproto": {
-        "overloads": ["aten::__xor__.Scalar"],
-        "targets": ["aten___xor___Scalar"],
-        "samples_from": ["bitwise/aten_bitwise_and_Scalar.textproto"],
-    },
-    "bitwise/aten___xor___Tensor.textproto": {
-        "overloads": ["aten::__xor__.Tensor"],
-        "targets": ["aten___xor___Tensor"],
-        "samples_from": ["bitwise/aten_bitwise_and_Tensor.textproto"],
-    },
     "bitwise/aten_bitwise_and_Scalar.textproto": {
-        "overloads": ["aten::bitwise_and.Scalar", "aten::bitwise_and_.Scalar", "aten::bitwise_and.Scalar_out"],
-        "targets": ["aten_bitwise_and_Scalar", "aten_bitwise_and__Scalar", "aten_bitwise_and_Scalar_out"],
+        "overloads": ["aten::bitwise_and.Scalar", "aten::bitwise_and_.Scalar", "aten::bitwise_and.Scalar_out", "aten::__and__.Scalar"],
+        "targets": ["aten_bitwise_and_Scalar", "aten_bitwise_and__Scalar", "aten_bitwise_and_Scalar_out", "aten___and___Scalar"],
         "samples_from": [],
     },
     "bitwise/aten_bitwise_and_Scalar_Tensor.textproto": {
@@ -555,8 +435,8 @@ OP_GROUPS = {
         "samples_from": [],
     },
     "bitwise/aten_bitwise_and_Tensor.textproto": {
-        "overloads": ["aten::bitwise_and.Tensor", "aten::bitwise_and_.Tensor", "aten::bitwise_and.Tensor_out"],
-        "targets": ["aten_bitwise_and_Tensor", "aten_bitwise_and__Tensor", "aten_bitwise_and_Tensor_out"],
+        "overloads": ["aten::bitwise_and.Tensor", "aten::bitwise_and_.Tensor", "aten::bitwise_and.Tensor_out", "aten::__and__.Tensor"],
+        "targets": ["aten_bitwise_and_Tensor", "aten_bitwise_and__Tensor", "aten_bitwise_and_Tensor_out", "aten___and___Tensor"],
         "samples_from": [],
     },
     "bitwise/aten_bitwise_left_shift_Scalar_Tensor.textproto": {
@@ -565,13 +445,13 @@ OP_GROUPS = {
         "samples_from": [],
     },
     "bitwise/aten_bitwise_left_shift_Tensor.textproto": {
-        "overloads": ["aten::bitwise_left_shift.Tensor", "aten::bitwise_left_shift_.Tensor", "aten::bitwise_left_shift.Tensor_out"],
-        "targets": ["aten_bitwise_left_shift_Tensor", "aten_bitwise_left_shift__Tensor", "aten_bitwise_left_shift_Tensor_out"],
+        "overloads": ["aten::bitwise_left_shift.Tensor", "aten::bitwise_left_shift_.Tensor", "aten::bitwise_left_shift.Tensor_out", "aten::__lshift__.Tensor", "aten::__lshift__.Tensor_out"],
+        "targets": ["aten_bitwise_left_shift_Tensor", "aten_bitwise_left_shift__Tensor", "aten_bitwise_left_shift_Tensor_out", "aten___lshift___Tensor", "aten___lshift___Tensor_out"],
         "samples_from": ["bitwise/aten_bitwise_and_Tensor.textproto", "binary/aten_gcd.textproto", "bitwise/aten___ilshift___Tensor.textproto"],
     },
     "bitwise/aten_bitwise_left_shift_Tensor_Scalar.textproto": {
-        "overloads": ["aten::bitwise_left_shift.Tensor_Scalar", "aten::bitwise_left_shift_.Tensor_Scalar", "aten::bitwise_left_shift.Tensor_Scalar_out"],
-        "targets": ["aten_bitwise_left_shift_Tensor_Scalar", "aten_bitwise_left_shift__Tensor_Scalar", "aten_bitwise_left_shift_Tensor_Scalar_out"],
+        "overloads": ["aten::bitwise_left_shift.Tensor_Scalar", "aten::bitwise_left_shift_.Tensor_Scalar", "aten::bitwise_left_shift.Tensor_Scalar_out", "aten::__lshift__.Scalar", "aten::__lshift__.Scalar_out"],
+        "targets": ["aten_bitwise_left_shift_Tensor_Scalar", "aten_bitwise_left_shift__Tensor_Scalar", "aten_bitwise_left_shift_Tensor_Scalar_out", "aten___lshift___Scalar", "aten___lshift___Scalar_out"],
         "samples_from": [],
     },
     "bitwise/aten_bitwise_not.textproto": {
@@ -580,8 +460,8 @@ OP_GROUPS = {
         "samples_from": [],
     },
     "bitwise/aten_bitwise_or_Scalar.textproto": {
-        "overloads": ["aten::bitwise_or.Scalar", "aten::bitwise_or_.Scalar", "aten::bitwise_or.Scalar_out"],
-        "targets": ["aten_bitwise_or_Scalar", "aten_bitwise_or__Scalar", "aten_bitwise_or_Scalar_out"],
+        "overloads": ["aten::bitwise_or.Scalar", "aten::bitwise_or_.Scalar", "aten::bitwise_or.Scalar_out", "aten::__or__.Scalar"],
+        "targets": ["aten_bitwise_or_Scalar", "aten_bitwise_or__Scalar", "aten_bitwise_or_Scalar_out", "aten___or___Scalar"],
         "samples_from": ["bitwise/aten_bitwise_and_Scalar.textproto"],
     },
     "bitwise/aten_bitwise_or_Scalar_Tensor.textproto": {
@@ -590,8 +470,8 @@ OP_GROUPS = {
         "samples_from": ["bitwise/aten_bitwise_and_Scalar_Tensor.textproto"],
     },
     "bitwise/aten_bitwise_or_Tensor.textproto": {
-        "overloads": ["aten::bitwise_or.Tensor", "aten::bitwise_or_.Tensor", "aten::bitwise_or.Tensor_out"],
-        "targets": ["aten_bitwise_or_Tensor", "aten_bitwise_or__Tensor", "aten_bitwise_or_Tensor_out"],
+        "overloads": ["aten::bitwise_or.Tensor", "aten::bitwise_or_.Tensor", "aten::bitwise_or.Tensor_out", "aten::__or__.Tensor"],
+        "targets": ["aten_bitwise_or_Tensor", "aten_bitwise_or__Tensor", "aten_bitwise_or_Tensor_out", "aten___or___Tensor"],
         "samples_from": ["bitwise/aten_bitwise_and_Tensor.textproto"],
     },
     "bitwise/aten_bitwise_right_shift_Scalar_Tensor.textproto": {
@@ -600,18 +480,18 @@ OP_GROUPS = {
         "samples_from": ["bitwise/aten_bitwise_left_shift_Scalar_Tensor.textproto"],
     },
     "bitwise/aten_bitwise_right_shift_Tensor.textproto": {
-        "overloads": ["aten::bitwise_right_shift.Tensor", "aten::bitwise_right_shift_.Tensor", "aten::bitwise_right_shift.Tensor_out"],
-        "targets": ["aten_bitwise_right_shift_Tensor", "aten_bitwise_right_shift__Tensor", "aten_bitwise_right_shift_Tensor_out"],
+        "overloads": ["aten::bitwise_right_shift.Tensor", "aten::bitwise_right_shift_.Tensor", "aten::bitwise_right_shift.Tensor_out", "aten::__rshift__.Tensor", "aten::__rshift__.Tensor_out"],
+        "targets": ["aten_bitwise_right_shift_Tensor", "aten_bitwise_right_shift__Tensor", "aten_bitwise_right_shift_Tensor_out", "aten___rshift___Tensor", "aten___rshift___Tensor_out"],
         "samples_from": ["bitwise/aten_bitwise_and_Tensor.textproto", "binary/aten_gcd.textproto", "bitwise/aten___ilshift___Tensor.textproto", "bitwise/aten_bitwise_left_shift_Tensor.textproto"],
     },
     "bitwise/aten_bitwise_right_shift_Tensor_Scalar.textproto": {
-        "overloads": ["aten::bitwise_right_shift.Tensor_Scalar", "aten::bitwise_right_shift_.Tensor_Scalar", "aten::bitwise_right_shift.Tensor_Scalar_out"],
-        "targets": ["aten_bitwise_right_shift_Tensor_Scalar", "aten_bitwise_right_shift__Tensor_Scalar", "aten_bitwise_right_shift_Tensor_Scalar_out"],
+        "overloads": ["aten::bitwise_right_shift.Tensor_Scalar", "aten::bitwise_right_shift_.Tensor_Scalar", "aten::bitwise_right_shift.Tensor_Scalar_out", "aten::__rshift__.Scalar", "aten::__rshift__.Scalar_out"],
+        "targets": ["aten_bitwise_right_shift_Tensor_Scalar", "aten_bitwise_right_shift__Tensor_Scalar", "aten_bitwise_right_shift_Tensor_Scalar_out", "aten___rshift___Scalar", "aten___rshift___Scalar_out"],
         "samples_from": ["bitwise/aten_bitwise_left_shift_Tensor_Scalar.textproto"],
     },
     "bitwise/aten_bitwise_xor_Scalar.textproto": {
-        "overloads": ["aten::bitwise_xor.Scalar", "aten::bitwise_xor_.Scalar", "aten::bitwise_xor.Scalar_out"],
-        "targets": ["aten_bitwise_xor_Scalar", "aten_bitwise_xor__Scalar", "aten_bitwise_xor_Scalar_out"],
+        "overloads": ["aten::bitwise_xor.Scalar", "aten::bitwise_xor_.Scalar", "aten::bitwise_xor.Scalar_out", "aten::__xor__.Scalar"],
+        "targets": ["aten_bitwise_xor_Scalar", "aten_bitwise_xor__Scalar", "aten_bitwise_xor_Scalar_out", "aten___xor___Scalar"],
         "samples_from": ["bitwise/aten_bitwise_and_Scalar.textproto"],
     },
     "bitwise/aten_bitwise_xor_Scalar_Tensor.textproto": {
@@ -620,18 +500,18 @@ OP_GROUPS = {
         "samples_from": ["bitwise/aten_bitwise_and_Scalar_Tensor.textproto"],
     },
     "bitwise/aten_bitwise_xor_Tensor.textproto": {
-        "overloads": ["aten::bitwise_xor.Tensor", "aten::bitwise_xor_.Tensor", "aten::bitwise_xor.Tensor_out"],
-        "targets": ["aten_bitwise_xor_Tensor", "aten_bitwise_xor__Tensor", "aten_bitwise_xor_Tensor_out"],
+        "overloads": ["aten::bitwise_xor.Tensor", "aten::bitwise_xor_.Tensor", "aten::bitwise_xor.Tensor_out", "aten::__xor__.Tensor"],
+        "targets": ["aten_bitwise_xor_Tensor", "aten_bitwise_xor__Tensor", "aten_bitwise_xor_Tensor_out", "aten___xor___Tensor"],
         "samples_from": ["bitwise/aten_bitwise_and_Tensor.textproto"],
     },
     "clamp/aten_clamp.textproto": {
-        "overloads": ["aten::clamp", "aten::clamp_", "aten::clamp.out"],
-        "targets": ["aten_clamp", "aten_clamp_", "aten_clamp_out"],
+        "overloads": ["aten::clamp", "aten::clamp_", "aten::clamp.out", "aten::clip", "aten::clip_", "aten::clip.out"],
+        "targets": ["aten_clamp", "aten_clamp_", "aten_clamp_out", "aten_clip", "aten_clip_", "aten_clip_out"],
         "samples_from": [],
     },
     "clamp/aten_clamp_Tensor.textproto": {
-        "overloads": ["aten::clamp.Tensor", "aten::clamp_.Tensor", "aten::clamp.Tensor_out"],
-        "targets": ["aten_clamp_Tensor", "aten_clamp__Tensor", "aten_clamp_Tensor_out"],
+        "overloads": ["aten::clamp.Tensor", "aten::clamp_.Tensor", "aten::clamp.Tensor_out", "aten::clip.Tensor", "aten::clip_.Tensor", "aten::clip.Tensor_out"],
+        "targets": ["aten_clamp_Tensor", "aten_clamp__Tensor", "aten_clamp_Tensor_out", "aten_clip_Tensor", "aten_clip__Tensor", "aten_clip_Tensor_out"],
         "samples_from": [],
     },
     "clamp/aten_clamp_max.textproto": {
@@ -654,16 +534,6 @@ OP_GROUPS = {
         "targets": ["aten_clamp_min_Tensor", "aten_clamp_min__Tensor", "aten_clamp_min_Tensor_out"],
         "samples_from": [],
     },
-    "clamp/aten_clip.textproto": {
-        "overloads": ["aten::clip", "aten::clip_", "aten::clip.out"],
-        "targets": ["aten_clip", "aten_clip_", "aten_clip_out"],
-        "samples_from": ["clamp/aten_clamp.textproto"],
-    },
-    "clamp/aten_clip_Tensor.textproto": {
-        "overloads": ["aten::clip.Tensor", "aten::clip_.Tensor", "aten::clip.Tensor_out"],
-        "targets": ["aten_clip_Tensor", "aten_clip__Tensor", "aten_clip_Tensor_out"],
-        "samples_from": ["clamp/aten_clamp_Tensor.textproto"],
-    },
     "comparison/aten_eq_Scalar.textproto": {
         "overloads": ["aten::eq.Scalar", "aten::eq_.Scalar", "aten::eq.Scalar_out"],
         "targets": ["aten_eq_Scalar", "aten_eq__Scalar", "aten_eq_Scalar_out"],
@@ -675,73 +545,33 @@ OP_GROUPS = {
         "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_atan2.textproto", "binary/aten_ldexp_Tensor.textproto", "binary/aten_mul_Tensor.textproto"],
     },
     "comparison/aten_ge_Scalar.textproto": {
-        "overloads": ["aten::ge.Scalar", "aten::ge_.Scalar", "aten::ge.Scalar_out"],
-        "targets": ["aten_ge_Scalar", "aten_ge__Scalar", "aten_ge_Scalar_out"],
+        "overloads": ["aten::ge.Scalar", "aten::ge_.Scalar", "aten::ge.Scalar_out", "aten::greater_equal.Scalar", "aten::greater_equal_.Scalar", "aten::greater_equal.Scalar_out"],
+        "targets": ["aten_ge_Scalar", "aten_ge__Scalar", "aten_ge_Scalar_out", "aten_greater_equal_Scalar", "aten_greater_equal__Scalar", "aten_greater_equal_Scalar_out"],
         "samples_from": ["comparison/aten_eq_Scalar.textproto"],
     },
     "comparison/aten_ge_Tensor.textproto": {
-        "overloads": ["aten::ge.Tensor", "aten::ge_.Tensor", "aten::ge.Tensor_out"],
-        "targets": ["aten_ge_Tensor", "aten_ge__Tensor", "aten_ge_Tensor_out"],
+        "overloads": ["aten::ge.Tensor", "aten::ge_.Tensor", "aten::ge.Tensor_out", "aten::greater_equal.Tensor", "aten::greater_equal_.Tensor", "aten::greater_equal.Tensor_out"],
+        "targets": ["aten_ge_Tensor", "aten_ge__Tensor", "aten_ge_Tensor_out", "aten_greater_equal_Tensor", "aten_greater_equal__Tensor", "aten_greater_equal_Tensor_out"],
         "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_atan2.textproto", "binary/aten_ldexp_Tensor.textproto", "binary/aten_mul_Tensor.textproto", "binary/aten_maximum.textproto", "comparison/aten_eq_Tensor.textproto"],
     },
-    "comparison/aten_greater_Scalar.textproto": {
-        "overloads": ["aten::greater.Scalar", "aten::greater_.Scalar", "aten::greater.Scalar_out"],
-        "targets": ["aten_greater_Scalar", "aten_greater__Scalar", "aten_greater_Scalar_out"],
-        "samples_from": ["comparison/aten_eq_Scalar.textproto", "comparison/aten_ge_Scalar.textproto"],
-    },
-    "comparison/aten_greater_Tensor.textproto": {
-        "overloads": ["aten::greater.Tensor", "aten::greater_.Tensor", "aten::greater.Tensor_out"],
-        "targets": ["aten_greater_Tensor", "aten_greater__Tensor", "aten_greater_Tensor_out"],
-        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_atan2.textproto", "binary/aten_ldexp_Tensor.textproto", "binary/aten_mul_Tensor.textproto", "binary/aten_maximum.textproto", "comparison/aten_eq_Tensor.textproto", "comparison/aten_ge_Tensor.textproto"],
-    },
-    "comparison/aten_greater_equal_Scalar.textproto": {
-        "overloads": ["aten::greater_equal.Scalar", "aten::greater_equal_.Scalar", "aten::greater_equal.Scalar_out"],
-        "targets": ["aten_greater_equal_Scalar", "aten_greater_equal__Scalar", "aten_greater_equal_Scalar_out"],
-        "samples_from": ["comparison/aten_eq_Scalar.textproto", "comparison/aten_ge_Scalar.textproto"],
-    },
-    "comparison/aten_greater_equal_Tensor.textproto": {
-        "overloads": ["aten::greater_equal.Tensor", "aten::greater_equal_.Tensor", "aten::greater_equal.Tensor_out"],
-        "targets": ["aten_greater_equal_Tensor", "aten_greater_equal__Tensor", "aten_greater_equal_Tensor_out"],
-        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_atan2.textproto", "binary/aten_ldexp_Tensor.textproto", "binary/aten_mul_Tensor.textproto", "binary/aten_maximum.textproto", "comparison/aten_eq_Tensor.textproto", "comparison/aten_ge_Tensor.textproto"],
-    },
     "comparison/aten_gt_Scalar.textproto": {
-        "overloads": ["aten::gt.Scalar", "aten::gt_.Scalar", "aten::gt.Scalar_out"],
-        "targets": ["aten_gt_Scalar", "aten_gt__Scalar", "aten_gt_Scalar_out"],
+        "overloads": ["aten::gt.Scalar", "aten::gt_.Scalar", "aten::gt.Scalar_out", "aten::greater.Scalar", "aten::greater_.Scalar", "aten::greater.Scalar_out"],
+        "targets": ["aten_gt_Scalar", "aten_gt__Scalar", "aten_gt_Scalar_out", "aten_greater_Scalar", "aten_greater__Scalar", "aten_greater_Scalar_out"],
         "samples_from": ["comparison/aten_eq_Scalar.textproto", "comparison/aten_ge_Scalar.textproto"],
     },
     "comparison/aten_gt_Tensor.textproto": {
-        "overloads": ["aten::gt.Tensor", "aten::gt_.Tensor", "aten::gt.Tensor_out"],
-        "targets": ["aten_gt_Tensor", "aten_gt__Tensor", "aten_gt_Tensor_out"],
+        "overloads": ["aten::gt.Tensor", "aten::gt_.Tensor", "aten::gt.Tensor_out", "aten::greater.Tensor", "aten::greater_.Tensor", "aten::greater.Tensor_out"],
+        "targets": ["aten_gt_Tensor", "aten_gt__Tensor", "aten_gt_Tensor_out", "aten_greater_Tensor", "aten_greater__Tensor", "aten_greater_Tensor_out"],
         "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_atan2.textproto", "binary/aten_ldexp_Tensor.textproto", "binary/aten_mul_Tensor.textproto", "binary/aten_maximum.textproto", "comparison/aten_eq_Tensor.textproto", "comparison/aten_ge_Tensor.textproto"],
     },
     "comparison/aten_le_Scalar.textproto": {
-        "overloads": ["aten::le.Scalar", "aten::le_.Scalar", "aten::le.Scalar_out"],
-        "targets": ["aten_le_Scalar", "aten_le__Scalar", "aten_le_Scalar_out"],
+        "overloads": ["aten::le.Scalar", "aten::le_.Scalar", "aten::le.Scalar_out", "aten::less_equal.Scalar", "aten::less_equal_.Scalar", "aten::less_equal.Scalar_out"],
+        "targets": ["aten_le_Scalar", "aten_le__Scalar", "aten_le_Scalar_out", "aten_less_equal_Scalar", "aten_less_equal__Scalar", "aten_less_equal_Scalar_out"],
         "samples_from": ["comparison/aten_eq_Scalar.textproto", "comparison/aten_ge_Scalar.textproto"],
     },
     "comparison/aten_le_Tensor.textproto": {
-        "overloads": ["aten::le.Tensor", "aten::le_.Tensor", "aten::le.Tensor_out"],
-        "targets": ["aten_le_Tensor", "aten_le__Tensor", "aten_le_Tensor_out"],
-        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_atan2.textproto", "binary/aten_ldexp_Tensor.textproto", "binary/aten_mul_Tensor.textproto", "binary/aten_maximum.textproto", "comparison/aten_eq_Tensor.textproto", "comparison/aten_ge_Tensor.textproto"],
-    },
-    "comparison/aten_less_Scalar.textproto": {
-        "overloads": ["aten::less.Scalar", "aten::less_.Scalar", "aten::less.Scalar_out"],
-        "targets": ["aten_less_Scalar", "aten_less__Scalar", "aten_less_Scalar_out"],
-        "samples_from": ["comparison/aten_eq_Scalar.textproto", "comparison/aten_ge_Scalar.textproto"],
-    },
-    "comparison/aten_less_Tensor.textproto": {
-        "overloads": ["aten::less.Tensor", "aten::less_.Tensor", "aten::less.Tensor_out"],
-        "targets": ["aten_less_Tensor", "aten_less__Tensor", "aten_less_Tensor_out"],
-        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_atan2.textproto", "binary/aten_ldexp_Tensor.textproto", "binary/aten_mul_Tensor.textproto", "comparison/aten_eq_Tensor.textproto"],
-    },
-    "comparison/aten_less_equal_Scalar.textproto": {
-        "overloads": ["aten::less_equal.Scalar", "aten::less_equal_.Scalar", "aten::less_equal.Scalar_out"],
-        "targets": ["aten_less_equal_Scalar", "aten_less_equal__Scalar", "aten_less_equal_Scalar_out"],
-        "samples_from": ["comparison/aten_eq_Scalar.textproto", "comparison/aten_ge_Scalar.textproto"],
-    },
-    "comparison/aten_less_equal_Tensor.textproto": {
-        "overloads": ["aten::less_equal.Tensor", "aten::less_equal_.Tensor", "aten::less_equal.Tensor_out"],
-        "targets": ["aten_less_equal_Tensor", "aten_less_equal__Tensor", "aten_less_equal_Tensor_out"],
+        "overloads": ["aten::le.Tensor", "aten::le_.Tensor", "aten::le.Tensor_out", "aten::less_equal.Tensor", "aten::less_equal_.Tensor", "aten::less_equal.Tensor_out"],
+        "targets": ["aten_le_Tensor", "aten_le__Tensor", "aten_le_Tensor_out", "aten_less_equal_Tensor", "aten_less_equal__Tensor", "aten_less_equal_Tensor_out"],
         "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_atan2.textproto", "binary/aten_ldexp_Tensor.textproto", "binary/aten_mul_Tensor.textproto", "binary/aten_maximum.textproto", "comparison/aten_eq_Tensor.textproto", "comparison/aten_ge_Tensor.textproto"],
     },
     "comparison/aten_logical_and.textproto": {
@@ -765,33 +595,23 @@ OP_GROUPS = {
         "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_atan2.textproto", "binary/aten_ldexp_Tensor.textproto", "binary/aten_mul_Tensor.textproto", "comparison/aten_eq_Tensor.textproto", "bitwise/aten_bitwise_and_Tensor.textproto", "comparison/aten_logical_and.textproto"],
     },
     "comparison/aten_lt_Scalar.textproto": {
-        "overloads": ["aten::lt.Scalar", "aten::lt_.Scalar", "aten::lt.Scalar_out"],
-        "targets": ["aten_lt_Scalar", "aten_lt__Scalar", "aten_lt_Scalar_out"],
+        "overloads": ["aten::lt.Scalar", "aten::lt_.Scalar", "aten::lt.Scalar_out", "aten::less.Scalar", "aten::less_.Scalar", "aten::less.Scalar_out"],
+        "targets": ["aten_lt_Scalar", "aten_lt__Scalar", "aten_lt_Scalar_out", "aten_less_Scalar", "aten_less__Scalar", "aten_less_Scalar_out"],
         "samples_from": ["comparison/aten_eq_Scalar.textproto", "comparison/aten_ge_Scalar.textproto"],
     },
     "comparison/aten_lt_Tensor.textproto": {
-        "overloads": ["aten::lt.Tensor", "aten::lt_.Tensor", "aten::lt.Tensor_out"],
-        "targets": ["aten_lt_Tensor", "aten_lt__Tensor", "aten_lt_Tensor_out"],
+        "overloads": ["aten::lt.Tensor", "aten::lt_.Tensor", "aten::lt.Tensor_out", "aten::less.Tensor", "aten::less_.Tensor", "aten::less.Tensor_out"],
+        "targets": ["aten_lt_Tensor", "aten_lt__Tensor", "aten_lt_Tensor_out", "aten_less_Tensor", "aten_less__Tensor", "aten_less_Tensor_out"],
         "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_atan2.textproto", "binary/aten_ldexp_Tensor.textproto", "binary/aten_mul_Tensor.textproto", "comparison/aten_eq_Tensor.textproto"],
     },
     "comparison/aten_ne_Scalar.textproto": {
-        "overloads": ["aten::ne.Scalar", "aten::ne_.Scalar", "aten::ne.Scalar_out"],
-        "targets": ["aten_ne_Scalar", "aten_ne__Scalar", "aten_ne_Scalar_out"],
+        "overloads": ["aten::ne.Scalar", "aten::ne_.Scalar", "aten::ne.Scalar_out", "aten::not_equal.Scalar", "aten::not_equal_.Scalar", "aten::not_equal.Scalar_out"],
+        "targets": ["aten_ne_Scalar", "aten_ne__Scalar", "aten_ne_Scalar_out", "aten_not_equal_Scalar", "aten_not_equal__Scalar", "aten_not_equal_Scalar_out"],
         "samples_from": ["comparison/aten_eq_Scalar.textproto"],
     },
     "comparison/aten_ne_Tensor.textproto": {
-        "overloads": ["aten::ne.Tensor", "aten::ne_.Tensor", "aten::ne.Tensor_out"],
-        "targets": ["aten_ne_Tensor", "aten_ne__Tensor", "aten_ne_Tensor_out"],
-        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_atan2.textproto", "binary/aten_ldexp_Tensor.textproto", "binary/aten_mul_Tensor.textproto", "binary/aten_maximum.textproto", "comparison/aten_eq_Tensor.textproto", "comparison/aten_ge_Tensor.textproto"],
-    },
-    "comparison/aten_not_equal_Scalar.textproto": {
-        "overloads": ["aten::not_equal.Scalar", "aten::not_equal_.Scalar", "aten::not_equal.Scalar_out"],
-        "targets": ["aten_not_equal_Scalar", "aten_not_equal__Scalar", "aten_not_equal_Scalar_out"],
-        "samples_from": ["comparison/aten_eq_Scalar.textproto"],
-    },
-    "comparison/aten_not_equal_Tensor.textproto": {
-        "overloads": ["aten::not_equal.Tensor", "aten::not_equal_.Tensor", "aten::not_equal.Tensor_out"],
-        "targets": ["aten_not_equal_Tensor", "aten_not_equal__Tensor", "aten_not_equal_Tensor_out"],
+        "overloads": ["aten::ne.Tensor", "aten::ne_.Tensor", "aten::ne.Tensor_out", "aten::not_equal.Tensor", "aten::not_equal_.Tensor", "aten::not_equal.Tensor_out"],
+        "targets": ["aten_ne_Tensor", "aten_ne__Tensor", "aten_ne_Tensor_out", "aten_not_equal_Tensor", "aten_not_equal__Tensor", "aten_not_equal_Tensor_out"],
         "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_atan2.textproto", "binary/aten_ldexp_Tensor.textproto", "binary/aten_mul_Tensor.textproto", "binary/aten_maximum.textproto", "comparison/aten_eq_Tensor.textproto", "comparison/aten_ge_Tensor.textproto"],
     },
     "concat/aten__stack.textproto": {
@@ -800,24 +620,14 @@ OP_GROUPS = {
         "samples_from": ["concat/aten_stack.textproto"],
     },
     "concat/aten_cat.textproto": {
-        "overloads": ["aten::cat", "aten::cat.out"],
-        "targets": ["aten_cat", "aten_cat_out"],
+        "overloads": ["aten::cat", "aten::cat.out", "aten::concat", "aten::concat.out", "aten::concatenate", "aten::concatenate.out"],
+        "targets": ["aten_cat", "aten_cat_out", "aten_concat", "aten_concat_out", "aten_concatenate", "aten_concatenate_out"],
         "samples_from": [],
     },
     "concat/aten_column_stack.textproto": {
         "overloads": ["aten::column_stack", "aten::column_stack.out"],
         "targets": ["aten_column_stack", "aten_column_stack_out"],
         "samples_from": [],
-    },
-    "concat/aten_concat.textproto": {
-        "overloads": ["aten::concat", "aten::concat.out"],
-        "targets": ["aten_concat", "aten_concat_out"],
-        "samples_from": ["concat/aten_cat.textproto"],
-    },
-    "concat/aten_concatenate.textproto": {
-        "overloads": ["aten::concatenate", "aten::concatenate.out"],
-        "targets": ["aten_concatenate", "aten_concatenate_out"],
-        "samples_from": ["concat/aten_cat.textproto"],
     },
     "concat/aten_dstack.textproto": {
         "overloads": ["aten::dstack", "aten::dstack.out"],
@@ -829,19 +639,14 @@ OP_GROUPS = {
         "targets": ["aten_hstack", "aten_hstack_out"],
         "samples_from": [],
     },
-    "concat/aten_row_stack.textproto": {
-        "overloads": ["aten::row_stack", "aten::row_stack.out"],
-        "targets": ["aten_row_stack", "aten_row_stack_out"],
-        "samples_from": ["concat/aten_vstack.textproto"],
-    },
     "concat/aten_stack.textproto": {
         "overloads": ["aten::stack", "aten::stack.out"],
         "targets": ["aten_stack", "aten_stack_out"],
         "samples_from": [],
     },
     "concat/aten_vstack.textproto": {
-        "overloads": ["aten::vstack", "aten::vstack.out"],
-        "targets": ["aten_vstack", "aten_vstack_out"],
+        "overloads": ["aten::vstack", "aten::vstack.out", "aten::row_stack", "aten::row_stack.out"],
+        "targets": ["aten_vstack", "aten_vstack_out", "aten_row_stack", "aten_row_stack_out"],
         "samples_from": [],
     },
     "convolution/aten__convolution.textproto": {
@@ -1454,11 +1259,6 @@ OP_GROUPS = {
         "targets": ["aten_einsum"],
         "samples_from": [],
     },
-    "matrix/aten_ger.textproto": {
-        "overloads": ["aten::ger", "aten::ger.out"],
-        "targets": ["aten_ger", "aten_ger_out"],
-        "samples_from": ["matrix/aten_outer.textproto"],
-    },
     "matrix/aten_inner.textproto": {
         "overloads": ["aten::inner", "aten::inner.out"],
         "targets": ["aten_inner", "aten_inner_out"],
@@ -1490,8 +1290,8 @@ OP_GROUPS = {
         "samples_from": [],
     },
     "matrix/aten_outer.textproto": {
-        "overloads": ["aten::outer", "aten::outer.out"],
-        "targets": ["aten_outer", "aten_outer_out"],
+        "overloads": ["aten::outer", "aten::outer.out", "aten::ger", "aten::ger.out"],
+        "targets": ["aten_outer", "aten_outer_out", "aten_ger", "aten_ger_out"],
         "samples_from": [],
     },
     "matrix/aten_tensordot.textproto": {
@@ -1730,8 +1530,8 @@ OP_GROUPS = {
         "samples_from": [],
     },
     "reductions/aten_logsumexp.textproto": {
-        "overloads": ["aten::logsumexp", "aten::logsumexp.out"],
-        "targets": ["aten_logsumexp", "aten_logsumexp_out"],
+        "overloads": ["aten::logsumexp", "aten::logsumexp.out", "aten::special_logsumexp", "aten::special_logsumexp.out"],
+        "targets": ["aten_logsumexp", "aten_logsumexp_out", "aten_special_logsumexp", "aten_special_logsumexp_out"],
         "samples_from": ["reductions/aten_linalg_vector_norm.textproto"],
     },
     "reductions/aten_max.textproto": {
@@ -1828,11 +1628,6 @@ OP_GROUPS = {
         "overloads": ["aten::prod.dim_int", "aten::prod.int_out"],
         "targets": ["aten_prod_dim_int", "aten_prod_int_out"],
         "samples_from": ["reductions/aten__aminmax_dim.textproto", "reductions/aten_max_dim.textproto"],
-    },
-    "reductions/aten_special_logsumexp.textproto": {
-        "overloads": ["aten::special_logsumexp", "aten::special_logsumexp.out"],
-        "targets": ["aten_special_logsumexp", "aten_special_logsumexp_out"],
-        "samples_from": ["reductions/aten_linalg_vector_norm.textproto", "reductions/aten_logsumexp.textproto"],
     },
     "reductions/aten_std_correction.textproto": {
         "overloads": ["aten::std.correction", "aten::std.correction_out"],
@@ -2810,29 +2605,14 @@ OP_GROUPS = {
         "samples_from": ["unary/aten_isfinite.textproto", "reductions/aten_max.textproto"],
     },
     "views/aten_adjoint.textproto": {
-        "overloads": ["aten::adjoint"],
-        "targets": ["aten_adjoint"],
+        "overloads": ["aten::adjoint", "aten::mH"],
+        "targets": ["aten_adjoint", "aten_mH"],
         "samples_from": ["views/aten_mT.textproto", "unary/aten_isfinite.textproto"],
     },
     "views/aten_alias.textproto": {
-        "overloads": ["aten::alias"],
-        "targets": ["aten_alias"],
+        "overloads": ["aten::alias", "aten::alias_copy", "aten::alias_copy.out", "aten::detach", "aten::detach_", "aten::detach_copy", "aten::detach_copy.out"],
+        "targets": ["aten_alias", "aten_alias_copy", "aten_alias_copy_out", "aten_detach", "aten_detach_", "aten_detach_copy", "aten_detach_copy_out"],
         "samples_from": ["unary/aten_isfinite.textproto", "reductions/aten_max.textproto", "views/aten__neg_view_copy.textproto"],
-    },
-    "views/aten_alias_copy.textproto": {
-        "overloads": ["aten::alias_copy", "aten::alias_copy.out"],
-        "targets": ["aten_alias_copy", "aten_alias_copy_out"],
-        "samples_from": ["unary/aten_isfinite.textproto", "reductions/aten_max.textproto", "views/aten__neg_view_copy.textproto", "views/aten_alias.textproto"],
-    },
-    "views/aten_detach.textproto": {
-        "overloads": ["aten::detach", "aten::detach_"],
-        "targets": ["aten_detach", "aten_detach_"],
-        "samples_from": ["unary/aten_isfinite.textproto", "reductions/aten_max.textproto", "views/aten__neg_view_copy.textproto", "views/aten_alias.textproto"],
-    },
-    "views/aten_detach_copy.textproto": {
-        "overloads": ["aten::detach_copy", "aten::detach_copy.out"],
-        "targets": ["aten_detach_copy", "aten_detach_copy_out"],
-        "samples_from": ["unary/aten_isfinite.textproto", "reductions/aten_max.textproto", "views/aten__neg_view_copy.textproto", "views/aten_alias.textproto"],
     },
     "views/aten_diagonal.textproto": {
         "overloads": ["aten::diagonal"],
@@ -2849,34 +2629,19 @@ OP_GROUPS = {
         "targets": ["aten_flatten_using_ints"],
         "samples_from": ["unary/aten_isfinite.textproto"],
     },
-    "views/aten_mH.textproto": {
-        "overloads": ["aten::mH"],
-        "targets": ["aten_mH"],
-        "samples_from": ["views/aten_mT.textproto", "unary/aten_isfinite.textproto", "views/aten_adjoint.textproto"],
-    },
     "views/aten_mT.textproto": {
         "overloads": ["aten::mT"],
         "targets": ["aten_mT"],
         "samples_from": [],
     },
-    "views/aten_moveaxis_int.textproto": {
-        "overloads": ["aten::moveaxis.int"],
-        "targets": ["aten_moveaxis_int"],
-        "samples_from": ["views/aten_movedim_int.textproto"],
-    },
-    "views/aten_moveaxis_intlist.textproto": {
-        "overloads": ["aten::moveaxis.intlist"],
-        "targets": ["aten_moveaxis_intlist"],
-        "samples_from": ["views/aten_movedim_intlist.textproto"],
-    },
     "views/aten_movedim_int.textproto": {
-        "overloads": ["aten::movedim.int"],
-        "targets": ["aten_movedim_int"],
+        "overloads": ["aten::movedim.int", "aten::moveaxis.int"],
+        "targets": ["aten_movedim_int", "aten_moveaxis_int"],
         "samples_from": [],
     },
     "views/aten_movedim_intlist.textproto": {
-        "overloads": ["aten::movedim.intlist"],
-        "targets": ["aten_movedim_intlist"],
+        "overloads": ["aten::movedim.intlist", "aten::moveaxis.intlist"],
+        "targets": ["aten_movedim_intlist", "aten_moveaxis_intlist"],
         "samples_from": [],
     },
     "views/aten_permute.textproto": {

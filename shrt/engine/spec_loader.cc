@@ -96,9 +96,9 @@ std::vector<int> LoadedSpec::world_sizes() const {
   return {proto_.world_sizes().begin(), proto_.world_sizes().end()};
 }
 
-std::vector<c10::OperatorName> LoadedSpec::overloads() const {
+std::vector<c10::OperatorName> LoadedSpec::CheckedOverloads(const OpGroup& group) const {
   std::vector<c10::OperatorName> out;
-  for (const c10::OperatorName& name : group_.Overloads()) {
+  for (const c10::OperatorName& name : group.Overloads()) {
     const std::string text = OverloadToString(name);
     bool excluded = false;
     for (const ExcludedVariant& e : proto_.exclude()) excluded = excluded || e.op() == text;
@@ -107,23 +107,40 @@ std::vector<c10::OperatorName> LoadedSpec::overloads() const {
   return out;
 }
 
+std::vector<c10::OperatorName> LoadedSpec::overloads() const {
+  std::vector<c10::OperatorName> out;
+  for (const OpGroup& group : groups_) {
+    for (c10::OperatorName& name : CheckedOverloads(group)) out.push_back(std::move(name));
+  }
+  return out;
+}
+
 absl::StatusOr<LoadedSpec> LoadedSpec::ForOverload(const c10::OperatorName& name) const {
-  for (const c10::OperatorName& o : overloads()) {
-    if (o == name) {
-      LoadedSpec copy = *this;
-      copy.op_ = name;
-      return copy;
+  for (size_t g = 0; g < groups_.size(); ++g) {
+    for (const c10::OperatorName& o : CheckedOverloads(groups_[g])) {
+      if (o == name) {
+        LoadedSpec copy = *this;
+        copy.op_ = name;
+        copy.group_index_ = static_cast<int>(g);
+        return copy;
+      }
     }
   }
   return absl::NotFoundError(absl::StrCat(path(), ": ", OverloadToString(name),
                                           " is not a checked overload of the group of ",
-                                          OverloadToString(group_.functional)));
+                                          OverloadToString(groups_.front().functional),
+                                          groups_.size() > 1 ? " or of its aliases" : ""));
+}
+
+bool LoadedSpec::ChecksGroupOf(const c10::OperatorName& functional) const {
+  return std::any_of(groups_.begin(), groups_.end(),
+                     [&](const OpGroup& g) { return g.functional == functional; });
 }
 
 bool LoadedSpec::IgnoresArgument(absl::string_view name) const {
-  if (group_.out.has_value() && op_ == *group_.out) return false;
-  return std::find(group_.out_arguments.begin(), group_.out_arguments.end(), name) !=
-         group_.out_arguments.end();
+  const OpGroup& g = group();
+  if (g.out.has_value() && op_ == *g.out) return false;
+  return std::find(g.out_arguments.begin(), g.out_arguments.end(), name) != g.out_arguments.end();
 }
 
 std::string LoadedSpec::WhereInSample(
@@ -157,7 +174,10 @@ std::string LoadedSpec::WhereCrash(int c) const {
   return locations_.Where({{"crash", c}}, proto_);
 }
 
-std::string LoadedSpec::WhereOp() const { return locations_.Where({{"op", -1}}, proto_); }
+std::string LoadedSpec::WhereOp() const {
+  if (group_index_ == 0) return locations_.Where({{"op", -1}}, proto_);
+  return locations_.Where({{"alias", group_index_ - 1}}, proto_);
+}
 
 std::string LoadedSpec::WhereLocalShapeArg() const {
   return locations_.Where({{"local_shape_arg", -1}}, proto_);
@@ -173,15 +193,51 @@ std::string LoadedSpec::WhereArg(int s, int a) const { return WhereInSample(s, {
 
 std::string LoadedSpec::WhereSweep(int s, int w) const { return WhereInSample(s, {{"sweep", w}}); }
 
-absl::Status LoadedSpec::CheckGroupFields() {
+absl::Status LoadedSpec::FindGroups() {
   absl::StatusOr<OpGroup> group = FindOpGroup(op_);
   if (!group.ok()) {
     return absl::Status(group.status().code(),
                         absl::StrCat(WhereOp(), ": field 'op': ", group.status().message()));
   }
-  group_ = *std::move(group);
-  std::vector<std::string> variants;
-  for (const c10::OperatorName& o : group_.Overloads()) variants.push_back(OverloadToString(o));
+  groups_ = {*std::move(group)};
+  for (int a = 0; a < proto_.alias_size(); ++a) {
+    const std::string where = locations_.Where({{"alias", a}}, proto_);
+    const std::string field = absl::StrCat("alias[", a, "]");
+    absl::StatusOr<c10::OperatorName> name = ParseOverloadName(proto_.alias(a));
+    if (!name.ok()) return FieldError(where, field, name.status().message());
+    if (absl::Status s = CheckOverloadExists(*name); !s.ok()) {
+      return absl::NotFoundError(absl::StrCat(where, ": field '", field, "': ", s.message()));
+    }
+    absl::StatusOr<OpGroup> alias = FindOpGroup(*name);
+    if (!alias.ok()) {
+      return absl::Status(alias.status().code(),
+                          absl::StrCat(where, ": field '", field, "': ", alias.status().message()));
+    }
+    // `op` itself, an alias named twice, or a variant of a group here.
+    for (const c10::OperatorName& o : alias->Overloads()) {
+      for (const OpGroup& g : groups_) {
+        const std::vector<c10::OperatorName> have = g.Overloads();
+        if (std::find(have.begin(), have.end(), o) != have.end()) {
+          return FieldError(where, field,
+                            absl::StrCat("'", proto_.alias(a), "': ", OverloadToString(o),
+                                         " is checked here already, in the group of ",
+                                         OverloadToString(g.functional)));
+        }
+      }
+    }
+    groups_.push_back(*std::move(alias));
+  }
+  return absl::OkStatus();
+}
+
+absl::Status LoadedSpec::CheckGroupFields() {
+  if (absl::Status s = FindGroups(); !s.ok()) return s;
+  // Every overload of every group here, and the functional ones.
+  std::vector<std::string> variants, functionals;
+  for (const OpGroup& g : groups_) {
+    functionals.push_back(OverloadToString(g.functional));
+    for (const c10::OperatorName& o : g.Overloads()) variants.push_back(OverloadToString(o));
+  }
   const std::string members = absl::StrJoin(variants, ", ");
   absl::flat_hash_set<std::string> excluded;
   for (int e = 0; e < proto_.exclude_size(); ++e) {
@@ -191,11 +247,13 @@ absl::Status LoadedSpec::CheckGroupFields() {
     absl::StatusOr<c10::OperatorName> name = ParseOverloadName(x.op());
     if (!name.ok()) return FieldError(where, field + ".op", name.status().message());
     const std::string text = OverloadToString(*name);
-    if (text == variants[0] ||
+    if (std::find(functionals.begin(), functionals.end(), text) != functionals.end() ||
         std::find(variants.begin(), variants.end(), text) == variants.end()) {
       return FieldError(where, field + ".op",
                         absl::StrCat("'", x.op(), "' is not an in-place or out= variant of ",
-                                     variants[0], " (its group: ", members, ")"));
+                                     absl::StrJoin(functionals, " or "), " (",
+                                     groups_.size() > 1 ? "their groups" : "its group", ": ",
+                                     members, ")"));
     }
     if (!excluded.insert(text).second) return FieldError(where, field + ".op", "is excluded twice");
     if (x.reason().empty()) return FieldError(where, field + ".reason", "is required");
@@ -217,7 +275,8 @@ absl::Status LoadedSpec::CheckGroupFields() {
       if (std::find(variants.begin(), variants.end(), text) == variants.end() ||
           excluded.contains(text)) {
         return FieldError(WhereMissing(m), field + ".op",
-                          absl::StrCat("'", op, "' is not a checked overload of this group (",
+                          absl::StrCat("'", op, "' is not a checked overload of ",
+                                       groups_.size() > 1 ? "these groups" : "this group", " (",
                                        members, ")"));
       }
     }
@@ -262,7 +321,7 @@ absl::Status LoadedSpec::TakeSamples(const std::vector<const LoadedSpec*>& given
     absl::StatusOr<c10::OperatorName> from = ParseOverloadName(entry.op());
     if (!from.ok()) return FieldError(where, field + ".op", from.status().message());
     auto it = std::find_if(given.begin(), given.end(), [&](const LoadedSpec* g) {
-      return g != nullptr && g->group_.functional == *from;
+      return g != nullptr && g->ChecksGroupOf(*from);
     });
     if (it == given.end()) {
       return FieldError(where, field + ".op",
@@ -271,7 +330,7 @@ absl::Status LoadedSpec::TakeSamples(const std::vector<const LoadedSpec*>& given
     const LoadedSpec& source = **it;
     std::shared_ptr<const LoadedSpec> shared;
     for (const auto& s : sources_) {
-      if (s->group_.functional == *from) shared = s;
+      if (s->ChecksGroupOf(*from)) shared = s;
     }
     if (shared == nullptr) {
       shared = std::make_shared<const LoadedSpec>(source);

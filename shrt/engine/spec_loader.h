@@ -1,7 +1,8 @@
 // Loading op specs (spec.proto) from protobuf text files, with errors that
 // name the file, line and field. A spec file describes an op group
-// (op_group.h); LoadedSpec::ForOverload gives the spec of one overload of
-// the group, which is what the validator runs.
+// (op_group.h) and the groups of its aliases (spec.proto OpSpec.alias);
+// LoadedSpec::ForOverload gives the spec of one overload of those groups,
+// which is what the validator runs.
 #ifndef SHRT_ENGINE_SPEC_LOADER_H_
 #define SHRT_ENGINE_SPEC_LOADER_H_
 
@@ -22,8 +23,8 @@
 namespace shrt {
 
 // A parsed, checked spec, the recipes it may use, and where each of its
-// fields came from; bound to one overload of its group (at first the
-// group's own `op`).
+// fields came from; bound to one overload of its groups (at first the
+// spec's own `op`).
 class LoadedSpec {
  public:
   // Parses `text` as the content of `path`. `samples_from` holds the loaded
@@ -31,9 +32,9 @@ class LoadedSpec {
   // its own sources), any others are ignored: the samples of the entries
   // come first (spec.proto OpSpec.samples_from).
   // Errors (every message starts "<path>:<line>"):
-  //   NotFound          `op`, an `exclude` or a `missing` entry's `op`
-  //                     names no overload the dispatcher knows (close
-  //                     matches are suggested);
+  //   NotFound          `op`, an `alias`, an `exclude` or a `missing`
+  //                     entry's `op` names no overload the dispatcher
+  //                     knows (close matches are suggested);
   //   InvalidArgument   a syntax error or unknown field, a malformed `op`, no
   //                     sample, a sample name that is not an identifier or is
   //                     repeated, a recipe `recipes` lacks, an
@@ -41,17 +42,21 @@ class LoadedSpec {
   //                     naming an argument another entry names, a world size
   //                     outside [2, 64], a sweep with no values, with two
   //                     kinds of values, or naming an argument twice; an
-  //                     `exclude` entry that names no variant of the group
-  //                     or has no reason; a `missing` entry whose rule does
-  //                     not parse, is listed twice, has no reason, or names
-  //                     an overload outside the group; a samples_from
+  //                     `alias` whose group has an overload that `op`'s
+  //                     group or an earlier alias's has (`op` itself, an
+  //                     alias named twice, a variant of either); an
+  //                     `exclude` entry that names no in-place or out=
+  //                     variant of the groups or has no reason; a
+  //                     `missing` entry whose rule does not parse, is
+  //                     listed twice, has no reason, or names an overload
+  //                     outside the groups; a samples_from
   //                     entry that names a spec which was not given, or a
   //                     sample that spec lacks, or names one twice, or
   //                     whose `recipe` or `arg_recipe` entry is unknown,
   //                     repeated or reaches no tensor input that names no
   //                     recipe of its own; two different samples of one
   //                     name;
-  //   FailedPrecondition the dispatcher's schemas make the group ambiguous.
+  //   FailedPrecondition the dispatcher's schemas make a group ambiguous.
   // Schema checks (argument names, types, arity) happen when a sample is
   // bound (sample.h).
   static absl::StatusOr<LoadedSpec> FromText(absl::string_view text, const std::string& path,
@@ -65,21 +70,24 @@ class LoadedSpec {
   // The proto, with the samples of its samples_from entries first.
   const OpSpec& proto() const { return proto_; }
   const std::string& path() const { return locations_.path(); }
-  // The overload this spec runs: the group's `op`, or one of its variants
+  // The overload this spec runs: the spec's `op`, or another of overloads()
   // after ForOverload.
   const c10::OperatorName& op() const { return op_; }
-  // The group of the spec's `op` (op_group.h).
-  const OpGroup& group() const { return group_; }
-  // The group's overloads that get checked: group().Overloads() minus the
-  // `exclude`d ones, functional first.
+  // The op groups this spec checks (op_group.h): `op`'s, then each
+  // alias's in the order of the `alias` entries.
+  const std::vector<OpGroup>& groups() const { return groups_; }
+  // The group of op(): one of groups().
+  const OpGroup& group() const { return groups_[group_index_]; }
+  // The overloads that get checked: each group's Overloads() minus the
+  // `exclude`d ones, group by group (`op`'s first), functional first.
   std::vector<c10::OperatorName> overloads() const;
   // This spec bound to `name`, one of overloads(). Errors: NotFound
   // otherwise.
   absl::StatusOr<LoadedSpec> ForOverload(const c10::OperatorName& name) const;
-  // True when op() is an in-place or out= variant of the spec's `op`: a
-  // sample it rejects on full inputs is then a finding about the variant,
-  // not a bad spec (validate.h).
-  bool is_variant() const { return !(op_ == group_.functional); }
+  // True when op() is an in-place or out= variant of its group's
+  // functional overload: a sample it rejects on full inputs is then a
+  // finding about the variant, not a bad spec (validate.h).
+  bool is_variant() const { return !(op_ == group().functional); }
   // True for a sample argument that op() does not take because it is an
   // out= argument of the group's out= variant (e.g. `out`, to choose the
   // out= tensor's dtype): only that variant gets it.
@@ -92,7 +100,8 @@ class LoadedSpec {
   // The world sizes to check: proto().world_sizes(), or {4} when empty.
   std::vector<int> world_sizes() const;
 
-  // "<path>:<line>" of the `op` field, of the `local_shape_arg` field, of
+  // "<path>:<line>" of the field naming op()'s group (`op`, or the
+  // `alias` entry of an alias's group), of the `local_shape_arg` field, of
   // `arg_recipe` entry `r`, of sample `s`, of argument `a` of sample `s`,
   // of sweep `w` of sample `s` (in the spec that writes it, for samples
   // taken from samples_from), of `missing` entry `m` and of `crash` entry
@@ -112,7 +121,14 @@ class LoadedSpec {
   // Where sample `s` of proto() is: in its own file, or in the file of the
   // spec that writes it.
   std::string WhereInSample(int s, std::initializer_list<std::pair<absl::string_view, int>> rest) const;
+  // Finds the groups of `op` and of each `alias` (FromText's alias errors).
+  absl::Status FindGroups();
   absl::Status CheckGroupFields();
+  // The overloads of `group` that are not `exclude`d, functional first.
+  std::vector<c10::OperatorName> CheckedOverloads(const OpGroup& group) const;
+  // True when `functional` is the functional overload of one of groups():
+  // a samples_from entry may name the spec by `op` or by an alias.
+  bool ChecksGroupOf(const c10::OperatorName& functional) const;
   // Puts the samples the samples_from entries name, taken from `given`,
   // before proto_'s own, and records every sample's origin (FromText's
   // samples_from errors).
@@ -132,7 +148,8 @@ class LoadedSpec {
   TextLocations locations_;
   std::shared_ptr<const RecipeSet> recipes_;
   c10::OperatorName op_{"", ""};
-  OpGroup group_;
+  std::vector<OpGroup> groups_{OpGroup{}};
+  int group_index_ = 0;  // op_'s group in groups_
   // Where each sample of proto_ comes from: a spec it takes samples from
   // (with its own sources) and the sample's index there, or nullptr and
   // the index among this file's own samples.

@@ -100,14 +100,25 @@ std::string Canonical(const std::string& text) {
 }
 
 // The ops of the spec text's samples_from entries, canonical, each once;
-// none for text that does not parse (FromText reports that).
-std::vector<std::string> SamplesFrom(const OpSpec& proto) {
+// none for text that does not parse (FromText reports that). An entry
+// naming an alias (spec.proto OpSpec.alias) of a spec in `op_of_alias`
+// counts as that spec's `op`.
+std::vector<std::string> SamplesFrom(const OpSpec& proto,
+                                     const std::map<std::string, std::string>& op_of_alias = {}) {
   std::vector<std::string> ops;
   for (const SampleSource& e : proto.samples_from()) {
     std::string op = Canonical(e.op());
+    if (auto it = op_of_alias.find(op); it != op_of_alias.end()) op = it->second;
     if (std::find(ops.begin(), ops.end(), op) == ops.end()) ops.push_back(std::move(op));
   }
   return ops;
+}
+
+// The names a spec text is found by: its `op` and its aliases, canonical.
+std::vector<std::string> Names(const OpSpec& proto) {
+  std::vector<std::string> names = {Canonical(proto.op())};
+  for (const std::string& a : proto.alias()) names.push_back(Canonical(a));
+  return names;
 }
 
 // A cycle of samples_from among `from_of` (op -> the ops it takes samples
@@ -142,13 +153,17 @@ absl::StatusOr<std::vector<LoadedSpec>> LoadGroups(const std::vector<std::string
     bool loaded = false;
   };
   std::vector<Text> texts;
+  std::vector<OpSpec> protos;
+  std::map<std::string, std::string> op_of_alias;
   for (const std::string& p : paths) {
     absl::StatusOr<std::string> text = ReadFile(p);
     if (!text.ok()) return text.status();
-    OpSpec proto;
+    OpSpec& proto = protos.emplace_back();
     if (!ParseTextProto(*text, "", &proto).ok()) proto.Clear();  // quietly: FromText reports it
-    texts.push_back({p, *std::move(text), Canonical(proto.op()), SamplesFrom(proto)});
+    for (const std::string& a : proto.alias()) op_of_alias.emplace(Canonical(a), Canonical(proto.op()));
+    texts.push_back({p, *std::move(text), Canonical(proto.op())});
   }
+  for (size_t i = 0; i < texts.size(); ++i) texts[i].from = SamplesFrom(protos[i], op_of_alias);
   std::vector<LoadedSpec> groups;
   groups.reserve(texts.size());  // sources are pointed to while loading
   std::map<std::string, size_t> by_op;  // functional overload -> index in groups
@@ -164,7 +179,7 @@ absl::StatusOr<std::vector<LoadedSpec>> LoadGroups(const std::vector<std::string
     absl::StatusOr<LoadedSpec> spec = LoadedSpec::FromText(t.text, t.path, recipes, sources(t));
     if (!spec.ok()) return spec.status();
     if (absl::Status s = CheckFileName(*spec); !s.ok()) return s;
-    by_op.emplace(OverloadToString(spec->group().functional), groups.size());
+    by_op.emplace(OverloadToString(spec->group().functional), groups.size());  // its `op`
     groups.push_back(*std::move(spec));
     t.loaded = true;
     return absl::OkStatus();
@@ -251,7 +266,9 @@ absl::StatusOr<std::vector<LoadedSpec>> LoadSpecFile(const std::string& path,
       OpSpec other;
       if (t.ok() && ParseTextProto(*t, p, &other).ok() &&
           std::filesystem::path(p) != std::filesystem::path(path)) {
-        by_op.emplace(Canonical(other.op()), std::make_pair(p, SamplesFrom(other)));
+        for (const std::string& name : Names(other)) {
+          by_op.emplace(name, std::make_pair(p, SamplesFrom(other)));
+        }
       }
     }
     std::vector<std::string> todo = SamplesFrom(proto);

@@ -12,6 +12,7 @@
 #include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "shrt/engine/sample.h"
 #include "shrt/ops/overload_name.h"
 
 namespace shrt {
@@ -238,6 +239,86 @@ TEST(SpecTreeTest, ASamplesFromChainToAMissingSpecNamesIt) {
   EXPECT_EQ(specs.status().message(),
             (root / "unary/aten_abs.textproto").string() +
                 ":2: field 'samples_from[0].op': no spec of aten::relu was found beside this one");
+}
+
+constexpr char kMul[] =
+    "op: \"aten::mul.Tensor\"\n"
+    "alias: \"aten::multiply.Tensor\"\n"
+    "sample { name: \"a\" arg { name: \"self\" tensor { shape: [4, 3] } }\n"
+    "         arg { name: \"other\" tensor { shape: [3] } } }\n";
+
+// spec.proto OpSpec.alias: one file checks an op group and its aliases'
+// groups, each overload bound to its own group.
+TEST(SpecTreeTest, AliasesAreCheckedFromTheSpecOfTheirOp) {
+  const fs::path root = Tree("aliases");
+  const std::string mul = (root / "binary/aten_mul_Tensor.textproto").string();
+  Write(mul, std::string(kMul) +
+                 "exclude { op: \"aten::multiply.out\" reason: \"r\" }\n"
+                 "missing { rule: \"S(0), S(0) -> S(1)\" reason: \"r\" op: \"aten::multiply_.Tensor\" }\n");
+  // A samples_from entry may name the spec by an alias.
+  Write(root / "binary/aten_div_Tensor.textproto",
+        "op: \"aten::div.Tensor\"\nsamples_from { op: \"aten::multiply.Tensor\" }\n");
+  absl::StatusOr<std::vector<LoadedSpec>> specs = LoadSpecTree(root.string(), kRecipes);
+  ASSERT_TRUE(specs.ok()) << specs.status();
+  EXPECT_THAT(Ops(*specs), ElementsAre("aten::div.Tensor", "aten::div_.Tensor", "aten::div.out",
+                                       "aten::mul.Tensor", "aten::mul_.Tensor", "aten::mul.out",
+                                       "aten::multiply.Tensor", "aten::multiply_.Tensor"));
+  EXPECT_THAT((*specs)[0].samples_from_paths(), ElementsAre(mul));
+  EXPECT_EQ((*specs)[0].proto().sample_size(), 1);
+  const LoadedSpec& multiply = (*specs)[6];
+  const LoadedSpec& multiply_ = (*specs)[7];
+  EXPECT_EQ(multiply.path(), mul);
+  EXPECT_EQ(OverloadToString(multiply.group().functional), "aten::multiply.Tensor");
+  EXPECT_FALSE(multiply.is_variant());
+  EXPECT_TRUE(multiply_.is_variant());
+  EXPECT_EQ(multiply.WhereOp(), mul + ":2");
+  EXPECT_EQ((*specs)[3].WhereOp(), mul + ":1");
+  EXPECT_EQ(multiply.proto().sample(0).name(), "a");
+  ASSERT_TRUE(BoundSample::BindAll(multiply_, 0).ok());
+  // An overload checked by two specs is an error of the lookup.
+  Write(root / "binary/aten_multiply_Tensor.textproto",
+        "op: \"aten::multiply.Tensor\"\nsamples_from { op: \"aten::mul.Tensor\" }\n");
+  specs = LoadSpecTree(root.string(), kRecipes);
+  ASSERT_TRUE(specs.ok()) << specs.status();
+  absl::StatusOr<std::map<std::string, const LoadedSpec*>> by_op = SpecsByOverload(*specs);
+  ASSERT_FALSE(by_op.ok());
+  EXPECT_THAT(std::string(by_op.status().message()),
+              HasSubstr("field 'op': aten::multiply.Tensor already has a spec in "));
+}
+
+TEST(SpecTreeTest, AliasErrorsNameTheEntry) {
+  const fs::path root = Tree("alias_errors");
+  const std::string mul = (root / "binary/aten_mul_Tensor.textproto").string();
+  for (const auto& [text, error] : std::vector<std::pair<std::string, std::string>>{
+           {"alias: \"aten::mul.Tensor\"\n",
+            ":5: field 'alias[1]': 'aten::mul.Tensor': aten::mul.Tensor is checked here already, "
+            "in the group of aten::mul.Tensor"},
+           {"alias: \"aten::multiply_.Tensor\"\n",
+            ":5: field 'alias[1]': 'aten::multiply_.Tensor': aten::multiply_.Tensor is checked here "
+            "already, in the group of aten::multiply.Tensor"},
+           {"alias: \"aten::multiply.Tensor\"\n",
+            ":5: field 'alias[1]': 'aten::multiply.Tensor': aten::multiply.Tensor is checked here "
+            "already, in the group of aten::multiply.Tensor"},
+           {"exclude { op: \"aten::multiply.Tensor\" reason: \"r\" }\n",
+            ":5: field 'exclude[0].op': 'aten::multiply.Tensor' is not an in-place or out= variant "
+            "of aten::mul.Tensor or aten::multiply.Tensor (their groups: aten::mul.Tensor, "
+            "aten::mul_.Tensor, aten::mul.out, aten::multiply.Tensor, aten::multiply_.Tensor, "
+            "aten::multiply.out)"},
+           {"missing { rule: \"R, R -> R\" reason: \"r\" op: \"aten::div.out\" }\n",
+            ":5: field 'missing[0].op': 'aten::div.out' is not a checked overload of these groups "
+            "(aten::mul.Tensor, aten::mul_.Tensor, aten::mul.out, aten::multiply.Tensor, "
+            "aten::multiply_.Tensor, aten::multiply.out)"},
+       }) {
+    Write(mul, kMul + text);
+    absl::StatusOr<std::vector<LoadedSpec>> specs = LoadSpecTree(root.string(), kRecipes);
+    ASSERT_FALSE(specs.ok()) << text;
+    EXPECT_EQ(specs.status().message(), mul + error);
+  }
+  Write(mul, std::string(kMul) + "alias: \"aten::multiplyy.Tensor\"\n");
+  absl::StatusOr<std::vector<LoadedSpec>> specs = LoadSpecTree(root.string(), kRecipes);
+  ASSERT_FALSE(specs.ok());
+  EXPECT_EQ(specs.status().code(), absl::StatusCode::kNotFound);
+  EXPECT_THAT(std::string(specs.status().message()), HasSubstr(mul + ":5: field 'alias[1]': "));
 }
 
 }  // namespace
