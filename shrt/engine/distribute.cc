@@ -6,7 +6,6 @@
 
 #include "ATen/Dispatch.h"
 #include "ATen/ops/add.h"
-#include "ATen/ops/cat.h"
 #include "ATen/ops/div.h"
 #include "ATen/ops/ge.h"
 #include "ATen/ops/logical_or.h"
@@ -23,7 +22,7 @@
 #include "c10/util/BFloat16.h"
 #include "c10/util/Half.h"
 #include "shrt/engine/compare.h"
-#include "shrt/engine/nd_layout.h"
+#include "shrt/engine/shard_chunks.h"
 #include "shrt/engine/torch_runtime.h"
 #include "shrt/spec/generators.h"
 #include "shrt/spec/rng.h"
@@ -169,18 +168,6 @@ at::Tensor ApplyMask(const at::Tensor& local, const at::Tensor& mask) {
   at::Tensor m = mask;
   while (m.dim() < local.dim()) m = m.unsqueeze(-1);
   return at::where(m, at::zeros({}, local.options()), local);
-}
-
-at::Tensor ShardPiece(const at::Tensor& t, const Placement& p, int world_size, int rank) {
-  if (p.is_shard()) {
-    const ChunkRange c = ChunkOf(t.size(p.dim()), world_size, rank);
-    return t.narrow(p.dim(), c.begin, c.length());
-  }
-  std::vector<at::Tensor> pieces;
-  for (const ChunkRange& c : StridedChunkOf(t.size(p.dim()), world_size, p.split_factor(), rank)) {
-    pieces.push_back(t.narrow(p.dim(), c.begin, c.length()));
-  }
-  return at::cat(pieces, p.dim());
 }
 
 std::vector<at::Tensor> Distribute(const at::Tensor& full, const Placement& p, int world_size,

@@ -58,11 +58,6 @@ namespace shrt {
 std::vector<at::Tensor> Distribute(const at::Tensor& full, const Placement& p, int world_size,
                                    uint64_t seed, double* max_abs_part = nullptr);
 
-// The part of `t` that rank `rank` of `world_size` holds under Shard or
-// _StridedShard `p` (p.dim() < t.dim()): a view for S(d), a concatenation
-// of the pieces of mesh.h StridedChunkOf for _S(d, sf). Not copied.
-at::Tensor ShardPiece(const at::Tensor& t, const Placement& p, int world_size, int rank);
-
 // Rank `rank`'s mask of index tensor `index` under _MaskP(op, n) `p`
 // (placement.h): a Bool tensor of index's shape, set where the index lies
 // outside [begin, end), the rank's torch.chunk range of n (mesh.h ChunkOf;

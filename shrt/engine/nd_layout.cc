@@ -2,17 +2,15 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 #include <functional>
 #include <string>
 #include <limits>
 #include <optional>
 
-#include "ATen/ops/cat.h"
-#include "ATen/ops/empty.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "shrt/engine/distribute.h"
+#include "shrt/engine/shard_chunks.h"
 #include "shrt/engine/torch_runtime.h"
 #include "shrt/spec/rng.h"
 
@@ -20,42 +18,6 @@ namespace shrt {
 namespace {
 
 bool Pieces(const Placement& p) { return p.is_shard() || p.is_strided_shard(); }
-
-// Index ranges along one dim, in order; a piece holds their concatenation.
-// Kept normal: no empty range, no two adjacent ones.
-using Ranges = std::vector<ChunkRange>;
-
-void Append(Ranges& out, ChunkRange r) {
-  if (r.length() == 0) return;
-  if (!out.empty() && out.back().end == r.begin) {
-    out.back().end = r.end;
-  } else {
-    out.push_back(r);
-  }
-}
-
-// The ranges of the base that elements [begin, end) of a piece holding
-// `held` cover.
-void AppendSub(const Ranges& held, ChunkRange want, Ranges& out) {
-  int64_t at = 0;  // the piece's index of the current range's first element
-  for (const ChunkRange& r : held) {
-    const int64_t lo = std::max(want.begin, at), hi = std::min(want.end, at + r.length());
-    if (lo < hi) Append(out, {r.begin + lo - at, r.begin + hi - at});
-    at += r.length();
-  }
-}
-
-// One piece of a level, as what it holds: per dim, the index ranges of
-// `src`, a tensor that is either `full` (key 0) or a Partial part (keyed
-// by the split that drew it). Cut lazily: a piece is only made a tensor
-// to be split, or once as a local (Cut).
-struct Piece {
-  at::Tensor src;
-  uint64_t base;
-  std::vector<Ranges> held;
-  // The whole of a Partial part: `src` itself is the piece, contiguous.
-  bool whole_part = false;
-};
 
 uint64_t ContentKey(const Piece& p) {
   uint64_t key = MixSeed({p.base, p.held.size()});
@@ -68,112 +30,7 @@ uint64_t ContentKey(const Piece& p) {
   return key;
 }
 
-std::vector<Ranges> Whole(const at::Tensor& t) {
-  std::vector<Ranges> held(t.dim());
-  for (int64_t d = 0; d < t.dim(); ++d) Append(held[d], {0, t.size(d)});
-  return held;
-}
-
-int64_t Length(const Ranges& ranges) {
-  int64_t n = 0;
-  for (const ChunkRange& r : ranges) n += r.length();
-  return n;
-}
-
-// The piece's elements of its `src`: a view where every dim holds one
-// range (or none), else the ranges concatenated.
-at::Tensor Cut(const Piece& piece) {
-  at::Tensor t = piece.src;
-  for (int64_t d = 0; d < static_cast<int64_t>(piece.held.size()); ++d) {
-    const Ranges& ranges = piece.held[d];
-    if (ranges.size() == 1 && ranges[0].begin == 0 && ranges[0].end == t.size(d)) continue;
-    if (ranges.size() <= 1) {
-      t = ranges.empty() ? t.narrow(d, 0, 0) : t.narrow(d, ranges[0].begin, ranges[0].length());
-      continue;
-    }
-    std::vector<at::Tensor> parts;
-    for (const ChunkRange& r : ranges) parts.push_back(t.narrow(d, r.begin, r.length()));
-    t = at::cat(parts, d);
-  }
-  return t;
-}
-
-// Chunk c of `piece` under Shard or _StridedShard placement `p` on a mesh
-// dim of size w (mesh.h ChunkOf, StridedChunkOf), as what it holds.
-Piece ChunkOfPiece(const Piece& piece, const Placement& p, int w, int c) {
-  const int64_t d = p.dim();
-  const int64_t size = Length(piece.held[d]);
-  Piece cut{piece.src, piece.base, piece.held};
-  Ranges& ranges = cut.held[d];
-  ranges.clear();
-  const std::vector<ChunkRange> chunks = p.is_shard()
-                                             ? std::vector<ChunkRange>{ChunkOf(size, w, c)}
-                                             : StridedChunkOf(size, w, p.split_factor(), c);
-  for (const ChunkRange& chunk : chunks) AppendSub(piece.held[d], chunk, ranges);
-  return cut;
-}
-
-// What Cut(piece).clone(at::MemoryFormat::Contiguous) makes, copied in
-// one pass without a dispatched op: a narrow, a cat and a clone each cost a
-// dispatcher call and a TensorIterator, and DistributeNd makes tens of
-// thousands of locals per overload on 2x2 (BENCHMARKS.md "Issue 28, one
-// fill"). A tensor with a conjugate or negative bit, or not strided, takes
-// the dispatched path.
-at::Tensor CopyOf(const Piece& piece) {
-  const UnfilledScope unfilled;  // every element of the result is written
-  const at::Tensor& src = piece.src;
-  if (src.is_conj() || src.is_neg() || src.layout() != at::kStrided) {
-    return Cut(piece).clone(at::MemoryFormat::Contiguous);
-  }
-  const int64_t ndim = src.dim();
-  std::vector<int64_t> sizes(ndim);
-  for (int64_t d = 0; d < ndim; ++d) sizes[d] = Length(piece.held[d]);
-  at::Tensor out = at::empty(sizes, src.options());
-  const int64_t item = src.element_size();
-  const char* from = static_cast<const char*>(src.const_data_ptr());
-  char* to = static_cast<char*>(out.data_ptr());
-  if (ndim == 0) {
-    std::memcpy(to, from, item);
-    return out;
-  }
-  if (out.numel() == 0) return out;
-  // Per outer dim, the source offsets (elements) of the indices it keeps.
-  std::vector<std::vector<int64_t>> offsets(ndim - 1);
-  for (int64_t d = 0; d + 1 < ndim; ++d) {
-    for (const ChunkRange& r : piece.held[d]) {
-      for (int64_t i = r.begin; i < r.end; ++i) offsets[d].push_back(i * src.stride(d));
-    }
-  }
-  const Ranges& inner = piece.held[ndim - 1];
-  const int64_t inner_stride = src.stride(ndim - 1);
-  std::vector<size_t> index(ndim - 1, 0);  // per outer dim, into offsets
-  while (true) {
-    int64_t offset = 0;
-    for (int64_t d = 0; d + 1 < ndim; ++d) offset += offsets[d][index[d]];
-    for (const ChunkRange& r : inner) {
-      if (inner_stride == 1) {
-        std::memcpy(to, from + (offset + r.begin) * item, r.length() * item);
-        to += r.length() * item;
-        continue;
-      }
-      for (int64_t i = r.begin; i < r.end; ++i, to += item) {
-        std::memcpy(to, from + (offset + i * inner_stride) * item, item);
-      }
-    }
-    int64_t d = ndim - 2;
-    while (d >= 0 && ++index[d] == offsets[d].size()) index[d--] = 0;
-    if (d < 0) return out;
-  }
-}
-
 }  // namespace
-
-at::Tensor ShardCopy(const at::Tensor& t, const Placement& p, int w, int rank) {
-  if (p.dim() < 0 || p.dim() >= t.dim()) {
-    return ShardPiece(t, p, w, rank).clone(at::MemoryFormat::Contiguous);
-  }
-  return CopyOf(ChunkOfPiece({t, 0, Whole(t)}, p, w, rank));
-}
 
 std::vector<at::Tensor> DistributeNd(const at::Tensor& full,
                                      const std::vector<Placement>& placements,
@@ -185,7 +42,7 @@ std::vector<at::Tensor> DistributeNd(const at::Tensor& full,
   // The pieces after the mesh dims so far, in row-major order: Replicate
   // levels repeat a piece, Shard levels narrow what it holds, Partial
   // levels split it into parts drawn from `seed` and what it holds.
-  std::vector<Piece> level{{full, 0, Whole(full)}};
+  std::vector<Piece> level{WholePiece(full)};
   for (int m = 0; m < mesh.ndim(); ++m) {
     const Placement& p = placements[m];
     const int w = mesh.dims()[m];
@@ -214,8 +71,9 @@ std::vector<at::Tensor> DistributeNd(const at::Tensor& full,
       if (max_abs_part != nullptr) *max_abs_part = std::max(*max_abs_part, it->second.max_abs_part);
       for (int c = 0; c < w; ++c) {
         const at::Tensor& part = it->second.parts[c];
-        next.push_back({part, MixSeed({split, static_cast<uint64_t>(c) + 1}), Whole(part),
-                        /*whole_part=*/true});
+        Piece whole = WholePiece(part, MixSeed({split, static_cast<uint64_t>(c) + 1}));
+        whole.whole_part = true;
+        next.push_back(std::move(whole));
       }
     }
     level = std::move(next);
@@ -299,7 +157,7 @@ OutputCheck CheckNdOutput(const at::Tensor& full, const std::vector<at::Tensor>&
   const bool sharded = std::any_of(placements.begin(), placements.end(), Pieces);
   auto piece = [&](const at::Tensor& t, size_t g) {
     if (!sharded) return t.contiguous();
-    Piece cut{t, 0, Whole(t)};
+    Piece cut = WholePiece(t);
     for (int m = 0; m < ndim; ++m) {
       if (Pieces(placements[m])) {
         cut = ChunkOfPiece(cut, placements[m], mesh.dims()[m], group_coords[g][m]);

@@ -72,15 +72,6 @@ std::vector<at::Tensor> DistributeNd(const at::Tensor& full,
                                      std::vector<uint64_t>* rank_keys = nullptr,
                                      NdPieceCache* cache = nullptr);
 
-// Rank `rank`'s chunk of `t` under Shard or _StridedShard `p` on a mesh
-// dim of `w` ranks, as a fresh contiguous tensor: what
-// distribute.h ShardPiece(t, p, w, rank).clone() makes, cut as
-// DistributeNd cuts a level (mesh.h ChunkOf, StridedChunkOf) and copied by
-// its own strided loop, without a dispatched narrow, cat or clone.
-// distribute.h Distribute makes its Shard locals with it. A dim outside
-// `t` takes ShardPiece's path (and its error).
-at::Tensor ShardCopy(const at::Tensor& t, const Placement& p, int w, int rank);
-
 // The shape of rank `rank`'s local of a tensor of shape `shape` under
 // `placements`: the Shard and _StridedShard levels' pieces, nested.
 std::vector<int64_t> NdLocalShape(std::vector<int64_t> shape,

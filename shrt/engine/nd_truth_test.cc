@@ -96,32 +96,6 @@ TEST(NdLayoutTest, LocalsAreCopiedFromAnyStrides) {
   }
 }
 
-// ShardCopy makes what ShardPiece's view, copied, holds: S(d) and
-// _S(d, sf) chunks, uneven and empty ones included, of contiguous,
-// transposed, sliced, complex and integer tensors; each a contiguous
-// buffer of its own.
-TEST(NdLayoutTest, ShardCopyIsTheShardPieceCopied) {
-  for (const at::Tensor& full :
-       {at::randn({5, 7}, at::kDouble), at::randn({7, 5}, at::kFloat).t(),
-        at::randn({5, 14}, at::kComplexFloat).slice(1, 0, 14, 2), at::arange(35, at::kInt).view({5, 7}),
-        at::randn({3, 0}, at::kDouble)}) {
-    for (const char* text : {"S(0)", "S(1)", "_S(0, 2)", "_S(1, 3)"}) {
-      const Placement p = *ParsePlacement(text);
-      for (int w : {2, 3, 4, 6}) {
-        for (int r = 0; r < w; ++r) {
-          const at::Tensor copy = ShardCopy(full, p, w, r);
-          const at::Tensor piece = ShardPiece(full, p, w, r);
-          EXPECT_TRUE(copy.is_contiguous());
-          EXPECT_EQ(copy.sizes(), piece.sizes()) << text << " w " << w << " r " << r;
-          EXPECT_TRUE(at::equal(copy, piece)) << full.sizes() << " " << text << " w " << w
-                                              << " rank " << r;
-          if (copy.numel() > 0) EXPECT_NE(copy.data_ptr(), full.data_ptr());
-        }
-      }
-    }
-  }
-}
-
 TEST(NdLayoutTest, NestedPartialsReduceToTheFullTensor) {
   const at::Tensor x = at::randn({5, 4}, at::kDouble);
   const MeshShape mesh = *MeshShape::Parse("2x3");

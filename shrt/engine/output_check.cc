@@ -16,6 +16,7 @@
 #include "shrt/engine/distribute.h"
 #include "shrt/engine/fused_partial.h"
 #include "shrt/engine/rounding_slack.h"
+#include "shrt/engine/shard_chunks.h"
 #include "shrt/engine/torch_runtime.h"
 #include "shrt/vocab/mesh.h"
 

@@ -1,0 +1,58 @@
+#include "shrt/engine/shard_chunks.h"
+
+#include "ATen/ops/arange.h"
+#include "ATen/ops/equal.h"
+#include "ATen/ops/randn.h"
+#include "gtest/gtest.h"
+
+namespace shrt {
+namespace {
+
+// ShardCopy makes what ShardPiece's view, copied, holds: S(d) and
+// _S(d, sf) chunks, uneven and empty ones included, of contiguous,
+// transposed, sliced, complex and integer tensors; each a contiguous
+// buffer of its own.
+TEST(ShardChunksTest, ShardCopyIsTheShardPieceCopied) {
+  for (const at::Tensor& full :
+       {at::randn({5, 7}, at::kDouble), at::randn({7, 5}, at::kFloat).t(),
+        at::randn({5, 14}, at::kComplexFloat).slice(1, 0, 14, 2), at::arange(35, at::kInt).view({5, 7}),
+        at::randn({3, 0}, at::kDouble)}) {
+    for (const char* text : {"S(0)", "S(1)", "_S(0, 2)", "_S(1, 3)"}) {
+      const Placement p = *ParsePlacement(text);
+      for (int w : {2, 3, 4, 6}) {
+        for (int r = 0; r < w; ++r) {
+          const at::Tensor copy = ShardCopy(full, p, w, r);
+          const at::Tensor piece = ShardPiece(full, p, w, r);
+          EXPECT_TRUE(copy.is_contiguous());
+          EXPECT_EQ(copy.sizes(), piece.sizes()) << text << " w " << w << " r " << r;
+          EXPECT_TRUE(at::equal(copy, piece)) << full.sizes() << " " << text << " w " << w
+                                              << " rank " << r;
+          if (copy.numel() > 0) EXPECT_NE(copy.data_ptr(), full.data_ptr());
+        }
+      }
+    }
+  }
+}
+
+// A chunk of a chunk, cut as ranges (ChunkOfPiece) and copied (CopyOf),
+// holds what ShardPiece of ShardPiece's view holds: the nesting
+// DistributeNd and CheckNdOutput cut by, _StridedShard levels included.
+TEST(ShardChunksTest, ChunksOfChunksAreTheNestedShardPieces) {
+  const at::Tensor full = at::arange(7 * 10, at::kInt).view({7, 10});
+  for (const char* outer : {"S(0)", "S(1)", "_S(1, 2)"}) {
+    for (const char* inner : {"S(0)", "S(1)", "_S(1, 3)"}) {
+      const Placement p1 = *ParsePlacement(outer), p2 = *ParsePlacement(inner);
+      for (int c1 = 0; c1 < 3; ++c1) {
+        for (int c2 = 0; c2 < 2; ++c2) {
+          const at::Tensor copy = CopyOf(ChunkOfPiece(ChunkOfPiece(WholePiece(full), p1, 3, c1), p2, 2, c2));
+          const at::Tensor want = ShardPiece(ShardPiece(full, p1, 3, c1), p2, 2, c2);
+          EXPECT_TRUE(copy.is_contiguous());
+          EXPECT_TRUE(at::equal(copy, want)) << outer << " chunk " << c1 << ", " << inner << " chunk " << c2;
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace shrt
