@@ -2055,8 +2055,8 @@ OP_GROUPS = {
         "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto"],
     },
     "unary/aten_acosh.textproto": {
-        "overloads": ["aten::acosh", "aten::acosh_", "aten::acosh.out"],
-        "targets": ["aten_acosh", "aten_acosh_", "aten_acosh_out"],
+        "overloads": ["aten::acosh", "aten::acosh_", "aten::acosh.out", "aten::arccosh", "aten::arccosh_", "aten::arccosh.out"],
+        "targets": ["aten_acosh", "aten_acosh_", "aten_acosh_out", "aten_arccosh", "aten_arccosh_", "aten_arccosh_out"],
         "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_abs.textproto", "unary/aten_absolute.textproto", "unary/aten_angle.textproto"],
     },
     "unary/aten_angle.textproto": {
@@ -2069,49 +2069,24 @@ OP_GROUPS = {
         "targets": ["aten_arccos", "aten_arccos_", "aten_arccos_out"],
         "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_acos.textproto", "unary/aten_abs.textproto", "unary/aten_absolute.textproto"],
     },
-    "unary/aten_arccosh.textproto": {
-        "overloads": ["aten::arccosh", "aten::arccosh_", "aten::arccosh.out"],
-        "targets": ["aten_arccosh", "aten_arccosh_", "aten_arccosh_out"],
-        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_abs.textproto", "unary/aten_absolute.textproto", "unary/aten_angle.textproto", "unary/aten_acosh.textproto"],
-    },
-    "unary/aten_arcsin.textproto": {
-        "overloads": ["aten::arcsin", "aten::arcsin_", "aten::arcsin.out"],
-        "targets": ["aten_arcsin", "aten_arcsin_", "aten_arcsin_out"],
-        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_acos.textproto", "unary/aten_abs.textproto", "unary/aten_absolute.textproto", "unary/aten_arccos.textproto"],
-    },
-    "unary/aten_arcsinh.textproto": {
-        "overloads": ["aten::arcsinh", "aten::arcsinh_", "aten::arcsinh.out"],
-        "targets": ["aten_arcsinh", "aten_arcsinh_", "aten_arcsinh_out"],
-        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_abs.textproto", "unary/aten_absolute.textproto"],
-    },
-    "unary/aten_arctan.textproto": {
-        "overloads": ["aten::arctan", "aten::arctan_", "aten::arctan.out"],
-        "targets": ["aten_arctan", "aten_arctan_", "aten_arctan_out"],
-        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_abs.textproto", "unary/aten_absolute.textproto", "unary/aten_arcsinh.textproto"],
-    },
-    "unary/aten_arctanh.textproto": {
-        "overloads": ["aten::arctanh", "aten::arctanh_", "aten::arctanh.out"],
-        "targets": ["aten_arctanh", "aten_arctanh_", "aten_arctanh_out"],
-        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_acos.textproto", "unary/aten_abs.textproto", "unary/aten_absolute.textproto", "unary/aten_arccos.textproto"],
-    },
     "unary/aten_asin.textproto": {
-        "overloads": ["aten::asin", "aten::asin_", "aten::asin.out"],
-        "targets": ["aten_asin", "aten_asin_", "aten_asin_out"],
+        "overloads": ["aten::asin", "aten::asin_", "aten::asin.out", "aten::arcsin", "aten::arcsin_", "aten::arcsin.out"],
+        "targets": ["aten_asin", "aten_asin_", "aten_asin_out", "aten_arcsin", "aten_arcsin_", "aten_arcsin_out"],
         "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_acos.textproto", "unary/aten_abs.textproto", "unary/aten_absolute.textproto", "unary/aten_arccos.textproto"],
     },
     "unary/aten_asinh.textproto": {
-        "overloads": ["aten::asinh", "aten::asinh_", "aten::asinh.out"],
-        "targets": ["aten_asinh", "aten_asinh_", "aten_asinh_out"],
-        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_abs.textproto", "unary/aten_absolute.textproto", "unary/aten_arcsinh.textproto"],
+        "overloads": ["aten::asinh", "aten::asinh_", "aten::asinh.out", "aten::arcsinh", "aten::arcsinh_", "aten::arcsinh.out"],
+        "targets": ["aten_asinh", "aten_asinh_", "aten_asinh_out", "aten_arcsinh", "aten_arcsinh_", "aten_arcsinh_out"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_abs.textproto", "unary/aten_absolute.textproto"],
     },
     "unary/aten_atan.textproto": {
-        "overloads": ["aten::atan", "aten::atan_", "aten::atan.out"],
-        "targets": ["aten_atan", "aten_atan_", "aten_atan_out"],
-        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_abs.textproto", "unary/aten_absolute.textproto", "unary/aten_arcsinh.textproto"],
+        "overloads": ["aten::atan", "aten::atan_", "aten::atan.out", "aten::arctan", "aten::arctan_", "aten::arctan.out"],
+        "targets": ["aten_atan", "aten_atan_", "aten_atan_out", "aten_arctan", "aten_arctan_", "aten_arctan_out"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_abs.textproto", "unary/aten_absolute.textproto", "unary/aten_asinh.textproto"],
     },
     "unary/aten_atanh.textproto": {
-        "overloads": ["aten::atanh", "aten::atanh_", "aten::atanh.out"],
-        "targets": ["aten_atanh", "aten_atanh_", "aten_atanh_out"],
+        "overloads": ["aten::atanh", "aten::atanh_", "aten::atanh.out", "aten::arctanh", "aten::arctanh_", "aten::arctanh.out"],
+        "targets": ["aten_atanh", "aten_atanh_", "aten_atanh_out", "aten_arctanh", "aten_arctanh_", "aten_arctanh_out"],
         "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_acos.textproto", "unary/aten_abs.textproto", "unary/aten_absolute.textproto", "unary/aten_arccos.textproto"],
     },
     "unary/aten_ceil.textproto": {
@@ -2132,7 +2107,7 @@ OP_GROUPS = {
     "unary/aten_cosh.textproto": {
         "overloads": ["aten::cosh", "aten::cosh_", "aten::cosh.out"],
         "targets": ["aten_cosh", "aten_cosh_", "aten_cosh_out"],
-        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_abs.textproto", "unary/aten_absolute.textproto", "unary/aten_arcsinh.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_abs.textproto", "unary/aten_absolute.textproto", "unary/aten_asinh.textproto"],
     },
     "unary/aten_deg2rad.textproto": {
         "overloads": ["aten::deg2rad", "aten::deg2rad_", "aten::deg2rad.out"],
@@ -2140,8 +2115,8 @@ OP_GROUPS = {
         "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto"],
     },
     "unary/aten_digamma.textproto": {
-        "overloads": ["aten::digamma", "aten::digamma_", "aten::digamma.out"],
-        "targets": ["aten_digamma", "aten_digamma_", "aten_digamma_out"],
+        "overloads": ["aten::digamma", "aten::digamma_", "aten::digamma.out", "aten::special_digamma", "aten::special_digamma.out", "aten::special_psi", "aten::special_psi.out"],
+        "targets": ["aten_digamma", "aten_digamma_", "aten_digamma_out", "aten_special_digamma", "aten_special_digamma_out", "aten_special_psi", "aten_special_psi_out"],
         "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_deg2rad.textproto"],
     },
     "unary/aten_elu.textproto": {
@@ -2150,18 +2125,18 @@ OP_GROUPS = {
         "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_celu.textproto"],
     },
     "unary/aten_erf.textproto": {
-        "overloads": ["aten::erf", "aten::erf_", "aten::erf.out"],
-        "targets": ["aten_erf", "aten_erf_", "aten_erf_out"],
+        "overloads": ["aten::erf", "aten::erf_", "aten::erf.out", "aten::special_erf", "aten::special_erf.out"],
+        "targets": ["aten_erf", "aten_erf_", "aten_erf_out", "aten_special_erf", "aten_special_erf_out"],
         "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_deg2rad.textproto", "unary/aten_abs.textproto", "unary/aten_ceil.textproto"],
     },
     "unary/aten_erfc.textproto": {
-        "overloads": ["aten::erfc", "aten::erfc_", "aten::erfc.out"],
-        "targets": ["aten_erfc", "aten_erfc_", "aten_erfc_out"],
+        "overloads": ["aten::erfc", "aten::erfc_", "aten::erfc.out", "aten::special_erfc", "aten::special_erfc.out"],
+        "targets": ["aten_erfc", "aten_erfc_", "aten_erfc_out", "aten_special_erfc", "aten_special_erfc_out"],
         "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_deg2rad.textproto", "unary/aten_abs.textproto", "unary/aten_ceil.textproto"],
     },
     "unary/aten_erfinv.textproto": {
-        "overloads": ["aten::erfinv", "aten::erfinv_", "aten::erfinv.out"],
-        "targets": ["aten_erfinv", "aten_erfinv_", "aten_erfinv_out"],
+        "overloads": ["aten::erfinv", "aten::erfinv_", "aten::erfinv.out", "aten::special_erfinv", "aten::special_erfinv.out"],
+        "targets": ["aten_erfinv", "aten_erfinv_", "aten_erfinv_out", "aten_special_erfinv", "aten_special_erfinv_out"],
         "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_acos.textproto"],
     },
     "unary/aten_exp.textproto": {
@@ -2170,18 +2145,13 @@ OP_GROUPS = {
         "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_deg2rad.textproto", "unary/aten_abs.textproto", "unary/aten_ceil.textproto", "unary/aten_absolute.textproto", "unary/aten_cos.textproto"],
     },
     "unary/aten_exp2.textproto": {
-        "overloads": ["aten::exp2", "aten::exp2_", "aten::exp2.out"],
-        "targets": ["aten_exp2", "aten_exp2_", "aten_exp2_out"],
+        "overloads": ["aten::exp2", "aten::exp2_", "aten::exp2.out", "aten::special_exp2", "aten::special_exp2.out"],
+        "targets": ["aten_exp2", "aten_exp2_", "aten_exp2_out", "aten_special_exp2", "aten_special_exp2_out"],
         "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto"],
     },
     "unary/aten_expm1.textproto": {
-        "overloads": ["aten::expm1", "aten::expm1_", "aten::expm1.out"],
-        "targets": ["aten_expm1", "aten_expm1_", "aten_expm1_out"],
-        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_deg2rad.textproto", "unary/aten_abs.textproto", "unary/aten_ceil.textproto"],
-    },
-    "unary/aten_fix.textproto": {
-        "overloads": ["aten::fix", "aten::fix_", "aten::fix.out"],
-        "targets": ["aten_fix", "aten_fix_", "aten_fix_out"],
+        "overloads": ["aten::expm1", "aten::expm1_", "aten::expm1.out", "aten::special_expm1", "aten::special_expm1.out"],
+        "targets": ["aten_expm1", "aten_expm1_", "aten_expm1_out", "aten_special_expm1", "aten_special_expm1_out"],
         "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_deg2rad.textproto", "unary/aten_abs.textproto", "unary/aten_ceil.textproto"],
     },
     "unary/aten_floor.textproto": {
@@ -2215,8 +2185,8 @@ OP_GROUPS = {
         "samples_from": ["unary/aten_isfinite.textproto"],
     },
     "unary/aten_i0.textproto": {
-        "overloads": ["aten::i0", "aten::i0_", "aten::i0.out"],
-        "targets": ["aten_i0", "aten_i0_", "aten_i0_out"],
+        "overloads": ["aten::i0", "aten::i0_", "aten::i0.out", "aten::special_i0", "aten::special_i0.out"],
+        "targets": ["aten_i0", "aten_i0_", "aten_i0_out", "aten_special_i0", "aten_special_i0_out"],
         "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto"],
     },
     "unary/aten_isfinite.textproto": {
@@ -2255,8 +2225,8 @@ OP_GROUPS = {
         "samples_from": ["unary/aten_isfinite.textproto"],
     },
     "unary/aten_lgamma.textproto": {
-        "overloads": ["aten::lgamma", "aten::lgamma_", "aten::lgamma.out"],
-        "targets": ["aten_lgamma", "aten_lgamma_", "aten_lgamma_out"],
+        "overloads": ["aten::lgamma", "aten::lgamma_", "aten::lgamma.out", "aten::special_gammaln", "aten::special_gammaln.out"],
+        "targets": ["aten_lgamma", "aten_lgamma_", "aten_lgamma_out", "aten_special_gammaln", "aten_special_gammaln_out"],
         "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto"],
     },
     "unary/aten_log.textproto": {
@@ -2270,8 +2240,8 @@ OP_GROUPS = {
         "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_abs.textproto", "unary/aten_absolute.textproto", "unary/aten_angle.textproto", "unary/aten_acosh.textproto"],
     },
     "unary/aten_log1p.textproto": {
-        "overloads": ["aten::log1p", "aten::log1p_", "aten::log1p.out"],
-        "targets": ["aten_log1p", "aten_log1p_", "aten_log1p_out"],
+        "overloads": ["aten::log1p", "aten::log1p_", "aten::log1p.out", "aten::special_log1p", "aten::special_log1p.out"],
+        "targets": ["aten_log1p", "aten_log1p_", "aten_log1p_out", "aten_special_log1p", "aten_special_log1p_out"],
         "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_abs.textproto", "unary/aten_absolute.textproto", "unary/aten_angle.textproto", "unary/aten_acosh.textproto", "unary/aten_log.textproto"],
     },
     "unary/aten_log2.textproto": {
@@ -2280,8 +2250,8 @@ OP_GROUPS = {
         "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_abs.textproto", "unary/aten_absolute.textproto", "unary/aten_angle.textproto", "unary/aten_acosh.textproto"],
     },
     "unary/aten_logit.textproto": {
-        "overloads": ["aten::logit", "aten::logit_", "aten::logit.out"],
-        "targets": ["aten_logit", "aten_logit_", "aten_logit_out"],
+        "overloads": ["aten::logit", "aten::logit_", "aten::logit.out", "aten::special_logit", "aten::special_logit.out"],
+        "targets": ["aten_logit", "aten_logit_", "aten_logit_out", "aten_special_logit", "aten_special_logit_out"],
         "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_acos.textproto"],
     },
     "unary/aten_mish.textproto": {
@@ -2290,8 +2260,8 @@ OP_GROUPS = {
         "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_deg2rad.textproto"],
     },
     "unary/aten_mvlgamma.textproto": {
-        "overloads": ["aten::mvlgamma", "aten::mvlgamma_", "aten::mvlgamma.out"],
-        "targets": ["aten_mvlgamma", "aten_mvlgamma_", "aten_mvlgamma_out"],
+        "overloads": ["aten::mvlgamma", "aten::mvlgamma_", "aten::mvlgamma.out", "aten::special_multigammaln", "aten::special_multigammaln.out"],
+        "targets": ["aten_mvlgamma", "aten_mvlgamma_", "aten_mvlgamma_out", "aten_special_multigammaln", "aten_special_multigammaln_out"],
         "samples_from": [],
     },
     "unary/aten_nan_to_num.textproto": {
@@ -2300,18 +2270,13 @@ OP_GROUPS = {
         "samples_from": ["unary/aten_isfinite.textproto"],
     },
     "unary/aten_neg.textproto": {
-        "overloads": ["aten::neg", "aten::neg_", "aten::neg.out"],
-        "targets": ["aten_neg", "aten_neg_", "aten_neg_out"],
-        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_abs.textproto", "unary/aten_absolute.textproto"],
-    },
-    "unary/aten_negative.textproto": {
-        "overloads": ["aten::negative", "aten::negative_", "aten::negative.out"],
-        "targets": ["aten_negative", "aten_negative_", "aten_negative_out"],
+        "overloads": ["aten::neg", "aten::neg_", "aten::neg.out", "aten::negative", "aten::negative_", "aten::negative.out"],
+        "targets": ["aten_neg", "aten_neg_", "aten_neg_out", "aten_negative", "aten_negative_", "aten_negative_out"],
         "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_abs.textproto", "unary/aten_absolute.textproto"],
     },
     "unary/aten_polygamma.textproto": {
-        "overloads": ["aten::polygamma", "aten::polygamma.out"],
-        "targets": ["aten_polygamma", "aten_polygamma_out"],
+        "overloads": ["aten::polygamma", "aten::polygamma.out", "aten::special_polygamma", "aten::special_polygamma.out"],
+        "targets": ["aten_polygamma", "aten_polygamma_out", "aten_special_polygamma", "aten_special_polygamma_out"],
         "samples_from": [],
     },
     "unary/aten_positive.textproto": {
@@ -2345,8 +2310,8 @@ OP_GROUPS = {
         "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_deg2rad.textproto"],
     },
     "unary/aten_round_decimals.textproto": {
-        "overloads": ["aten::round.decimals", "aten::round_.decimals", "aten::round.decimals_out"],
-        "targets": ["aten_round_decimals", "aten_round__decimals", "aten_round_decimals_out"],
+        "overloads": ["aten::round.decimals", "aten::round_.decimals", "aten::round.decimals_out", "aten::special_round", "aten::special_round.out"],
+        "targets": ["aten_round_decimals", "aten_round__decimals", "aten_round_decimals_out", "aten_special_round", "aten_special_round_out"],
         "samples_from": [],
     },
     "unary/aten_rsqrt.textproto": {
@@ -2362,11 +2327,11 @@ OP_GROUPS = {
     "unary/aten_sgn.textproto": {
         "overloads": ["aten::sgn", "aten::sgn_", "aten::sgn.out"],
         "targets": ["aten_sgn", "aten_sgn_", "aten_sgn_out"],
-        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_abs.textproto", "unary/aten_absolute.textproto", "unary/aten_arcsinh.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_abs.textproto", "unary/aten_absolute.textproto", "unary/aten_asinh.textproto"],
     },
     "unary/aten_sigmoid.textproto": {
-        "overloads": ["aten::sigmoid", "aten::sigmoid_", "aten::sigmoid.out"],
-        "targets": ["aten_sigmoid", "aten_sigmoid_", "aten_sigmoid_out"],
+        "overloads": ["aten::sigmoid", "aten::sigmoid_", "aten::sigmoid.out", "aten::special_expit", "aten::special_expit.out"],
+        "targets": ["aten_sigmoid", "aten_sigmoid_", "aten_sigmoid_out", "aten_special_expit", "aten_special_expit_out"],
         "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_deg2rad.textproto", "unary/aten_abs.textproto", "unary/aten_ceil.textproto", "unary/aten_absolute.textproto", "unary/aten_cos.textproto"],
     },
     "unary/aten_sign.textproto": {
@@ -2390,14 +2355,14 @@ OP_GROUPS = {
         "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_deg2rad.textproto", "unary/aten_abs.textproto", "unary/aten_ceil.textproto", "unary/aten_absolute.textproto", "unary/aten_cos.textproto"],
     },
     "unary/aten_sinc.textproto": {
-        "overloads": ["aten::sinc", "aten::sinc_", "aten::sinc.out"],
-        "targets": ["aten_sinc", "aten_sinc_", "aten_sinc_out"],
+        "overloads": ["aten::sinc", "aten::sinc_", "aten::sinc.out", "aten::special_sinc", "aten::special_sinc.out"],
+        "targets": ["aten_sinc", "aten_sinc_", "aten_sinc_out", "aten_special_sinc", "aten_special_sinc_out"],
         "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_deg2rad.textproto", "unary/aten_abs.textproto", "unary/aten_absolute.textproto", "unary/aten_silu.textproto"],
     },
     "unary/aten_sinh.textproto": {
         "overloads": ["aten::sinh", "aten::sinh_", "aten::sinh.out"],
         "targets": ["aten_sinh", "aten_sinh_", "aten_sinh_out"],
-        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_abs.textproto", "unary/aten_absolute.textproto", "unary/aten_arcsinh.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_abs.textproto", "unary/aten_absolute.textproto", "unary/aten_asinh.textproto"],
     },
     "unary/aten_softplus.textproto": {
         "overloads": ["aten::softplus", "aten::softplus.out"],
@@ -2419,59 +2384,14 @@ OP_GROUPS = {
         "targets": ["aten_special_bessel_j1", "aten_special_bessel_j1_out"],
         "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto"],
     },
-    "unary/aten_special_digamma.textproto": {
-        "overloads": ["aten::special_digamma", "aten::special_digamma.out"],
-        "targets": ["aten_special_digamma", "aten_special_digamma_out"],
-        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_deg2rad.textproto"],
-    },
     "unary/aten_special_entr.textproto": {
         "overloads": ["aten::special_entr", "aten::special_entr.out"],
         "targets": ["aten_special_entr", "aten_special_entr_out"],
         "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto"],
     },
-    "unary/aten_special_erf.textproto": {
-        "overloads": ["aten::special_erf", "aten::special_erf.out"],
-        "targets": ["aten_special_erf", "aten_special_erf_out"],
-        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_deg2rad.textproto", "unary/aten_abs.textproto", "unary/aten_ceil.textproto"],
-    },
-    "unary/aten_special_erfc.textproto": {
-        "overloads": ["aten::special_erfc", "aten::special_erfc.out"],
-        "targets": ["aten_special_erfc", "aten_special_erfc_out"],
-        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_deg2rad.textproto", "unary/aten_abs.textproto", "unary/aten_ceil.textproto"],
-    },
     "unary/aten_special_erfcx.textproto": {
         "overloads": ["aten::special_erfcx", "aten::special_erfcx.out"],
         "targets": ["aten_special_erfcx", "aten_special_erfcx_out"],
-        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto"],
-    },
-    "unary/aten_special_erfinv.textproto": {
-        "overloads": ["aten::special_erfinv", "aten::special_erfinv.out"],
-        "targets": ["aten_special_erfinv", "aten_special_erfinv_out"],
-        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_acos.textproto"],
-    },
-    "unary/aten_special_exp2.textproto": {
-        "overloads": ["aten::special_exp2", "aten::special_exp2.out"],
-        "targets": ["aten_special_exp2", "aten_special_exp2_out"],
-        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto"],
-    },
-    "unary/aten_special_expit.textproto": {
-        "overloads": ["aten::special_expit", "aten::special_expit.out"],
-        "targets": ["aten_special_expit", "aten_special_expit_out"],
-        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_deg2rad.textproto", "unary/aten_abs.textproto", "unary/aten_ceil.textproto", "unary/aten_absolute.textproto", "unary/aten_cos.textproto"],
-    },
-    "unary/aten_special_expm1.textproto": {
-        "overloads": ["aten::special_expm1", "aten::special_expm1.out"],
-        "targets": ["aten_special_expm1", "aten_special_expm1_out"],
-        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_deg2rad.textproto", "unary/aten_abs.textproto", "unary/aten_ceil.textproto"],
-    },
-    "unary/aten_special_gammaln.textproto": {
-        "overloads": ["aten::special_gammaln", "aten::special_gammaln.out"],
-        "targets": ["aten_special_gammaln", "aten_special_gammaln_out"],
-        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto"],
-    },
-    "unary/aten_special_i0.textproto": {
-        "overloads": ["aten::special_i0", "aten::special_i0.out"],
-        "targets": ["aten_special_i0", "aten_special_i0_out"],
         "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto"],
     },
     "unary/aten_special_i0e.textproto": {
@@ -2489,20 +2409,10 @@ OP_GROUPS = {
         "targets": ["aten_special_i1e", "aten_special_i1e_out"],
         "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto"],
     },
-    "unary/aten_special_log1p.textproto": {
-        "overloads": ["aten::special_log1p", "aten::special_log1p.out"],
-        "targets": ["aten_special_log1p", "aten_special_log1p_out"],
-        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_abs.textproto", "unary/aten_absolute.textproto", "unary/aten_angle.textproto", "unary/aten_acosh.textproto", "unary/aten_log.textproto"],
-    },
     "unary/aten_special_log_ndtr.textproto": {
         "overloads": ["aten::special_log_ndtr", "aten::special_log_ndtr.out"],
         "targets": ["aten_special_log_ndtr", "aten_special_log_ndtr_out"],
         "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto"],
-    },
-    "unary/aten_special_logit.textproto": {
-        "overloads": ["aten::special_logit", "aten::special_logit.out"],
-        "targets": ["aten_special_logit", "aten_special_logit_out"],
-        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_acos.textproto", "unary/aten_logit.textproto"],
     },
     "unary/aten_special_modified_bessel_i0.textproto": {
         "overloads": ["aten::special_modified_bessel_i0", "aten::special_modified_bessel_i0.out"],
@@ -2524,11 +2434,6 @@ OP_GROUPS = {
         "targets": ["aten_special_modified_bessel_k1", "aten_special_modified_bessel_k1_out"],
         "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_abs.textproto", "unary/aten_absolute.textproto", "unary/aten_angle.textproto", "unary/aten_acosh.textproto", "unary/aten_log.textproto"],
     },
-    "unary/aten_special_multigammaln.textproto": {
-        "overloads": ["aten::special_multigammaln", "aten::special_multigammaln.out"],
-        "targets": ["aten_special_multigammaln", "aten_special_multigammaln_out"],
-        "samples_from": ["unary/aten_mvlgamma.textproto"],
-    },
     "unary/aten_special_ndtr.textproto": {
         "overloads": ["aten::special_ndtr", "aten::special_ndtr.out"],
         "targets": ["aten_special_ndtr", "aten_special_ndtr_out"],
@@ -2539,21 +2444,6 @@ OP_GROUPS = {
         "targets": ["aten_special_ndtri", "aten_special_ndtri_out"],
         "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto"],
     },
-    "unary/aten_special_polygamma.textproto": {
-        "overloads": ["aten::special_polygamma", "aten::special_polygamma.out"],
-        "targets": ["aten_special_polygamma", "aten_special_polygamma_out"],
-        "samples_from": ["unary/aten_polygamma.textproto"],
-    },
-    "unary/aten_special_psi.textproto": {
-        "overloads": ["aten::special_psi", "aten::special_psi.out"],
-        "targets": ["aten_special_psi", "aten_special_psi_out"],
-        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_deg2rad.textproto"],
-    },
-    "unary/aten_special_round.textproto": {
-        "overloads": ["aten::special_round", "aten::special_round.out"],
-        "targets": ["aten_special_round", "aten_special_round_out"],
-        "samples_from": ["unary/aten_round_decimals.textproto"],
-    },
     "unary/aten_special_scaled_modified_bessel_k0.textproto": {
         "overloads": ["aten::special_scaled_modified_bessel_k0", "aten::special_scaled_modified_bessel_k0.out"],
         "targets": ["aten_special_scaled_modified_bessel_k0", "aten_special_scaled_modified_bessel_k0_out"],
@@ -2563,11 +2453,6 @@ OP_GROUPS = {
         "overloads": ["aten::special_scaled_modified_bessel_k1", "aten::special_scaled_modified_bessel_k1.out"],
         "targets": ["aten_special_scaled_modified_bessel_k1", "aten_special_scaled_modified_bessel_k1_out"],
         "samples_from": ["unary/aten_special_airy_ai.textproto", "unary/aten_special_scaled_modified_bessel_k0.textproto"],
-    },
-    "unary/aten_special_sinc.textproto": {
-        "overloads": ["aten::special_sinc", "aten::special_sinc.out"],
-        "targets": ["aten_special_sinc", "aten_special_sinc_out"],
-        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_deg2rad.textproto", "unary/aten_abs.textproto", "unary/aten_absolute.textproto", "unary/aten_silu.textproto"],
     },
     "unary/aten_special_spherical_bessel_j0.textproto": {
         "overloads": ["aten::special_spherical_bessel_j0", "aten::special_spherical_bessel_j0.out"],
@@ -2582,12 +2467,12 @@ OP_GROUPS = {
     "unary/aten_square.textproto": {
         "overloads": ["aten::square", "aten::square_", "aten::square.out"],
         "targets": ["aten_square", "aten_square_", "aten_square_out"],
-        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_abs.textproto", "unary/aten_absolute.textproto", "unary/aten_arcsinh.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_abs.textproto", "unary/aten_absolute.textproto", "unary/aten_asinh.textproto"],
     },
     "unary/aten_tan.textproto": {
         "overloads": ["aten::tan", "aten::tan_", "aten::tan.out"],
         "targets": ["aten_tan", "aten_tan_", "aten_tan_out"],
-        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_abs.textproto", "unary/aten_absolute.textproto", "unary/aten_arcsinh.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_abs.textproto", "unary/aten_absolute.textproto", "unary/aten_asinh.textproto"],
     },
     "unary/aten_tanh.textproto": {
         "overloads": ["aten::tanh", "aten::tanh_", "aten::tanh.out"],
@@ -2595,8 +2480,8 @@ OP_GROUPS = {
         "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_deg2rad.textproto", "unary/aten_abs.textproto", "unary/aten_ceil.textproto", "unary/aten_absolute.textproto", "unary/aten_cos.textproto"],
     },
     "unary/aten_trunc.textproto": {
-        "overloads": ["aten::trunc", "aten::trunc_", "aten::trunc.out"],
-        "targets": ["aten_trunc", "aten_trunc_", "aten_trunc_out"],
+        "overloads": ["aten::trunc", "aten::trunc_", "aten::trunc.out", "aten::fix", "aten::fix_", "aten::fix.out"],
+        "targets": ["aten_trunc", "aten_trunc_", "aten_trunc_out", "aten_fix", "aten_fix_", "aten_fix_out"],
         "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_deg2rad.textproto", "unary/aten_abs.textproto", "unary/aten_ceil.textproto"],
     },
     "views/aten__neg_view_copy.textproto": {
@@ -2679,11 +2564,6 @@ OP_GROUPS = {
         "targets": ["aten_swapaxes", "aten_swapaxes_"],
         "samples_from": [],
     },
-    "views/aten_swapdims.textproto": {
-        "overloads": ["aten::swapdims", "aten::swapdims_"],
-        "targets": ["aten_swapdims", "aten_swapdims_"],
-        "samples_from": ["views/aten_transpose_int.textproto"],
-    },
     "views/aten_t.textproto": {
         "overloads": ["aten::t", "aten::t_"],
         "targets": ["aten_t", "aten_t_"],
@@ -2700,8 +2580,8 @@ OP_GROUPS = {
         "samples_from": ["views/aten_transpose_int.textproto"],
     },
     "views/aten_transpose_int.textproto": {
-        "overloads": ["aten::transpose.int", "aten::transpose_"],
-        "targets": ["aten_transpose_int", "aten_transpose_"],
+        "overloads": ["aten::transpose.int", "aten::transpose_", "aten::swapdims", "aten::swapdims_"],
+        "targets": ["aten_transpose_int", "aten_transpose_", "aten_swapdims", "aten_swapdims_"],
         "samples_from": [],
     },
     "views/aten_unflatten_int.textproto": {
