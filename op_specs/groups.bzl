@@ -1547,7 +1547,7 @@ OP_GROUPS = {
     "reductions/aten_mean.textproto": {
         "overloads": ["aten::mean", "aten::mean.dtype_out"],
         "targets": ["aten_mean", "aten_mean_dtype_out"],
-        "samples_from": ["unary/aten_isfinite.textproto", "reductions/aten_max.textproto", "unary/aten_abs.textproto", "unary/aten_absolute.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "reductions/aten_max.textproto", "unary/aten_abs.textproto"],
     },
     "reductions/aten_mean_dim.textproto": {
         "overloads": ["aten::mean.dim", "aten::mean.out"],
@@ -1657,7 +1657,7 @@ OP_GROUPS = {
     "reductions/aten_sum.textproto": {
         "overloads": ["aten::sum", "aten::sum.out"],
         "targets": ["aten_sum", "aten_sum_out"],
-        "samples_from": ["unary/aten_isfinite.textproto", "reductions/aten_max.textproto", "unary/aten_abs.textproto", "unary/aten_absolute.textproto", "reductions/aten_mean.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "reductions/aten_max.textproto", "unary/aten_abs.textproto", "reductions/aten_mean.textproto"],
     },
     "reductions/aten_sum_dim_IntList.textproto": {
         "overloads": ["aten::sum.dim_IntList", "aten::sum.IntList_out"],
@@ -2040,54 +2040,44 @@ OP_GROUPS = {
         "samples_from": [],
     },
     "unary/aten_abs.textproto": {
-        "overloads": ["aten::abs", "aten::abs_", "aten::abs.out"],
-        "targets": ["aten_abs", "aten_abs_", "aten_abs_out"],
+        "overloads": ["aten::abs", "aten::abs_", "aten::abs.out", "aten::absolute", "aten::absolute_", "aten::absolute.out"],
+        "targets": ["aten_abs", "aten_abs_", "aten_abs_out", "aten_absolute", "aten_absolute_", "aten_absolute_out"],
         "samples_from": ["unary/aten_isfinite.textproto"],
     },
-    "unary/aten_absolute.textproto": {
-        "overloads": ["aten::absolute", "aten::absolute_", "aten::absolute.out"],
-        "targets": ["aten_absolute", "aten_absolute_", "aten_absolute_out"],
-        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_abs.textproto"],
-    },
     "unary/aten_acos.textproto": {
-        "overloads": ["aten::acos", "aten::acos_", "aten::acos.out"],
-        "targets": ["aten_acos", "aten_acos_", "aten_acos_out"],
-        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto"],
+        "overloads": ["aten::acos", "aten::acos_", "aten::acos.out", "aten::arccos", "aten::arccos_", "aten::arccos.out"],
+        "targets": ["aten_acos", "aten_acos_", "aten_acos_out", "aten_arccos", "aten_arccos_", "aten_arccos_out"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_abs.textproto"],
     },
     "unary/aten_acosh.textproto": {
         "overloads": ["aten::acosh", "aten::acosh_", "aten::acosh.out", "aten::arccosh", "aten::arccosh_", "aten::arccosh.out"],
         "targets": ["aten_acosh", "aten_acosh_", "aten_acosh_out", "aten_arccosh", "aten_arccosh_", "aten_arccosh_out"],
-        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_abs.textproto", "unary/aten_absolute.textproto", "unary/aten_angle.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_abs.textproto", "unary/aten_angle.textproto"],
     },
     "unary/aten_angle.textproto": {
         "overloads": ["aten::angle", "aten::angle.out"],
         "targets": ["aten_angle", "aten_angle_out"],
         "samples_from": ["unary/aten_isfinite.textproto"],
     },
-    "unary/aten_arccos.textproto": {
-        "overloads": ["aten::arccos", "aten::arccos_", "aten::arccos.out"],
-        "targets": ["aten_arccos", "aten_arccos_", "aten_arccos_out"],
-        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_acos.textproto", "unary/aten_abs.textproto", "unary/aten_absolute.textproto"],
-    },
     "unary/aten_asin.textproto": {
         "overloads": ["aten::asin", "aten::asin_", "aten::asin.out", "aten::arcsin", "aten::arcsin_", "aten::arcsin.out"],
         "targets": ["aten_asin", "aten_asin_", "aten_asin_out", "aten_arcsin", "aten_arcsin_", "aten_arcsin_out"],
-        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_acos.textproto", "unary/aten_abs.textproto", "unary/aten_absolute.textproto", "unary/aten_arccos.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_abs.textproto", "unary/aten_acos.textproto"],
     },
     "unary/aten_asinh.textproto": {
         "overloads": ["aten::asinh", "aten::asinh_", "aten::asinh.out", "aten::arcsinh", "aten::arcsinh_", "aten::arcsinh.out"],
         "targets": ["aten_asinh", "aten_asinh_", "aten_asinh_out", "aten_arcsinh", "aten_arcsinh_", "aten_arcsinh_out"],
-        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_abs.textproto", "unary/aten_absolute.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_abs.textproto"],
     },
     "unary/aten_atan.textproto": {
         "overloads": ["aten::atan", "aten::atan_", "aten::atan.out", "aten::arctan", "aten::arctan_", "aten::arctan.out"],
         "targets": ["aten_atan", "aten_atan_", "aten_atan_out", "aten_arctan", "aten_arctan_", "aten_arctan_out"],
-        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_abs.textproto", "unary/aten_absolute.textproto", "unary/aten_asinh.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_abs.textproto", "unary/aten_asinh.textproto"],
     },
     "unary/aten_atanh.textproto": {
         "overloads": ["aten::atanh", "aten::atanh_", "aten::atanh.out", "aten::arctanh", "aten::arctanh_", "aten::arctanh.out"],
         "targets": ["aten_atanh", "aten_atanh_", "aten_atanh_out", "aten_arctanh", "aten_arctanh_", "aten_arctanh_out"],
-        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_acos.textproto", "unary/aten_abs.textproto", "unary/aten_absolute.textproto", "unary/aten_arccos.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_abs.textproto", "unary/aten_acos.textproto"],
     },
     "unary/aten_ceil.textproto": {
         "overloads": ["aten::ceil", "aten::ceil_", "aten::ceil.out"],
@@ -2102,12 +2092,12 @@ OP_GROUPS = {
     "unary/aten_cos.textproto": {
         "overloads": ["aten::cos", "aten::cos_", "aten::cos.out"],
         "targets": ["aten_cos", "aten_cos_", "aten_cos_out"],
-        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_deg2rad.textproto", "unary/aten_abs.textproto", "unary/aten_ceil.textproto", "unary/aten_absolute.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_deg2rad.textproto", "unary/aten_abs.textproto", "unary/aten_ceil.textproto"],
     },
     "unary/aten_cosh.textproto": {
         "overloads": ["aten::cosh", "aten::cosh_", "aten::cosh.out"],
         "targets": ["aten_cosh", "aten_cosh_", "aten_cosh_out"],
-        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_abs.textproto", "unary/aten_absolute.textproto", "unary/aten_asinh.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_abs.textproto", "unary/aten_asinh.textproto"],
     },
     "unary/aten_deg2rad.textproto": {
         "overloads": ["aten::deg2rad", "aten::deg2rad_", "aten::deg2rad.out"],
@@ -2137,12 +2127,12 @@ OP_GROUPS = {
     "unary/aten_erfinv.textproto": {
         "overloads": ["aten::erfinv", "aten::erfinv_", "aten::erfinv.out", "aten::special_erfinv", "aten::special_erfinv.out"],
         "targets": ["aten_erfinv", "aten_erfinv_", "aten_erfinv_out", "aten_special_erfinv", "aten_special_erfinv_out"],
-        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_acos.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_abs.textproto", "unary/aten_acos.textproto"],
     },
     "unary/aten_exp.textproto": {
         "overloads": ["aten::exp", "aten::exp_", "aten::exp.out"],
         "targets": ["aten_exp", "aten_exp_", "aten_exp_out"],
-        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_deg2rad.textproto", "unary/aten_abs.textproto", "unary/aten_ceil.textproto", "unary/aten_absolute.textproto", "unary/aten_cos.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_deg2rad.textproto", "unary/aten_abs.textproto", "unary/aten_ceil.textproto", "unary/aten_cos.textproto"],
     },
     "unary/aten_exp2.textproto": {
         "overloads": ["aten::exp2", "aten::exp2_", "aten::exp2.out", "aten::special_exp2", "aten::special_exp2.out"],
@@ -2202,7 +2192,7 @@ OP_GROUPS = {
     "unary/aten_isnan.textproto": {
         "overloads": ["aten::isnan", "aten::isnan.out"],
         "targets": ["aten_isnan", "aten_isnan_out"],
-        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_isinf.textproto", "unary/aten_abs.textproto", "unary/aten_absolute.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_isinf.textproto", "unary/aten_abs.textproto"],
     },
     "unary/aten_isneginf.textproto": {
         "overloads": ["aten::isneginf", "aten::isneginf.out"],
@@ -2217,7 +2207,7 @@ OP_GROUPS = {
     "unary/aten_isreal.textproto": {
         "overloads": ["aten::isreal"],
         "targets": ["aten_isreal"],
-        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_abs.textproto", "unary/aten_absolute.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_abs.textproto"],
     },
     "unary/aten_leaky_relu.textproto": {
         "overloads": ["aten::leaky_relu", "aten::leaky_relu_", "aten::leaky_relu.out"],
@@ -2232,27 +2222,27 @@ OP_GROUPS = {
     "unary/aten_log.textproto": {
         "overloads": ["aten::log", "aten::log_", "aten::log.out"],
         "targets": ["aten_log", "aten_log_", "aten_log_out"],
-        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_abs.textproto", "unary/aten_absolute.textproto", "unary/aten_angle.textproto", "unary/aten_acosh.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_abs.textproto", "unary/aten_angle.textproto", "unary/aten_acosh.textproto"],
     },
     "unary/aten_log10.textproto": {
         "overloads": ["aten::log10", "aten::log10_", "aten::log10.out"],
         "targets": ["aten_log10", "aten_log10_", "aten_log10_out"],
-        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_abs.textproto", "unary/aten_absolute.textproto", "unary/aten_angle.textproto", "unary/aten_acosh.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_abs.textproto", "unary/aten_angle.textproto", "unary/aten_acosh.textproto"],
     },
     "unary/aten_log1p.textproto": {
         "overloads": ["aten::log1p", "aten::log1p_", "aten::log1p.out", "aten::special_log1p", "aten::special_log1p.out"],
         "targets": ["aten_log1p", "aten_log1p_", "aten_log1p_out", "aten_special_log1p", "aten_special_log1p_out"],
-        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_abs.textproto", "unary/aten_absolute.textproto", "unary/aten_angle.textproto", "unary/aten_acosh.textproto", "unary/aten_log.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_abs.textproto", "unary/aten_angle.textproto", "unary/aten_acosh.textproto", "unary/aten_log.textproto"],
     },
     "unary/aten_log2.textproto": {
         "overloads": ["aten::log2", "aten::log2_", "aten::log2.out"],
         "targets": ["aten_log2", "aten_log2_", "aten_log2_out"],
-        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_abs.textproto", "unary/aten_absolute.textproto", "unary/aten_angle.textproto", "unary/aten_acosh.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_abs.textproto", "unary/aten_angle.textproto", "unary/aten_acosh.textproto"],
     },
     "unary/aten_logit.textproto": {
         "overloads": ["aten::logit", "aten::logit_", "aten::logit.out", "aten::special_logit", "aten::special_logit.out"],
         "targets": ["aten_logit", "aten_logit_", "aten_logit_out", "aten_special_logit", "aten_special_logit_out"],
-        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_acos.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_abs.textproto", "unary/aten_acos.textproto"],
     },
     "unary/aten_mish.textproto": {
         "overloads": ["aten::mish", "aten::mish_", "aten::mish.out"],
@@ -2272,7 +2262,7 @@ OP_GROUPS = {
     "unary/aten_neg.textproto": {
         "overloads": ["aten::neg", "aten::neg_", "aten::neg.out", "aten::negative", "aten::negative_", "aten::negative.out"],
         "targets": ["aten_neg", "aten_neg_", "aten_neg_out", "aten_negative", "aten_negative_", "aten_negative_out"],
-        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_abs.textproto", "unary/aten_absolute.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_abs.textproto"],
     },
     "unary/aten_polygamma.textproto": {
         "overloads": ["aten::polygamma", "aten::polygamma.out", "aten::special_polygamma", "aten::special_polygamma.out"],
@@ -2282,7 +2272,7 @@ OP_GROUPS = {
     "unary/aten_positive.textproto": {
         "overloads": ["aten::positive"],
         "targets": ["aten_positive"],
-        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_abs.textproto", "unary/aten_absolute.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_abs.textproto"],
     },
     "unary/aten_rad2deg.textproto": {
         "overloads": ["aten::rad2deg", "aten::rad2deg_", "aten::rad2deg.out"],
@@ -2292,7 +2282,7 @@ OP_GROUPS = {
     "unary/aten_reciprocal.textproto": {
         "overloads": ["aten::reciprocal", "aten::reciprocal_", "aten::reciprocal.out"],
         "targets": ["aten_reciprocal", "aten_reciprocal_", "aten_reciprocal_out"],
-        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_deg2rad.textproto", "unary/aten_abs.textproto", "unary/aten_ceil.textproto", "unary/aten_absolute.textproto", "unary/aten_cos.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_deg2rad.textproto", "unary/aten_abs.textproto", "unary/aten_ceil.textproto", "unary/aten_cos.textproto"],
     },
     "unary/aten_relu.textproto": {
         "overloads": ["aten::relu", "aten::relu_", "aten::relu.out"],
@@ -2317,7 +2307,7 @@ OP_GROUPS = {
     "unary/aten_rsqrt.textproto": {
         "overloads": ["aten::rsqrt", "aten::rsqrt_", "aten::rsqrt.out"],
         "targets": ["aten_rsqrt", "aten_rsqrt_", "aten_rsqrt_out"],
-        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_abs.textproto", "unary/aten_absolute.textproto", "unary/aten_angle.textproto", "unary/aten_acosh.textproto", "unary/aten_log.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_abs.textproto", "unary/aten_angle.textproto", "unary/aten_acosh.textproto", "unary/aten_log.textproto"],
     },
     "unary/aten_selu.textproto": {
         "overloads": ["aten::selu", "aten::selu_"],
@@ -2327,12 +2317,12 @@ OP_GROUPS = {
     "unary/aten_sgn.textproto": {
         "overloads": ["aten::sgn", "aten::sgn_", "aten::sgn.out"],
         "targets": ["aten_sgn", "aten_sgn_", "aten_sgn_out"],
-        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_abs.textproto", "unary/aten_absolute.textproto", "unary/aten_asinh.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_abs.textproto", "unary/aten_asinh.textproto"],
     },
     "unary/aten_sigmoid.textproto": {
         "overloads": ["aten::sigmoid", "aten::sigmoid_", "aten::sigmoid.out", "aten::special_expit", "aten::special_expit.out"],
         "targets": ["aten_sigmoid", "aten_sigmoid_", "aten_sigmoid_out", "aten_special_expit", "aten_special_expit_out"],
-        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_deg2rad.textproto", "unary/aten_abs.textproto", "unary/aten_ceil.textproto", "unary/aten_absolute.textproto", "unary/aten_cos.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_deg2rad.textproto", "unary/aten_abs.textproto", "unary/aten_ceil.textproto", "unary/aten_cos.textproto"],
     },
     "unary/aten_sign.textproto": {
         "overloads": ["aten::sign", "aten::sign_", "aten::sign.out"],
@@ -2347,22 +2337,22 @@ OP_GROUPS = {
     "unary/aten_silu.textproto": {
         "overloads": ["aten::silu", "aten::silu_", "aten::silu.out"],
         "targets": ["aten_silu", "aten_silu_", "aten_silu_out"],
-        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_deg2rad.textproto", "unary/aten_abs.textproto", "unary/aten_absolute.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_deg2rad.textproto", "unary/aten_abs.textproto"],
     },
     "unary/aten_sin.textproto": {
         "overloads": ["aten::sin", "aten::sin_", "aten::sin.out"],
         "targets": ["aten_sin", "aten_sin_", "aten_sin_out"],
-        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_deg2rad.textproto", "unary/aten_abs.textproto", "unary/aten_ceil.textproto", "unary/aten_absolute.textproto", "unary/aten_cos.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_deg2rad.textproto", "unary/aten_abs.textproto", "unary/aten_ceil.textproto", "unary/aten_cos.textproto"],
     },
     "unary/aten_sinc.textproto": {
         "overloads": ["aten::sinc", "aten::sinc_", "aten::sinc.out", "aten::special_sinc", "aten::special_sinc.out"],
         "targets": ["aten_sinc", "aten_sinc_", "aten_sinc_out", "aten_special_sinc", "aten_special_sinc_out"],
-        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_deg2rad.textproto", "unary/aten_abs.textproto", "unary/aten_absolute.textproto", "unary/aten_silu.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_deg2rad.textproto", "unary/aten_abs.textproto", "unary/aten_silu.textproto"],
     },
     "unary/aten_sinh.textproto": {
         "overloads": ["aten::sinh", "aten::sinh_", "aten::sinh.out"],
         "targets": ["aten_sinh", "aten_sinh_", "aten_sinh_out"],
-        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_abs.textproto", "unary/aten_absolute.textproto", "unary/aten_asinh.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_abs.textproto", "unary/aten_asinh.textproto"],
     },
     "unary/aten_softplus.textproto": {
         "overloads": ["aten::softplus", "aten::softplus.out"],
@@ -2427,12 +2417,12 @@ OP_GROUPS = {
     "unary/aten_special_modified_bessel_k0.textproto": {
         "overloads": ["aten::special_modified_bessel_k0", "aten::special_modified_bessel_k0.out"],
         "targets": ["aten_special_modified_bessel_k0", "aten_special_modified_bessel_k0_out"],
-        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_abs.textproto", "unary/aten_absolute.textproto", "unary/aten_angle.textproto", "unary/aten_acosh.textproto", "unary/aten_log.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_abs.textproto", "unary/aten_angle.textproto", "unary/aten_acosh.textproto", "unary/aten_log.textproto"],
     },
     "unary/aten_special_modified_bessel_k1.textproto": {
         "overloads": ["aten::special_modified_bessel_k1", "aten::special_modified_bessel_k1.out"],
         "targets": ["aten_special_modified_bessel_k1", "aten_special_modified_bessel_k1_out"],
-        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_abs.textproto", "unary/aten_absolute.textproto", "unary/aten_angle.textproto", "unary/aten_acosh.textproto", "unary/aten_log.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_abs.textproto", "unary/aten_angle.textproto", "unary/aten_acosh.textproto", "unary/aten_log.textproto"],
     },
     "unary/aten_special_ndtr.textproto": {
         "overloads": ["aten::special_ndtr", "aten::special_ndtr.out"],
@@ -2462,22 +2452,22 @@ OP_GROUPS = {
     "unary/aten_sqrt.textproto": {
         "overloads": ["aten::sqrt", "aten::sqrt_", "aten::sqrt.out"],
         "targets": ["aten_sqrt", "aten_sqrt_", "aten_sqrt_out"],
-        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_abs.textproto", "unary/aten_absolute.textproto", "unary/aten_angle.textproto", "unary/aten_acosh.textproto", "unary/aten_log.textproto", "unary/aten_rsqrt.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_abs.textproto", "unary/aten_angle.textproto", "unary/aten_acosh.textproto", "unary/aten_log.textproto", "unary/aten_rsqrt.textproto"],
     },
     "unary/aten_square.textproto": {
         "overloads": ["aten::square", "aten::square_", "aten::square.out"],
         "targets": ["aten_square", "aten_square_", "aten_square_out"],
-        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_abs.textproto", "unary/aten_absolute.textproto", "unary/aten_asinh.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_abs.textproto", "unary/aten_asinh.textproto"],
     },
     "unary/aten_tan.textproto": {
         "overloads": ["aten::tan", "aten::tan_", "aten::tan.out"],
         "targets": ["aten_tan", "aten_tan_", "aten_tan_out"],
-        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_abs.textproto", "unary/aten_absolute.textproto", "unary/aten_asinh.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_abs.textproto", "unary/aten_asinh.textproto"],
     },
     "unary/aten_tanh.textproto": {
         "overloads": ["aten::tanh", "aten::tanh_", "aten::tanh.out"],
         "targets": ["aten_tanh", "aten_tanh_", "aten_tanh_out"],
-        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_deg2rad.textproto", "unary/aten_abs.textproto", "unary/aten_ceil.textproto", "unary/aten_absolute.textproto", "unary/aten_cos.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_deg2rad.textproto", "unary/aten_abs.textproto", "unary/aten_ceil.textproto", "unary/aten_cos.textproto"],
     },
     "unary/aten_trunc.textproto": {
         "overloads": ["aten::trunc", "aten::trunc_", "aten::trunc.out", "aten::fix", "aten::fix_", "aten::fix.out"],
@@ -2622,12 +2612,12 @@ OP_GROUPS = {
     "views/aten_view_as_real.textproto": {
         "overloads": ["aten::view_as_real"],
         "targets": ["aten_view_as_real"],
-        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_abs.textproto", "unary/aten_absolute.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_abs.textproto"],
     },
     "views/aten_view_as_real_copy.textproto": {
         "overloads": ["aten::view_as_real_copy", "aten::view_as_real_copy.out"],
         "targets": ["aten_view_as_real_copy", "aten_view_as_real_copy_out"],
-        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_abs.textproto", "unary/aten_absolute.textproto", "views/aten_view_as_real.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_abs.textproto", "views/aten_view_as_real.textproto"],
     },
     "where/aten_where_self.textproto": {
         "overloads": ["aten::where.self", "aten::where.self_out"],
