@@ -220,7 +220,9 @@ TEST(OutputCheckTest, ReadsInputScalesSaysWhichChecksDependOnThem) {
     const bool reads = p.is_partial() && (p.reduce_op() == ReduceOp::kSum ||
                                           p.reduce_op() == ReduceOp::kAvg);
     EXPECT_EQ(ReadsInputScales(OutputCheck{}, p), reads) << p.ToString();
-    if (reads) EXPECT_TRUE(changed) << p.ToString() << ": no case shows the scales read";
+    if (reads) {
+      EXPECT_TRUE(changed) << p.ToString() << ": no case shows the scales read";
+    }
     OutputCheck rejudged;
     rejudged.rejudged = true;
     EXPECT_TRUE(ReadsInputScales(rejudged, p)) << p.ToString();

@@ -27,7 +27,9 @@ TEST(ShardChunksTest, ShardCopyIsTheShardPieceCopied) {
           EXPECT_EQ(copy.sizes(), piece.sizes()) << text << " w " << w << " r " << r;
           EXPECT_TRUE(at::equal(copy, piece)) << full.sizes() << " " << text << " w " << w
                                               << " rank " << r;
-          if (copy.numel() > 0) EXPECT_NE(copy.data_ptr(), full.data_ptr());
+          if (copy.numel() > 0) {
+            EXPECT_NE(copy.data_ptr(), full.data_ptr());
+          }
         }
       }
     }

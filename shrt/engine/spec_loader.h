@@ -73,10 +73,8 @@ class LoadedSpec {
   // The overload this spec runs: the spec's `op`, or another of overloads()
   // after ForOverload.
   const c10::OperatorName& op() const { return op_; }
-  // The op groups this spec checks (op_group.h): `op`'s, then each
-  // alias's in the order of the `alias` entries.
-  const std::vector<OpGroup>& groups() const { return groups_; }
-  // The group of op(): one of groups().
+  // The group of op() (op_group.h): `op`'s, or an alias's (spec.proto
+  // OpSpec.alias).
   const OpGroup& group() const { return groups_[group_index_]; }
   // The overloads that get checked: each group's Overloads() minus the
   // `exclude`d ones, group by group (`op`'s first), functional first.
@@ -126,7 +124,7 @@ class LoadedSpec {
   absl::Status CheckGroupFields();
   // The overloads of `group` that are not `exclude`d, functional first.
   std::vector<c10::OperatorName> CheckedOverloads(const OpGroup& group) const;
-  // True when `functional` is the functional overload of one of groups():
+  // True when `functional` is the functional overload of one of groups_:
   // a samples_from entry may name the spec by `op` or by an alias.
   bool ChecksGroupOf(const c10::OperatorName& functional) const;
   // Puts the samples the samples_from entries name, taken from `given`,
@@ -148,6 +146,8 @@ class LoadedSpec {
   TextLocations locations_;
   std::shared_ptr<const RecipeSet> recipes_;
   c10::OperatorName op_{"", ""};
+  // The groups this spec checks: `op`'s, then each alias's in the order of
+  // the `alias` entries.
   std::vector<OpGroup> groups_{OpGroup{}};
   int group_index_ = 0;  // op_'s group in groups_
   // Where each sample of proto_ comes from: a spec it takes samples from

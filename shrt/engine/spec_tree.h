@@ -37,8 +37,8 @@ std::string DefaultRecipeDir(const std::string& spec_dir);
 // often links reach it) except those in `recipe_dir` and in
 // DefaultRecipeDir(root), kXfailFile, kExemptionFile and kNotCheckableFile, with the recipes
 // in `recipe_dir`, and returns one
-// LoadedSpec per checked overload of every group (ForOverload), sorted by
-// file path, then group order. Every sample of every overload is bound
+// LoadedSpec per checked overload of every group, its aliases' groups
+// included (ForOverload), sorted by file path, then group order. Every sample of every overload is bound
 // (sample.h) before this returns, so a bad sample is reported at load.
 // Errors: NotFound if a directory cannot be listed, or a link in the tree
 // cannot be followed (dangling, or a loop of links); InvalidArgument
@@ -55,13 +55,14 @@ absl::StatusOr<std::vector<LoadedSpec>> LoadSpecTree(const std::string& root,
 // `specs` by canonical overload text ("aten::add.Tensor"): the one lookup
 // of an overload's spec (validate --op, discover --op). Errors:
 // InvalidArgument "<path>:<line>: field 'op': aten::x already has a spec in
-// <other path>" when two specs check one overload.
+// <other path>" when two specs check one overload (the line of its `op`,
+// or of its `alias` entry).
 absl::StatusOr<std::map<std::string, const LoadedSpec*>> SpecsByOverload(
     const std::vector<LoadedSpec>& specs);
 
 // Loads the spec file `path` (with the specs below `root` it takes samples
 // from, directly or through others) and
-// returns one LoadedSpec per checked overload of its group, every sample
+// returns one LoadedSpec per checked overload of its groups, every sample
 // bound. Errors: as LoadSpecTree.
 absl::StatusOr<std::vector<LoadedSpec>> LoadSpecFile(const std::string& path,
                                                      std::shared_ptr<const RecipeSet> recipes,

@@ -275,6 +275,15 @@ TEST(SpecTreeTest, AliasesAreCheckedFromTheSpecOfTheirOp) {
   EXPECT_EQ((*specs)[3].WhereOp(), mul + ":1");
   EXPECT_EQ(multiply.proto().sample(0).name(), "a");
   ASSERT_TRUE(BoundSample::BindAll(multiply_, 0).ok());
+  // One file alone (validate --spec) finds its source by the alias too.
+  auto recipes = std::make_shared<const RecipeSet>(*RecipeSet::FromDir(kRecipes));
+  absl::StatusOr<std::vector<LoadedSpec>> div =
+      LoadSpecFile((root / "binary/aten_div_Tensor.textproto").string(), recipes, root.string());
+  ASSERT_TRUE(div.ok()) << div.status();
+  EXPECT_THAT(div->front().samples_from_paths(), ElementsAre(mul));
+  EXPECT_THAT(Ops(*LoadSpecFile(mul, recipes, root.string())),
+              ElementsAre("aten::mul.Tensor", "aten::mul_.Tensor", "aten::mul.out",
+                          "aten::multiply.Tensor", "aten::multiply_.Tensor"));
   // An overload checked by two specs is an error of the lookup.
   Write(root / "binary/aten_multiply_Tensor.textproto",
         "op: \"aten::multiply.Tensor\"\nsamples_from { op: \"aten::mul.Tensor\" }\n");
