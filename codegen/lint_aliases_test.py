@@ -32,9 +32,9 @@ _UNSHARED = {
 def documented_aliases():
     """{alias: op} by aten name ("arccos": "acos"), from torch's docstrings."""
     out = {}
-    for prefix_module, prefix in _NAMESPACES.values():
-        for name in dir(prefix_module):
-            doc = getattr(getattr(prefix_module, name, None), "__doc__", None)
+    for module, prefix in _NAMESPACES.values():
+        for name in dir(module):
+            doc = getattr(getattr(module, name, None), "__doc__", None)
             match = _ALIAS_DOC.search(doc) if isinstance(doc, str) else None
             if match:
                 out[prefix + name] = _NAMESPACES[match.group(1)][1] + match.group(2)

@@ -53,7 +53,7 @@ struct CheckContext {
 // output. Checks, for placement `p`:
 //   R      every local equals `full` (shape, dtype and values).
 //   S(d), _S(d, sf)
-//          local r equals rank r's piece of `full` (distribute.h
+//          local r equals rank r's piece of `full` (shard_chunks.h
 //          ShardPiece), shape included (an empty chunk must be empty).
 //   P(op)  every local has the full shape and dtype, and the reduction over
 //          ranks (distribute.h ReducePartial) equals `full` wherever `full`
