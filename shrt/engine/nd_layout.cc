@@ -19,11 +19,22 @@ namespace {
 
 bool Pieces(const Placement& p) { return p.is_shard() || p.is_strided_shard(); }
 
-uint64_t ContentKey(const Piece& p) {
-  uint64_t key = MixSeed({p.base, p.held.size()});
-  for (size_t d = 0; d < p.held.size(); ++d) {
-    key = MixSeed({key, d, p.held[d].size()});
-    for (const ChunkRange& r : p.held[d]) {
+// A piece as DistributeNd's keys name it: `base` names the piece's src
+// (0 for the full tensor, else the split that drew a Partial part), and
+// `whole_part` says src is itself the piece (a whole, contiguous Partial
+// part, made a local as it is).
+struct KeyedPiece {
+  Piece piece;
+  uint64_t base = 0;
+  bool whole_part = false;
+};
+
+uint64_t ContentKey(const KeyedPiece& k) {
+  const std::vector<Ranges>& held = k.piece.held;
+  uint64_t key = MixSeed({k.base, held.size()});
+  for (size_t d = 0; d < held.size(); ++d) {
+    key = MixSeed({key, d, held[d].size()});
+    for (const ChunkRange& r : held[d]) {
       key = MixSeed({key, static_cast<uint64_t>(r.begin), static_cast<uint64_t>(r.end)});
     }
   }
@@ -42,19 +53,21 @@ std::vector<at::Tensor> DistributeNd(const at::Tensor& full,
   // The pieces after the mesh dims so far, in row-major order: Replicate
   // levels repeat a piece, Shard levels narrow what it holds, Partial
   // levels split it into parts drawn from `seed` and what it holds.
-  std::vector<Piece> level{WholePiece(full)};
+  std::vector<KeyedPiece> level{{WholePiece(full)}};
   for (int m = 0; m < mesh.ndim(); ++m) {
     const Placement& p = placements[m];
     const int w = mesh.dims()[m];
-    std::vector<Piece> next;
+    std::vector<KeyedPiece> next;
     next.reserve(level.size() * w);
-    for (const Piece& piece : level) {
+    for (const KeyedPiece& piece : level) {
       if (p.is_replicate()) {
         for (int c = 0; c < w; ++c) next.push_back(piece);
         continue;
       }
       if (Pieces(p)) {
-        for (int c = 0; c < w; ++c) next.push_back(ChunkOfPiece(piece, p, w, c));
+        for (int c = 0; c < w; ++c) {
+          next.push_back({ChunkOfPiece(piece.piece, p, w, c), piece.base, false});
+        }
         continue;
       }
       // Partial: a part is determined by the piece it splits, the
@@ -65,15 +78,13 @@ std::vector<at::Tensor> DistributeNd(const at::Tensor& full,
       auto it = made.splits.find(split);
       if (it == made.splits.end()) {
         NdPieceCache::Split parts;
-        parts.parts = Distribute(Cut(piece), p, w, split, &parts.max_abs_part);
+        parts.parts = Distribute(Cut(piece.piece), p, w, split, &parts.max_abs_part);
         it = made.splits.emplace(split, std::move(parts)).first;
       }
       if (max_abs_part != nullptr) *max_abs_part = std::max(*max_abs_part, it->second.max_abs_part);
       for (int c = 0; c < w; ++c) {
         const at::Tensor& part = it->second.parts[c];
-        Piece whole = WholePiece(part, MixSeed({split, static_cast<uint64_t>(c) + 1}));
-        whole.whole_part = true;
-        next.push_back(std::move(whole));
+        next.push_back({WholePiece(part), MixSeed({split, static_cast<uint64_t>(c) + 1}), true});
       }
     }
     level = std::move(next);
@@ -86,11 +97,11 @@ std::vector<at::Tensor> DistributeNd(const at::Tensor& full,
   std::vector<uint64_t> keys;
   locals.reserve(level.size());
   keys.reserve(level.size());
-  for (const Piece& piece : level) {
+  for (const KeyedPiece& piece : level) {
     const uint64_t key = ContentKey(piece);
     auto it = made.locals.find(key);
     if (it == made.locals.end()) {
-      at::Tensor local = piece.whole_part ? piece.src : CopyOf(piece);
+      at::Tensor local = piece.whole_part ? piece.piece.src : CopyOf(piece.piece);
       it = made.locals.emplace(key, std::move(local)).first;
     }
     locals.push_back(it->second);

@@ -50,8 +50,8 @@ at::Tensor ShardPiece(const at::Tensor& t, const Placement& p, int world_size, i
   return at::cat(pieces, p.dim());
 }
 
-Piece WholePiece(const at::Tensor& t, uint64_t base) {
-  Piece piece{t, base, std::vector<Ranges>(t.dim())};
+Piece WholePiece(const at::Tensor& t) {
+  Piece piece{t, std::vector<Ranges>(t.dim())};
   for (int64_t d = 0; d < t.dim(); ++d) Append(piece.held[d], {0, t.size(d)});
   return piece;
 }
@@ -59,7 +59,7 @@ Piece WholePiece(const at::Tensor& t, uint64_t base) {
 Piece ChunkOfPiece(const Piece& piece, const Placement& p, int w, int c) {
   const int64_t d = p.dim();
   const int64_t size = Length(piece.held[d]);
-  Piece cut{piece.src, piece.base, piece.held};
+  Piece cut{piece.src, piece.held};
   Ranges& ranges = cut.held[d];
   ranges.clear();
   const std::vector<ChunkRange> chunks = p.is_shard()

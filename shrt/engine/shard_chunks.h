@@ -9,7 +9,6 @@
 #ifndef SHRT_ENGINE_SHARD_CHUNKS_H_
 #define SHRT_ENGINE_SHARD_CHUNKS_H_
 
-#include <cstdint>
 #include <vector>
 
 #include "ATen/core/Tensor.h"
@@ -35,20 +34,15 @@ at::Tensor ShardCopy(const at::Tensor& t, const Placement& p, int w, int rank);
 using Ranges = std::vector<ChunkRange>;
 
 // One piece of a tensor, as what it holds: per dim, the index ranges of
-// `src`. `base` names `src` in the N-D layout's keys (0 for the full
-// tensor, else the split that drew a Partial part: nd_layout.cc), and
-// `whole_part` says `src` is itself the piece (a whole, contiguous Partial
-// part). Cut lazily: a piece becomes a tensor only when it is split (Cut)
+// `src`. Cut lazily: a piece becomes a tensor only when it is split (Cut)
 // or copied as a local (CopyOf).
 struct Piece {
   at::Tensor src;
-  uint64_t base = 0;
   std::vector<Ranges> held;
-  bool whole_part = false;
 };
 
-// All of `t`, as a piece of itself, with base `base`.
-Piece WholePiece(const at::Tensor& t, uint64_t base = 0);
+// All of `t`, as a piece of itself.
+Piece WholePiece(const at::Tensor& t);
 
 // Chunk c of `piece` under Shard or _StridedShard `p` (p.dim() < the
 // piece's dims) on a mesh dim of w ranks: mesh.h ChunkOf or StridedChunkOf

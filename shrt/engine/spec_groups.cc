@@ -10,7 +10,6 @@
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
-#include "shrt/ops/op_lookup.h"
 #include "shrt/ops/overload_name.h"
 #include "shrt/vocab/mesh.h"
 #include "shrt/vocab/placement.h"
@@ -74,11 +73,9 @@ absl::Status LoadedSpec::FindGroups() {
   for (int a = 0; a < proto_.alias_size(); ++a) {
     const std::string where = locations_.Where({{"alias", a}}, proto_);
     const std::string field = absl::StrCat("alias[", a, "]");
-    absl::StatusOr<c10::OperatorName> name = ParseOverloadName(proto_.alias(a));
-    if (!name.ok()) return FieldError(where, field, name.status().message());
-    if (absl::Status s = CheckOverloadExists(*name); !s.ok()) {
-      return absl::NotFoundError(absl::StrCat(where, ": field '", field, "': ", s.message()));
-    }
+    absl::StatusOr<c10::OperatorName> name =
+        ParseOverloadField(proto_.alias(a), where, field, /*must_exist=*/true);
+    if (!name.ok()) return name.status();
     absl::StatusOr<OpGroup> alias = FindOpGroup(*name);
     if (!alias.ok()) {
       return absl::Status(alias.status().code(),
@@ -115,8 +112,9 @@ absl::Status LoadedSpec::CheckGroupFields() {
     const ExcludedVariant& x = proto_.exclude(e);
     const std::string where = locations_.Where({{"exclude", e}}, proto_);
     const std::string field = absl::StrCat("exclude[", e, "]");
-    absl::StatusOr<c10::OperatorName> name = ParseOverloadName(x.op());
-    if (!name.ok()) return FieldError(where, field + ".op", name.status().message());
+    absl::StatusOr<c10::OperatorName> name =
+        ParseOverloadField(x.op(), where, field + ".op", /*must_exist=*/false);
+    if (!name.ok()) return name.status();
     const std::string text = OverloadToString(*name);
     if (std::find(functionals.begin(), functionals.end(), text) != functionals.end() ||
         std::find(variants.begin(), variants.end(), text) == variants.end()) {

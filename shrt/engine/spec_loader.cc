@@ -139,6 +139,20 @@ std::string LoadedSpec::WhereArgRecipe(int r) const {
   return locations_.Where({{"arg_recipe", r}}, proto_);
 }
 
+absl::StatusOr<c10::OperatorName> LoadedSpec::ParseOverloadField(absl::string_view text,
+                                                                absl::string_view where,
+                                                                absl::string_view field,
+                                                                bool must_exist) {
+  absl::StatusOr<c10::OperatorName> name = ParseOverloadName(text);
+  if (!name.ok()) return FieldError(where, field, name.status().message());
+  if (must_exist) {
+    if (absl::Status s = CheckOverloadExists(*name); !s.ok()) {
+      return absl::NotFoundError(absl::StrCat(where, ": field '", field, "': ", s.message()));
+    }
+  }
+  return name;
+}
+
 std::string LoadedSpec::WhereSample(int s) const { return WhereInSample(s, {}); }
 
 std::string LoadedSpec::WhereArg(int s, int a) const { return WhereInSample(s, {{"arg", a}}); }
@@ -152,8 +166,9 @@ absl::Status LoadedSpec::TakeSamples(const std::vector<const LoadedSpec*>& given
     const SampleSource& entry = proto_.samples_from(e);
     const std::string where = locations_.Where({{"samples_from", e}}, proto_);
     const std::string field = absl::StrCat("samples_from[", e, "]");
-    absl::StatusOr<c10::OperatorName> from = ParseOverloadName(entry.op());
-    if (!from.ok()) return FieldError(where, field + ".op", from.status().message());
+    absl::StatusOr<c10::OperatorName> from =
+        ParseOverloadField(entry.op(), where, field + ".op", /*must_exist=*/false);
+    if (!from.ok()) return from.status();
     auto it = std::find_if(given.begin(), given.end(), [&](const LoadedSpec* g) {
       return g != nullptr && g->ChecksGroupOf(*from);
     });
@@ -252,12 +267,10 @@ absl::StatusOr<LoadedSpec> LoadedSpec::FromText(absl::string_view text, const st
   LoadedSpec spec(std::move(proto), *std::move(locations), std::move(recipes));
   const OpSpec& p = spec.proto_;
   if (p.op().empty()) return FieldError(path, "op", "is missing");
-  absl::StatusOr<c10::OperatorName> op = ParseOverloadName(p.op());
-  if (!op.ok()) return FieldError(spec.WhereOp(), "op", op.status().message());
+  absl::StatusOr<c10::OperatorName> op =
+      ParseOverloadField(p.op(), spec.WhereOp(), "op", /*must_exist=*/true);
+  if (!op.ok()) return op.status();
   spec.op_ = *op;
-  if (absl::Status s = CheckOverloadExists(spec.op_); !s.ok()) {
-    return absl::NotFoundError(absl::StrCat(spec.WhereOp(), ": field 'op': ", s.message()));
-  }
   if (absl::Status s = spec.CheckGroupFields(); !s.ok()) return s;
   if (p.has_tolerance()) {
     // A NaN, infinite or negative tolerance would pass or fail every

@@ -119,6 +119,14 @@ class LoadedSpec {
   // Where sample `s` of proto() is: in its own file, or in the file of the
   // spec that writes it.
   std::string WhereInSample(int s, std::initializer_list<std::pair<absl::string_view, int>> rest) const;
+  // Parses `text`, the overload name of field `field` at `where`.
+  // Errors: InvalidArgument "<where>: field '<field>': ..." for a name
+  // ParseOverloadName refuses; with `must_exist`, NotFound in that form
+  // for an overload the registry lacks (CheckOverloadExists's message).
+  static absl::StatusOr<c10::OperatorName> ParseOverloadField(absl::string_view text,
+                                                              absl::string_view where,
+                                                              absl::string_view field,
+                                                              bool must_exist);
   // Finds the groups of `op` and of each `alias` (FromText's alias errors).
   absl::Status FindGroups();
   absl::Status CheckGroupFields();
