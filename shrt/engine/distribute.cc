@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <memory>
 
 #include "ATen/Dispatch.h"
 #include "ATen/ops/add.h"
@@ -31,17 +32,33 @@
 namespace shrt {
 namespace {
 
-// Rounds x to the nearest value representable in floating dtype t.
-double RoundTo(c10::ScalarType t, double x) {
-  switch (t) {
-    case c10::ScalarType::Float:
-      return static_cast<float>(x);
-    case c10::ScalarType::Half:
-      return static_cast<float>(c10::Half(static_cast<float>(x)));
-    case c10::ScalarType::BFloat16:
-      return static_cast<float>(c10::BFloat16(static_cast<float>(x)));
-    default:
-      return x;
+// Rounds a double to the nearest value representable in a floating dtype:
+// the identity for float64 and for integers (their parts are rounded with
+// nearbyint where they are drawn).
+struct RoundToFloat {
+  double operator()(double x) const { return static_cast<float>(x); }
+};
+struct RoundToHalf {
+  double operator()(double x) const { return static_cast<float>(c10::Half(static_cast<float>(x))); }
+};
+struct RoundToBFloat16 {
+  double operator()(double x) const {
+    return static_cast<float>(c10::BFloat16(static_cast<float>(x)));
+  }
+};
+struct RoundToDouble {
+  double operator()(double x) const { return x; }
+};
+
+// Calls f(round) with the rounding of `dtype` above: a type per dtype, so
+// that the parts' element loops call no function per element.
+template <typename F>
+void WithRounding(c10::ScalarType dtype, F&& f) {
+  switch (dtype) {
+    case c10::ScalarType::Float: return f(RoundToFloat{});
+    case c10::ScalarType::Half: return f(RoundToHalf{});
+    case c10::ScalarType::BFloat16: return f(RoundToBFloat16{});
+    default: return f(RoundToDouble{});
   }
 }
 
@@ -49,35 +66,36 @@ double RoundTo(c10::ScalarType t, double x) {
 // unless `t` is not contiguous).
 std::vector<double> ToDoubles(const at::Tensor& t) {
   const at::Tensor c = t.contiguous();
-  std::vector<double> out(static_cast<size_t>(c.numel()));
+  std::vector<double> out;
+  out.reserve(static_cast<size_t>(c.numel()));
   AT_DISPATCH_ALL_TYPES_AND3(at::kHalf, at::kBFloat16, at::kBool, c.scalar_type(), "ToDoubles", [&] {
     const scalar_t* p = c.data_ptr<scalar_t>();
-    for (size_t k = 0; k < out.size(); ++k) out[k] = static_cast<double>(p[k]);
+    for (int64_t k = 0; k < c.numel(); ++k) out.push_back(static_cast<double>(p[k]));
   });
   return out;
 }
 
 // The W parts of one Partial placement, rank-major in one buffer: element
-// e of rank r is at(r, e). One buffer means one tensor for all ranks.
+// e of rank r is at(r, e). Not initialised: the draws below write every
+// element.
 class Parts {
  public:
-  Parts(int w, size_t n) : n_(n), v_(static_cast<size_t>(w) * n) {}
+  Parts(int w, size_t n) : n_(n), size_(static_cast<size_t>(w) * n), v_(new double[size_]) {}
   double& at(int r, size_t e) { return v_[static_cast<size_t>(r) * n_ + e]; }
-  const std::vector<double>& values() const { return v_; }
-  absl::Span<const double> row(int r) const {
-    return absl::MakeConstSpan(v_).subspan(static_cast<size_t>(r) * n_, n_);
-  }
+  absl::Span<const double> values() const { return absl::MakeConstSpan(v_.get(), size_); }
+  absl::Span<const double> row(int r) const { return values().subspan(static_cast<size_t>(r) * n_, n_); }
 
  private:
   size_t n_;
-  std::vector<double> v_;
+  size_t size_;
+  std::unique_ptr<double[]> v_;
 };
 
 // Parts summing to `target` (see header). For integers the noise is
 // integral and the result is later wrapped into the dtype.
-void SumParts(const std::vector<double>& target, int w, c10::ScalarType dtype, Rng& rng,
+template <typename Round>
+void SumParts(const std::vector<double>& target, int w, bool integral, Round round, Rng& rng,
               Parts& parts) {
-  const bool integral = c10::isIntegralType(dtype, false);
   double max_abs = 0;
   for (double x : target) {
     if (std::isfinite(x)) max_abs = std::max(max_abs, std::abs(x));
@@ -88,7 +106,7 @@ void SumParts(const std::vector<double>& target, int w, c10::ScalarType dtype, R
     for (int r = 0; r < w; ++r) {
       if (r == holder) continue;
       double noise = rng.Uniform(-2, 2) * (max_abs + 1);
-      noise = integral ? std::nearbyint(noise) : RoundTo(dtype, noise);
+      noise = integral ? std::nearbyint(noise) : round(noise);
       parts.at(r, e) = noise;
       rest -= noise;
     }
@@ -96,9 +114,9 @@ void SumParts(const std::vector<double>& target, int w, c10::ScalarType dtype, R
   }
 }
 
-void ExtremeParts(const std::vector<double>& target, int w, bool is_max, c10::ScalarType dtype,
-                  Rng& rng, Parts& parts) {
-  const bool integral = c10::isIntegralType(dtype, false);
+template <typename Round>
+void ExtremeParts(const std::vector<double>& target, int w, bool is_max, bool integral,
+                  Round round, Rng& rng, Parts& parts) {
   double lo = 0, hi = 0;
   bool any = false;
   for (double x : target) {
@@ -116,7 +134,7 @@ void ExtremeParts(const std::vector<double>& target, int w, bool is_max, c10::Sc
       double v = r == holder ? target[e] : target[e] + (is_max ? -gap : gap);
       if (!integral && r != holder) {
         // Keep the bound strict after rounding to the dtype.
-        v = RoundTo(dtype, v);
+        v = round(v);
         if (is_max ? v > target[e] : v < target[e]) v = target[e];
       }
       parts.at(r, e) = v;
@@ -124,15 +142,15 @@ void ExtremeParts(const std::vector<double>& target, int w, bool is_max, c10::Sc
   }
 }
 
-void ProductParts(const std::vector<double>& target, int w, c10::ScalarType dtype, Rng& rng,
+template <typename Round>
+void ProductParts(const std::vector<double>& target, int w, bool integral, Round round, Rng& rng,
                   Parts& parts) {
-  const bool integral = c10::isIntegralType(dtype, false);
   for (size_t e = 0; e < target.size(); ++e) {
     const int holder = static_cast<int>(rng.Index(w));
     double others = 1;
     for (int r = 0; r < w; ++r) {
       if (r == holder) continue;
-      const double f = integral ? rng.Sign() : RoundTo(dtype, rng.Sign() * rng.Uniform(0.5, 2));
+      const double f = integral ? rng.Sign() : round(rng.Sign() * rng.Uniform(0.5, 2));
       parts.at(r, e) = f;
       others *= f;
     }
@@ -142,14 +160,15 @@ void ProductParts(const std::vector<double>& target, int w, c10::ScalarType dtyp
 
 // _NormP(p) parts: x_r = v * u_r ** (1 / p) with u_r > 0 drawn per element
 // and normalised to sum 1, so sum_r x_r ** p = v ** p (see header).
-void NormParts(const std::vector<double>& target, int w, double p, c10::ScalarType dtype,
-               Rng& rng, Parts& parts) {
+template <typename Round>
+void NormParts(const std::vector<double>& target, int w, double p, Round round, Rng& rng,
+               Parts& parts) {
   std::vector<double> u(w);
   for (size_t e = 0; e < target.size(); ++e) {
     double total = 0;
     for (double& x : u) total += (x = rng.Uniform(0.05, 1));
     for (int r = 0; r < w; ++r) {
-      parts.at(r, e) = RoundTo(dtype, target[e] * std::pow(u[r] / total, 1 / p));
+      parts.at(r, e) = round(target[e] * std::pow(u[r] / total, 1 / p));
     }
   }
 }
@@ -209,25 +228,28 @@ std::vector<at::Tensor> Distribute(const at::Tensor& full, const Placement& p, i
   Rng rng(seed);
   std::vector<double> target = ToDoubles(full);
   Parts parts(world_size, target.size());
-  switch (p.reduce_op()) {
-    case ReduceOp::kSum:
-      SumParts(target, world_size, dtype, rng, parts);
-      break;
-    case ReduceOp::kAvg:
-      for (double& x : target) x *= world_size;
-      SumParts(target, world_size, dtype, rng, parts);
-      break;
-    case ReduceOp::kMax:
-    case ReduceOp::kMin:
-      ExtremeParts(target, world_size, p.reduce_op() == ReduceOp::kMax, dtype, rng, parts);
-      break;
-    case ReduceOp::kProduct:
-      ProductParts(target, world_size, dtype, rng, parts);
-      break;
-    case ReduceOp::kNorm:
-      NormParts(target, world_size, p.norm_type(), dtype, rng, parts);
-      break;
-  }
+  WithRounding(dtype, [&](auto round) {
+    switch (p.reduce_op()) {
+      case ReduceOp::kSum:
+        SumParts(target, world_size, integral, round, rng, parts);
+        break;
+      case ReduceOp::kAvg:
+        for (double& x : target) x *= world_size;
+        SumParts(target, world_size, integral, round, rng, parts);
+        break;
+      case ReduceOp::kMax:
+      case ReduceOp::kMin:
+        ExtremeParts(target, world_size, p.reduce_op() == ReduceOp::kMax, integral, round, rng,
+                     parts);
+        break;
+      case ReduceOp::kProduct:
+        ProductParts(target, world_size, integral, round, rng, parts);
+        break;
+      case ReduceOp::kNorm:
+        NormParts(target, world_size, p.norm_type(), round, rng, parts);
+        break;
+    }
+  });
   if (max_abs_part != nullptr) {
     for (double x : parts.values()) {
       if (std::isfinite(x)) *max_abs_part = std::max(*max_abs_part, std::abs(x));
@@ -269,7 +291,8 @@ at::Tensor WithLayout(const at::Tensor& t, Layout layout) {
 at::Tensor PrivateWithLayout(const at::Tensor& t, Layout layout) {
   at::Tensor laid = WithLayout(t, layout);
   if (!laid.storage().is_alias_of(t.storage())) return laid;
-  return WithLayout(t.clone(at::MemoryFormat::Contiguous), layout);
+  // t.clone(at::MemoryFormat::Contiguous), without a dispatched clone.
+  return WithLayout(CopyOf(WholePiece(t)), layout);
 }
 
 at::Tensor ReducePartial(const std::vector<at::Tensor>& locals, const Placement& p) {

@@ -20,10 +20,27 @@ at::Tensor Plain(const at::Tensor& t) {
   return t.resolve_conj().resolve_neg().contiguous();
 }
 
+// The reduction of one element's parts by `kOp`, as ReducePartial makes it
+// in float64: maximum and minimum propagate NaN. A template on the op, so
+// that the element loops below hold no switch.
+template <ReduceOp kOp>
+double Reduce2(double acc, double x) {
+  if constexpr (kOp == ReduceOp::kSum || kOp == ReduceOp::kAvg) {
+    return acc + x;
+  } else if constexpr (kOp == ReduceOp::kMax) {
+    return (std::isnan(acc) || std::isnan(x)) ? NAN : std::max(acc, x);
+  } else if constexpr (kOp == ReduceOp::kMin) {
+    return (std::isnan(acc) || std::isnan(x)) ? NAN : std::min(acc, x);
+  } else {
+    static_assert(kOp == ReduceOp::kProduct, "_NormP is never fused");
+    return acc * x;
+  }
+}
+
 // Floating locals (and P(avg) of integers), reduced in float64 as
-// ReducePartial does: maximum and minimum propagate NaN.
-template <typename T>
-Comparison FusedReal(const at::Tensor& full, const std::vector<at::Tensor>& locals, ReduceOp op,
+// ReducePartial does.
+template <typename T, ReduceOp kOp>
+Comparison FusedReal(const at::Tensor& full, const std::vector<at::Tensor>& locals,
                      Tolerance tol, double eps, double input_scale) {
   const int64_t n = full.numel();
   const int w = static_cast<int>(locals.size());
@@ -36,23 +53,32 @@ Comparison FusedReal(const at::Tensor& full, const std::vector<at::Tensor>& loca
     double abs_sum = std::abs(acc);
     for (int r = 1; r < w; ++r) {
       const double x = static_cast<double>(parts[r][i]);
-      switch (op) {
-        case ReduceOp::kSum:
-        case ReduceOp::kAvg: acc += x; break;
-        case ReduceOp::kMax: acc = (std::isnan(acc) || std::isnan(x)) ? NAN : std::max(acc, x); break;
-        case ReduceOp::kMin: acc = (std::isnan(acc) || std::isnan(x)) ? NAN : std::min(acc, x); break;
-        case ReduceOp::kProduct: acc *= x; break;
-        case ReduceOp::kNorm: break;  // never fused
-      }
+      acc = Reduce2<kOp>(acc, x);
       abs_sum += std::abs(x);
     }
-    if (op == ReduceOp::kAvg) acc /= w;
-    slack[i] = PartialRoundingSlack(op, abs_sum, std::abs(acc), w, eps, input_scale);
+    if constexpr (kOp == ReduceOp::kAvg) acc /= w;
+    slack[i] = PartialRoundingSlack(kOp, abs_sum, std::abs(acc), w, eps, input_scale);
     want[i] = static_cast<double>(ep[i]);
     // A non-finite full element is no evidence (output_check.h).
     reduced[i] = std::isfinite(want[i]) ? acc : want[i];
   }
   return CompareValues(n, reduced.data(), want.data(), slack.data(), tol, full.sizes());
+}
+
+// FusedReal<T, op> for the op named at run time.
+template <typename T>
+Comparison FusedRealOf(const at::Tensor& full, const std::vector<at::Tensor>& locals, ReduceOp op,
+                       Tolerance tol, double eps, double input_scale) {
+  switch (op) {
+    case ReduceOp::kSum: return FusedReal<T, ReduceOp::kSum>(full, locals, tol, eps, input_scale);
+    case ReduceOp::kAvg: return FusedReal<T, ReduceOp::kAvg>(full, locals, tol, eps, input_scale);
+    case ReduceOp::kMax: return FusedReal<T, ReduceOp::kMax>(full, locals, tol, eps, input_scale);
+    case ReduceOp::kMin: return FusedReal<T, ReduceOp::kMin>(full, locals, tol, eps, input_scale);
+    case ReduceOp::kProduct:
+      return FusedReal<T, ReduceOp::kProduct>(full, locals, tol, eps, input_scale);
+    case ReduceOp::kNorm: break;
+  }
+  TORCH_INTERNAL_ASSERT(false, "FusedRealOf: _NormP is never fused (FusedPartialComparison)");
 }
 
 // Complex locals under P(sum) or P(avg), reduced in complex128; compared
@@ -153,7 +179,7 @@ std::optional<Comparison> FusedPartialComparison(const at::Tensor& full,
   Comparison c;
   if (floating || (integral && op == ReduceOp::kAvg)) {
     AT_DISPATCH_ALL_TYPES_AND3(at::kHalf, at::kBFloat16, at::kBool, t, "FusedReal", [&] {
-      c = FusedReal<scalar_t>(expected, plain, op, tol, eps, input_scale);
+      c = FusedRealOf<scalar_t>(expected, plain, op, tol, eps, input_scale);
     });
   } else if (complex) {
     AT_DISPATCH_COMPLEX_TYPES(t, "FusedComplex", [&] {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <optional>
 
 #include "ATen/ops/cat.h"
 #include "ATen/ops/empty.h"
@@ -85,6 +86,30 @@ at::Tensor Cut(const Piece& piece) {
   return t;
 }
 
+namespace {
+
+// Where the piece starts in its src (elements), when what it holds is one
+// contiguous block of a contiguous src: dims before some dim k hold one
+// index each, dim k one range, and the dims after it all of theirs (a
+// whole tensor, an S(0) chunk, a row of one). std::nullopt otherwise.
+std::optional<int64_t> BlockBegin(const Piece& piece) {
+  const at::Tensor& src = piece.src;
+  if (!src.is_contiguous()) return std::nullopt;
+  const int64_t ndim = src.dim();
+  int64_t k = 0;
+  while (k + 1 < ndim && piece.held[k].size() == 1 && piece.held[k][0].length() == 1) ++k;
+  int64_t begin = 0;
+  for (int64_t d = 0; d < ndim; ++d) {
+    const Ranges& held = piece.held[d];
+    if (held.size() != 1) return std::nullopt;
+    if (d > k && (held[0].begin != 0 || held[0].end != src.size(d))) return std::nullopt;
+    begin += held[0].begin * src.stride(d);
+  }
+  return begin;
+}
+
+}  // namespace
+
 at::Tensor CopyOf(const Piece& piece) {
   const UnfilledScope unfilled;  // every element of the result is written
   const at::Tensor& src = piece.src;
@@ -103,6 +128,10 @@ at::Tensor CopyOf(const Piece& piece) {
     return out;
   }
   if (out.numel() == 0) return out;
+  if (const std::optional<int64_t> begin = BlockBegin(piece)) {
+    std::memcpy(to, from + *begin * item, out.numel() * item);
+    return out;
+  }
   // Per outer dim, the source offsets (elements) of the indices it keeps.
   std::vector<std::vector<int64_t>> offsets(ndim - 1);
   for (int64_t d = 0; d + 1 < ndim; ++d) {

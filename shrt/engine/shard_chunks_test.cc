@@ -56,5 +56,32 @@ TEST(ShardChunksTest, ChunksOfChunksAreTheNestedShardPieces) {
   }
 }
 
+// CopyOf copies a piece that is one block of a contiguous tensor (the
+// whole tensor; a run of rows; within one index of the leading dims, a
+// range of the next and all of the rest) in one piece, and every other
+// piece by rows: both hold what the nested ShardPiece views hold, on a 3-d
+// tensor whose chunks reach every one of those shapes.
+TEST(ShardChunksTest, BlocksAndRowsCopyWhatTheViewsHold) {
+  const at::Tensor full = at::arange(3 * 4 * 5, at::kLong).view({3, 4, 5});
+  const at::Tensor whole = CopyOf(WholePiece(full));
+  EXPECT_TRUE(at::equal(whole, full));
+  EXPECT_NE(whole.data_ptr(), full.data_ptr());
+  for (const char* outer : {"S(0)", "S(1)", "S(2)"}) {
+    for (const char* inner : {"S(0)", "S(1)", "S(2)", "_S(1, 2)"}) {
+      const Placement p1 = *ParsePlacement(outer), p2 = *ParsePlacement(inner);
+      for (int c1 = 0; c1 < 3; ++c1) {
+        for (int c2 = 0; c2 < 2; ++c2) {
+          const at::Tensor copy =
+              CopyOf(ChunkOfPiece(ChunkOfPiece(WholePiece(full), p1, 3, c1), p2, 2, c2));
+          const at::Tensor want = ShardPiece(ShardPiece(full, p1, 3, c1), p2, 2, c2);
+          EXPECT_TRUE(copy.is_contiguous());
+          EXPECT_TRUE(at::equal(copy, want))
+              << outer << " chunk " << c1 << ", " << inner << " chunk " << c2;
+        }
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace shrt
