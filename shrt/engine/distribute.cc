@@ -91,10 +91,14 @@ class Parts {
   std::unique_ptr<double[]> v_;
 };
 
+// The draws below take their Rng by value, the one draw sequence of their
+// Partial placement: through a reference, each draw's state waited on the
+// last one's store (perf annotate).
+
 // Parts summing to `target` (see header). For integers the noise is
 // integral and the result is later wrapped into the dtype.
 template <typename Round>
-void SumParts(const std::vector<double>& target, int w, bool integral, Round round, Rng& rng,
+void SumParts(const std::vector<double>& target, int w, bool integral, Round round, Rng rng,
               Parts& parts) {
   double max_abs = 0;
   for (double x : target) {
@@ -116,7 +120,7 @@ void SumParts(const std::vector<double>& target, int w, bool integral, Round rou
 
 template <typename Round>
 void ExtremeParts(const std::vector<double>& target, int w, bool is_max, bool integral,
-                  Round round, Rng& rng, Parts& parts) {
+                  Round round, Rng rng, Parts& parts) {
   double lo = 0, hi = 0;
   bool any = false;
   for (double x : target) {
@@ -143,7 +147,7 @@ void ExtremeParts(const std::vector<double>& target, int w, bool is_max, bool in
 }
 
 template <typename Round>
-void ProductParts(const std::vector<double>& target, int w, bool integral, Round round, Rng& rng,
+void ProductParts(const std::vector<double>& target, int w, bool integral, Round round, Rng rng,
                   Parts& parts) {
   for (size_t e = 0; e < target.size(); ++e) {
     const int holder = static_cast<int>(rng.Index(w));
@@ -161,7 +165,7 @@ void ProductParts(const std::vector<double>& target, int w, bool integral, Round
 // _NormP(p) parts: x_r = v * u_r ** (1 / p) with u_r > 0 drawn per element
 // and normalised to sum 1, so sum_r x_r ** p = v ** p (see header).
 template <typename Round>
-void NormParts(const std::vector<double>& target, int w, double p, Round round, Rng& rng,
+void NormParts(const std::vector<double>& target, int w, double p, Round round, Rng rng,
                Parts& parts) {
   std::vector<double> u(w);
   for (size_t e = 0; e < target.size(); ++e) {
@@ -251,9 +255,13 @@ std::vector<at::Tensor> Distribute(const at::Tensor& full, const Placement& p, i
     }
   });
   if (max_abs_part != nullptr) {
+    // In a local: through the pointer, each element's max waits on the
+    // last one's store (perf annotate: half of Distribute's time).
+    double m = *max_abs_part;
     for (double x : parts.values()) {
-      if (std::isfinite(x)) *max_abs_part = std::max(*max_abs_part, std::abs(x));
+      if (std::isfinite(x)) m = std::max(m, std::abs(x));
     }
+    *max_abs_part = m;
   }
   // Sums and products of integer parts wrap back to `full` in the dtype;
   // extremes were built within range and are clamped, never wrapped. Each

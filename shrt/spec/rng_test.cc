@@ -33,5 +33,18 @@ TEST(RngTest, CaseSeedNamesTheSample) {
   EXPECT_NE(CaseSeed(0, "uneven", 0), CaseSeed(1, "uneven", 0));
 }
 
+// Index(n) is the next 64 bits modulo n for every n: a power of two takes
+// a mask, which must draw what the modulo draws (else every Partial part
+// at W = 2 and 4 is redrawn).
+TEST(RngTest, IndexIsTheBitsModuloN) {
+  for (int64_t n : {1, 2, 3, 4, 5, 6, 8, 16, 1000}) {
+    Rng index(n), bits(n);
+    for (int k = 0; k < 1000; ++k) {
+      ASSERT_EQ(index.Index(n), static_cast<int64_t>(bits.NextU64() % static_cast<uint64_t>(n)))
+          << "n " << n << " draw " << k;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace shrt
