@@ -127,15 +127,26 @@ void CompareFloats(int64_t n, A a, E e, S slack, Tolerance tol, at::IntArrayRef 
 
 template <typename A, typename E>
 void CompareExact(int64_t n, A a, E e, at::IntArrayRef sizes, Comparison& c) {
+  // In locals, as CompareFloats counts.
+  int64_t mismatches = 0, first = -1, first_x = 0, first_y = 0;
+  double max_abs_diff = c.max_abs_diff;
   for (int64_t i = 0; i < n; ++i) {
     const int64_t x = a(i), y = e(i);
     if (x == y) continue;
-    if (c.mismatches++ == 0) {
-      c.detail = absl::StrCat("at ", IndexText(i, sizes), ": ", x, " vs expected ", y);
+    if (mismatches++ == 0) {
+      first = i;
+      first_x = x;
+      first_y = y;
     }
-    c.max_abs_diff = std::max(c.max_abs_diff, std::abs(static_cast<double>(x) - static_cast<double>(y)));
-    c.equal = false;
+    max_abs_diff = std::max(max_abs_diff, std::abs(static_cast<double>(x) - static_cast<double>(y)));
   }
+  if (mismatches == 0) return;
+  if (c.mismatches == 0) {
+    c.detail = absl::StrCat("at ", IndexText(first, sizes), ": ", first_x, " vs expected ", first_y);
+  }
+  c.mismatches += mismatches;
+  c.max_abs_diff = max_abs_diff;
+  c.equal = false;
 }
 
 }  // namespace
