@@ -47,8 +47,8 @@ Comparison FusedReal(const at::Tensor& full, const std::vector<at::Tensor>& loca
   std::vector<const T*> parts;
   for (const at::Tensor& l : locals) parts.push_back(l.data_ptr<T>());
   const T* ep = full.data_ptr<T>();
-  // Rank by rank over all elements (loops the compiler vectorises), each
-  // element's parts still reduced in rank order.
+  // Rank by rank over all elements, each element's parts still reduced in
+  // rank order (the same sums, bit for bit, as element by element).
   std::vector<double> reduced(n), want(n), slack(n);
   double* acc = reduced.data();
   double* abs_sum = slack.data();

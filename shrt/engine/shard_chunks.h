@@ -54,7 +54,9 @@ Piece ChunkOfPiece(const Piece& piece, const Placement& p, int w, int c);
 at::Tensor Cut(const Piece& piece);
 
 // What Cut(piece).clone(at::MemoryFormat::Contiguous) makes, copied in
-// one pass without a dispatched op: a narrow, a cat and a clone each cost a
+// one pass without a dispatched op (one memcpy when the piece is one block
+// of a contiguous tensor: all of it, a run of rows, part of a row, and the
+// like; else a memcpy per row): a narrow, a cat and a clone each cost a
 // dispatcher call and a TensorIterator, and DistributeNd makes tens of
 // thousands of locals per overload on 2x2 (BENCHMARKS.md "Issue 28, one
 // fill"). A tensor with a conjugate or negative bit, or not strided, takes
