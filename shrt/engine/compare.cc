@@ -86,67 +86,73 @@ Tolerance DefaultTolerance(c10::ScalarType dtype) {
 
 namespace {
 
+// The mismatches of one element loop, counted in locals and written to a
+// Comparison once (Into): counted through the Comparison's reference, each
+// mismatch's count and maximum waited on the last one's store (perf
+// annotate). T is the loop's value type, as the first mismatch prints it.
+template <typename T>
+class Mismatches {
+ public:
+  explicit Mismatches(const Comparison& c) : max_abs_diff_(c.max_abs_diff) {}
+
+  void Note(int64_t i, double diff, T x, T y) {
+    if (count_++ == 0) {
+      first_ = i;
+      first_x_ = x;
+      first_y_ = y;
+    }
+    max_abs_diff_ = std::max(max_abs_diff_, diff);
+  }
+
+  // Adds these to `c`; names the first mismatch (at expected's `sizes`)
+  // unless `c` has one already.
+  void Into(Comparison& c, at::IntArrayRef sizes) const {
+    if (count_ == 0) return;
+    if (c.mismatches == 0) {
+      c.detail = absl::StrCat("at ", IndexText(first_, sizes), ": ", first_x_, " vs expected ",
+                              first_y_);
+    }
+    c.mismatches += count_;
+    c.max_abs_diff = max_abs_diff_;
+    c.equal = false;
+  }
+
+ private:
+  int64_t count_ = 0, first_ = -1;
+  T first_x_{}, first_y_{};
+  double max_abs_diff_;
+};
+
 // Compares n elements, read as doubles by a(i) and e(i), allowing
 // slack(i) extra; formats only the first mismatch.
 template <typename A, typename E, typename S>
 void CompareFloats(int64_t n, A a, E e, S slack, Tolerance tol, at::IntArrayRef sizes,
                    Comparison& c) {
-  // Counted in locals, written to `c` once: through the reference, each
-  // mismatch's count and maximum wait on the last one's store.
-  int64_t mismatches = 0, first = -1;
-  double max_abs_diff = c.max_abs_diff, first_x = 0, first_y = 0;
-  auto note = [&](int64_t i, double diff, double x, double y) {
-    if (mismatches++ == 0) {
-      first = i;
-      first_x = x;
-      first_y = y;
-    }
-    max_abs_diff = std::max(max_abs_diff, diff);
-  };
+  Mismatches<double> m(c);
   for (int64_t i = 0; i < n; ++i) {
     const double x = a(i), y = e(i);
     if (std::isnan(x) || std::isnan(y)) {
-      if (std::isnan(x) != std::isnan(y)) note(i, INFINITY, x, y);
+      if (std::isnan(x) != std::isnan(y)) m.Note(i, INFINITY, x, y);
       continue;
     }
     if (std::isinf(x) || std::isinf(y)) {
-      if (x != y) note(i, INFINITY, x, y);
+      if (x != y) m.Note(i, INFINITY, x, y);
       continue;
     }
     const double diff = std::abs(x - y);
-    if (diff > tol.atol + tol.rtol * std::abs(y) + slack(i)) note(i, diff, x, y);
+    if (diff > tol.atol + tol.rtol * std::abs(y) + slack(i)) m.Note(i, diff, x, y);
   }
-  if (mismatches == 0) return;
-  if (c.mismatches == 0) {
-    c.detail = absl::StrCat("at ", IndexText(first, sizes), ": ", first_x, " vs expected ", first_y);
-  }
-  c.mismatches += mismatches;
-  c.max_abs_diff = max_abs_diff;
-  c.equal = false;
+  m.Into(c, sizes);
 }
 
 template <typename A, typename E>
 void CompareExact(int64_t n, A a, E e, at::IntArrayRef sizes, Comparison& c) {
-  // In locals, as CompareFloats counts.
-  int64_t mismatches = 0, first = -1, first_x = 0, first_y = 0;
-  double max_abs_diff = c.max_abs_diff;
+  Mismatches<int64_t> m(c);
   for (int64_t i = 0; i < n; ++i) {
     const int64_t x = a(i), y = e(i);
-    if (x == y) continue;
-    if (mismatches++ == 0) {
-      first = i;
-      first_x = x;
-      first_y = y;
-    }
-    max_abs_diff = std::max(max_abs_diff, std::abs(static_cast<double>(x) - static_cast<double>(y)));
+    if (x != y) m.Note(i, std::abs(static_cast<double>(x) - static_cast<double>(y)), x, y);
   }
-  if (mismatches == 0) return;
-  if (c.mismatches == 0) {
-    c.detail = absl::StrCat("at ", IndexText(first, sizes), ": ", first_x, " vs expected ", first_y);
-  }
-  c.mismatches += mismatches;
-  c.max_abs_diff = max_abs_diff;
-  c.equal = false;
+  m.Into(c, sizes);
 }
 
 }  // namespace
