@@ -37,12 +37,12 @@ OP_GROUPS = {
     "activation_backward/aten_hardsigmoid_backward.textproto": {
         "overloads": ["aten::hardsigmoid_backward", "aten::hardsigmoid_backward.grad_input"],
         "targets": ["aten_hardsigmoid_backward", "aten_hardsigmoid_backward_grad_input"],
-        "samples_from": ["activation_backward/aten_gelu_backward.textproto", "activation_backward/aten_silu_backward.textproto"],
+        "samples_from": ["activation_backward/aten_gelu_backward.textproto", "activation_backward/aten_sigmoid_backward.textproto", "activation_backward/aten_silu_backward.textproto"],
     },
     "activation_backward/aten_hardswish_backward.textproto": {
         "overloads": ["aten::hardswish_backward", "aten::hardswish_backward.out"],
         "targets": ["aten_hardswish_backward", "aten_hardswish_backward_out"],
-        "samples_from": ["activation_backward/aten_gelu_backward.textproto", "activation_backward/aten_silu_backward.textproto"],
+        "samples_from": ["activation_backward/aten_gelu_backward.textproto", "activation_backward/aten_sigmoid_backward.textproto", "activation_backward/aten_silu_backward.textproto"],
     },
     "activation_backward/aten_hardtanh_backward.textproto": {
         "overloads": ["aten::hardtanh_backward", "aten::hardtanh_backward.grad_input"],
@@ -67,22 +67,22 @@ OP_GROUPS = {
     "activation_backward/aten_mish_backward.textproto": {
         "overloads": ["aten::mish_backward"],
         "targets": ["aten_mish_backward"],
-        "samples_from": ["activation_backward/aten_gelu_backward.textproto", "activation_backward/aten_silu_backward.textproto"],
+        "samples_from": ["activation_backward/aten_gelu_backward.textproto", "activation_backward/aten_sigmoid_backward.textproto", "activation_backward/aten_silu_backward.textproto"],
     },
     "activation_backward/aten_prelu.textproto": {
         "overloads": ["aten::prelu"],
         "targets": ["aten_prelu"],
-        "samples_from": [],
+        "samples_from": ["activation_backward/aten_gelu_backward.textproto"],
     },
     "activation_backward/aten_sigmoid_backward.textproto": {
         "overloads": ["aten::sigmoid_backward", "aten::sigmoid_backward.grad_input"],
         "targets": ["aten_sigmoid_backward", "aten_sigmoid_backward_grad_input"],
-        "samples_from": [],
+        "samples_from": ["activation_backward/aten_gelu_backward.textproto"],
     },
     "activation_backward/aten_silu_backward.textproto": {
         "overloads": ["aten::silu_backward", "aten::silu_backward.grad_input"],
         "targets": ["aten_silu_backward", "aten_silu_backward_grad_input"],
-        "samples_from": ["activation_backward/aten_gelu_backward.textproto"],
+        "samples_from": ["activation_backward/aten_gelu_backward.textproto", "activation_backward/aten_sigmoid_backward.textproto"],
     },
     "activation_backward/aten_softplus_backward.textproto": {
         "overloads": ["aten::softplus_backward", "aten::softplus_backward.grad_input"],
@@ -97,12 +97,12 @@ OP_GROUPS = {
     "activation_backward/aten_softshrink_backward.textproto": {
         "overloads": ["aten::softshrink_backward", "aten::softshrink_backward.grad_input"],
         "targets": ["aten_softshrink_backward", "aten_softshrink_backward_grad_input"],
-        "samples_from": [],
+        "samples_from": ["activation_backward/aten_hardshrink_backward.textproto"],
     },
     "activation_backward/aten_tanh_backward.textproto": {
         "overloads": ["aten::tanh_backward", "aten::tanh_backward.grad_input"],
         "targets": ["aten_tanh_backward", "aten_tanh_backward_grad_input"],
-        "samples_from": ["activation_backward/aten_sigmoid_backward.textproto"],
+        "samples_from": ["activation_backward/aten_gelu_backward.textproto", "activation_backward/aten_sigmoid_backward.textproto"],
     },
     "activation_backward/aten_threshold_backward.textproto": {
         "overloads": ["aten::threshold_backward", "aten::threshold_backward.grad_input"],
@@ -172,17 +172,17 @@ OP_GROUPS = {
     "binary/aten_float_power_Scalar.textproto": {
         "overloads": ["aten::float_power.Scalar", "aten::float_power.Scalar_out"],
         "targets": ["aten_float_power_Scalar", "aten_float_power_Scalar_out"],
-        "samples_from": ["binary/aten_pow_Scalar.textproto"],
+        "samples_from": ["binary/aten_add_Scalar.textproto", "binary/aten_pow_Scalar.textproto"],
     },
     "binary/aten_float_power_Tensor_Scalar.textproto": {
         "overloads": ["aten::float_power.Tensor_Scalar", "aten::float_power_.Scalar", "aten::float_power.Tensor_Scalar_out"],
         "targets": ["aten_float_power_Tensor_Scalar", "aten_float_power__Scalar", "aten_float_power_Tensor_Scalar_out"],
-        "samples_from": ["binary/aten_pow_Tensor_Scalar.textproto"],
+        "samples_from": ["binary/aten_add_Scalar.textproto", "binary/aten_copysign_Scalar.textproto", "binary/aten_div_Scalar.textproto", "binary/aten_pow_Tensor_Scalar.textproto"],
     },
     "binary/aten_float_power_Tensor_Tensor.textproto": {
         "overloads": ["aten::float_power.Tensor_Tensor", "aten::float_power_.Tensor", "aten::float_power.Tensor_Tensor_out"],
         "targets": ["aten_float_power_Tensor_Tensor", "aten_float_power__Tensor", "aten_float_power_Tensor_Tensor_out"],
-        "samples_from": ["binary/aten_pow_Tensor_Tensor.textproto"],
+        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_atan2.textproto", "binary/aten_ldexp_Tensor.textproto", "binary/aten_pow_Tensor_Tensor.textproto"],
     },
     "binary/aten_floor_divide.textproto": {
         "overloads": ["aten::floor_divide", "aten::floor_divide_.Tensor", "aten::floor_divide.out"],
@@ -222,7 +222,7 @@ OP_GROUPS = {
     "binary/aten_heaviside.textproto": {
         "overloads": ["aten::heaviside", "aten::heaviside_", "aten::heaviside.out"],
         "targets": ["aten_heaviside", "aten_heaviside_", "aten_heaviside_out"],
-        "samples_from": [],
+        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_atan2.textproto", "binary/aten_ldexp_Tensor.textproto", "binary/aten_mul_Tensor.textproto"],
     },
     "binary/aten_hypot.textproto": {
         "overloads": ["aten::hypot", "aten::hypot_", "aten::hypot.out"],
@@ -282,17 +282,17 @@ OP_GROUPS = {
     "binary/aten_pow_Scalar.textproto": {
         "overloads": ["aten::pow.Scalar", "aten::pow.Scalar_out"],
         "targets": ["aten_pow_Scalar", "aten_pow_Scalar_out"],
-        "samples_from": [],
+        "samples_from": ["binary/aten_add_Scalar.textproto"],
     },
     "binary/aten_pow_Tensor_Scalar.textproto": {
         "overloads": ["aten::pow.Tensor_Scalar", "aten::pow_.Scalar", "aten::pow.Tensor_Scalar_out"],
         "targets": ["aten_pow_Tensor_Scalar", "aten_pow__Scalar", "aten_pow_Tensor_Scalar_out"],
-        "samples_from": [],
+        "samples_from": ["binary/aten_add_Scalar.textproto", "binary/aten_copysign_Scalar.textproto", "binary/aten_div_Scalar.textproto"],
     },
     "binary/aten_pow_Tensor_Tensor.textproto": {
         "overloads": ["aten::pow.Tensor_Tensor", "aten::pow_.Tensor", "aten::pow.Tensor_Tensor_out"],
         "targets": ["aten_pow_Tensor_Tensor", "aten_pow__Tensor", "aten_pow_Tensor_Tensor_out"],
-        "samples_from": [],
+        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_atan2.textproto", "binary/aten_ldexp_Tensor.textproto"],
     },
     "binary/aten_remainder_Scalar.textproto": {
         "overloads": ["aten::remainder.Scalar", "aten::remainder_.Scalar", "aten::remainder.Scalar_out"],
@@ -302,7 +302,7 @@ OP_GROUPS = {
     "binary/aten_remainder_Scalar_Tensor.textproto": {
         "overloads": ["aten::remainder.Scalar_Tensor", "aten::remainder.Scalar_Tensor_out"],
         "targets": ["aten_remainder_Scalar_Tensor", "aten_remainder_Scalar_Tensor_out"],
-        "samples_from": [],
+        "samples_from": ["binary/aten_add_Scalar.textproto", "binary/aten_copysign_Scalar.textproto", "binary/aten_fmod_Scalar.textproto", "binary/aten_pow_Scalar.textproto"],
     },
     "binary/aten_remainder_Tensor.textproto": {
         "overloads": ["aten::remainder.Tensor", "aten::remainder_.Tensor", "aten::remainder.Tensor_out"],
@@ -327,12 +327,12 @@ OP_GROUPS = {
     "binary/aten_special_xlog1py_other_scalar.textproto": {
         "overloads": ["aten::special_xlog1py.other_scalar", "aten::special_xlog1py.other_scalar_out"],
         "targets": ["aten_special_xlog1py_other_scalar", "aten_special_xlog1py_other_scalar_out"],
-        "samples_from": ["binary/aten_add_Scalar.textproto", "binary/aten_copysign_Scalar.textproto", "binary/aten_div_Scalar.textproto", "binary/aten_xlogy_Scalar_Other.textproto"],
+        "samples_from": ["binary/aten_add_Scalar.textproto", "binary/aten_copysign_Scalar.textproto", "binary/aten_div_Scalar.textproto", "binary/aten_pow_Scalar.textproto", "binary/aten_xlogy_Scalar_Other.textproto"],
     },
     "binary/aten_special_xlog1py_self_scalar.textproto": {
         "overloads": ["aten::special_xlog1py.self_scalar", "aten::special_xlog1py.self_scalar_out"],
         "targets": ["aten_special_xlog1py_self_scalar", "aten_special_xlog1py_self_scalar_out"],
-        "samples_from": ["binary/aten_remainder_Scalar_Tensor.textproto", "binary/aten_xlogy_Scalar_Self.textproto"],
+        "samples_from": ["binary/aten_add_Scalar.textproto", "binary/aten_copysign_Scalar.textproto", "binary/aten_fmod_Scalar.textproto", "binary/aten_pow_Scalar.textproto", "binary/aten_remainder_Scalar_Tensor.textproto", "binary/aten_div_Scalar.textproto", "binary/aten_xlogy_Scalar_Self.textproto"],
     },
     "binary/aten_special_zeta.textproto": {
         "overloads": ["aten::special_zeta", "aten::special_zeta.out"],
@@ -342,12 +342,12 @@ OP_GROUPS = {
     "binary/aten_special_zeta_other_scalar.textproto": {
         "overloads": ["aten::special_zeta.other_scalar", "aten::special_zeta.other_scalar_out"],
         "targets": ["aten_special_zeta_other_scalar", "aten_special_zeta_other_scalar_out"],
-        "samples_from": ["binary/aten_add_Scalar.textproto", "binary/aten_copysign_Scalar.textproto", "binary/aten_div_Scalar.textproto", "binary/aten_xlogy_Scalar_Other.textproto"],
+        "samples_from": ["binary/aten_add_Scalar.textproto", "binary/aten_copysign_Scalar.textproto", "binary/aten_div_Scalar.textproto", "binary/aten_pow_Scalar.textproto", "binary/aten_xlogy_Scalar_Other.textproto"],
     },
     "binary/aten_special_zeta_self_scalar.textproto": {
         "overloads": ["aten::special_zeta.self_scalar", "aten::special_zeta.self_scalar_out"],
         "targets": ["aten_special_zeta_self_scalar", "aten_special_zeta_self_scalar_out"],
-        "samples_from": ["binary/aten_remainder_Scalar_Tensor.textproto", "binary/aten_xlogy_Scalar_Self.textproto"],
+        "samples_from": ["binary/aten_add_Scalar.textproto", "binary/aten_copysign_Scalar.textproto", "binary/aten_fmod_Scalar.textproto", "binary/aten_pow_Scalar.textproto", "binary/aten_remainder_Scalar_Tensor.textproto", "binary/aten_div_Scalar.textproto", "binary/aten_xlogy_Scalar_Self.textproto"],
     },
     "binary/aten_sub_Scalar.textproto": {
         "overloads": ["aten::sub.Scalar", "aten::sub_.Scalar", "aten::sub.Scalar_out", "aten::subtract.Scalar", "aten::subtract_.Scalar"],
@@ -362,12 +362,12 @@ OP_GROUPS = {
     "binary/aten_xlogy_Scalar_Other.textproto": {
         "overloads": ["aten::xlogy.Scalar_Other", "aten::xlogy_.Scalar_Other", "aten::xlogy.OutScalar_Other", "aten::special_xlogy.other_scalar", "aten::special_xlogy.other_scalar_out"],
         "targets": ["aten_xlogy_Scalar_Other", "aten_xlogy__Scalar_Other", "aten_xlogy_OutScalar_Other", "aten_special_xlogy_other_scalar", "aten_special_xlogy_other_scalar_out"],
-        "samples_from": ["binary/aten_add_Scalar.textproto", "binary/aten_copysign_Scalar.textproto", "binary/aten_div_Scalar.textproto"],
+        "samples_from": ["binary/aten_add_Scalar.textproto", "binary/aten_copysign_Scalar.textproto", "binary/aten_div_Scalar.textproto", "binary/aten_pow_Scalar.textproto"],
     },
     "binary/aten_xlogy_Scalar_Self.textproto": {
         "overloads": ["aten::xlogy.Scalar_Self", "aten::xlogy.OutScalar_Self", "aten::special_xlogy.self_scalar", "aten::special_xlogy.self_scalar_out"],
         "targets": ["aten_xlogy_Scalar_Self", "aten_xlogy_OutScalar_Self", "aten_special_xlogy_self_scalar", "aten_special_xlogy_self_scalar_out"],
-        "samples_from": ["binary/aten_remainder_Scalar_Tensor.textproto"],
+        "samples_from": ["binary/aten_add_Scalar.textproto", "binary/aten_copysign_Scalar.textproto", "binary/aten_fmod_Scalar.textproto", "binary/aten_pow_Scalar.textproto", "binary/aten_remainder_Scalar_Tensor.textproto", "binary/aten_div_Scalar.textproto"],
     },
     "binary/aten_xlogy_Tensor.textproto": {
         "overloads": ["aten::xlogy.Tensor", "aten::xlogy_.Tensor", "aten::xlogy.OutTensor", "aten::special_xlogy", "aten::special_xlogy.out"],
@@ -432,7 +432,7 @@ OP_GROUPS = {
     "bitwise/aten_bitwise_and_Scalar_Tensor.textproto": {
         "overloads": ["aten::bitwise_and.Scalar_Tensor", "aten::bitwise_and.Scalar_Tensor_out"],
         "targets": ["aten_bitwise_and_Scalar_Tensor", "aten_bitwise_and_Scalar_Tensor_out"],
-        "samples_from": [],
+        "samples_from": ["bitwise/aten_bitwise_and_Scalar.textproto"],
     },
     "bitwise/aten_bitwise_and_Tensor.textproto": {
         "overloads": ["aten::bitwise_and.Tensor", "aten::bitwise_and_.Tensor", "aten::bitwise_and.Tensor_out", "aten::__and__.Tensor"],
@@ -467,7 +467,7 @@ OP_GROUPS = {
     "bitwise/aten_bitwise_or_Scalar_Tensor.textproto": {
         "overloads": ["aten::bitwise_or.Scalar_Tensor", "aten::bitwise_or.Scalar_Tensor_out"],
         "targets": ["aten_bitwise_or_Scalar_Tensor", "aten_bitwise_or_Scalar_Tensor_out"],
-        "samples_from": ["bitwise/aten_bitwise_and_Scalar_Tensor.textproto"],
+        "samples_from": ["bitwise/aten_bitwise_and_Scalar.textproto", "bitwise/aten_bitwise_and_Scalar_Tensor.textproto"],
     },
     "bitwise/aten_bitwise_or_Tensor.textproto": {
         "overloads": ["aten::bitwise_or.Tensor", "aten::bitwise_or_.Tensor", "aten::bitwise_or.Tensor_out", "aten::__or__.Tensor"],
@@ -497,7 +497,7 @@ OP_GROUPS = {
     "bitwise/aten_bitwise_xor_Scalar_Tensor.textproto": {
         "overloads": ["aten::bitwise_xor.Scalar_Tensor", "aten::bitwise_xor.Scalar_Tensor_out"],
         "targets": ["aten_bitwise_xor_Scalar_Tensor", "aten_bitwise_xor_Scalar_Tensor_out"],
-        "samples_from": ["bitwise/aten_bitwise_and_Scalar_Tensor.textproto"],
+        "samples_from": ["bitwise/aten_bitwise_and_Scalar.textproto", "bitwise/aten_bitwise_and_Scalar_Tensor.textproto"],
     },
     "bitwise/aten_bitwise_xor_Tensor.textproto": {
         "overloads": ["aten::bitwise_xor.Tensor", "aten::bitwise_xor_.Tensor", "aten::bitwise_xor.Tensor_out", "aten::__xor__.Tensor"],
@@ -512,27 +512,27 @@ OP_GROUPS = {
     "clamp/aten_clamp_Tensor.textproto": {
         "overloads": ["aten::clamp.Tensor", "aten::clamp_.Tensor", "aten::clamp.Tensor_out", "aten::clip.Tensor", "aten::clip_.Tensor", "aten::clip.Tensor_out"],
         "targets": ["aten_clamp_Tensor", "aten_clamp__Tensor", "aten_clamp_Tensor_out", "aten_clip_Tensor", "aten_clip__Tensor", "aten_clip_Tensor_out"],
-        "samples_from": [],
+        "samples_from": ["binary/aten_add_Tensor.textproto"],
     },
     "clamp/aten_clamp_max.textproto": {
         "overloads": ["aten::clamp_max", "aten::clamp_max_", "aten::clamp_max.out"],
         "targets": ["aten_clamp_max", "aten_clamp_max_", "aten_clamp_max_out"],
-        "samples_from": ["clamp/aten_clamp.textproto"],
+        "samples_from": ["clamp/aten_clamp.textproto", "binary/aten_add_Scalar.textproto", "binary/aten_copysign_Scalar.textproto"],
     },
     "clamp/aten_clamp_max_Tensor.textproto": {
         "overloads": ["aten::clamp_max.Tensor", "aten::clamp_max_.Tensor", "aten::clamp_max.Tensor_out"],
         "targets": ["aten_clamp_max_Tensor", "aten_clamp_max__Tensor", "aten_clamp_max_Tensor_out"],
-        "samples_from": ["clamp/aten_clamp_Tensor.textproto"],
+        "samples_from": ["binary/aten_add_Tensor.textproto", "clamp/aten_clamp_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_atan2.textproto", "binary/aten_ldexp_Tensor.textproto", "binary/aten_mul_Tensor.textproto"],
     },
     "clamp/aten_clamp_min.textproto": {
         "overloads": ["aten::clamp_min", "aten::clamp_min_", "aten::clamp_min.out"],
         "targets": ["aten_clamp_min", "aten_clamp_min_", "aten_clamp_min_out"],
-        "samples_from": [],
+        "samples_from": ["binary/aten_add_Scalar.textproto", "binary/aten_copysign_Scalar.textproto", "binary/aten_div_Scalar.textproto", "binary/aten_pow_Scalar.textproto", "binary/aten_xlogy_Scalar_Other.textproto", "binary/aten_special_xlog1py_other_scalar.textproto", "binary/aten_fmod_Scalar.textproto", "binary/aten_remainder_Scalar_Tensor.textproto", "binary/aten_xlogy_Scalar_Self.textproto", "binary/aten_special_zeta_self_scalar.textproto", "clamp/aten_clamp.textproto", "clamp/aten_clamp_max.textproto"],
     },
     "clamp/aten_clamp_min_Tensor.textproto": {
         "overloads": ["aten::clamp_min.Tensor", "aten::clamp_min_.Tensor", "aten::clamp_min.Tensor_out"],
         "targets": ["aten_clamp_min_Tensor", "aten_clamp_min__Tensor", "aten_clamp_min_Tensor_out"],
-        "samples_from": [],
+        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_atan2.textproto", "binary/aten_ldexp_Tensor.textproto", "binary/aten_mul_Tensor.textproto", "clamp/aten_clamp_Tensor.textproto", "clamp/aten_clamp_max_Tensor.textproto"],
     },
     "comparison/aten_eq_Scalar.textproto": {
         "overloads": ["aten::eq.Scalar", "aten::eq_.Scalar", "aten::eq.Scalar_out"],
@@ -767,7 +767,7 @@ OP_GROUPS = {
     "copy/aten_copy_.textproto": {
         "overloads": ["aten::copy_"],
         "targets": ["aten_copy_"],
-        "samples_from": [],
+        "samples_from": ["activation_backward/aten_gelu_backward.textproto"],
     },
     "copy/aten_fill__Scalar.textproto": {
         "overloads": ["aten::fill_.Scalar"],
@@ -777,7 +777,7 @@ OP_GROUPS = {
     "copy/aten_fill__Tensor.textproto": {
         "overloads": ["aten::fill_.Tensor"],
         "targets": ["aten_fill__Tensor"],
-        "samples_from": [],
+        "samples_from": ["activation_backward/aten_gelu_backward.textproto", "activation_backward/aten_prelu.textproto"],
     },
     "copy/aten_full_like.textproto": {
         "overloads": ["aten::full_like"],
@@ -1107,7 +1107,7 @@ OP_GROUPS = {
     "losses/aten_binary_cross_entropy_backward.textproto": {
         "overloads": ["aten::binary_cross_entropy_backward", "aten::binary_cross_entropy_backward.grad_input"],
         "targets": ["aten_binary_cross_entropy_backward", "aten_binary_cross_entropy_backward_grad_input"],
-        "samples_from": ["losses/aten_mse_loss_backward.textproto"],
+        "samples_from": ["losses/aten_binary_cross_entropy_with_logits.textproto", "losses/aten_mse_loss_backward.textproto"],
     },
     "losses/aten_binary_cross_entropy_with_logits.textproto": {
         "overloads": ["aten::binary_cross_entropy_with_logits", "aten::binary_cross_entropy_with_logits.out"],
@@ -1142,7 +1142,7 @@ OP_GROUPS = {
     "losses/aten_mse_loss_backward.textproto": {
         "overloads": ["aten::mse_loss_backward", "aten::mse_loss_backward.grad_input"],
         "targets": ["aten_mse_loss_backward", "aten_mse_loss_backward_grad_input"],
-        "samples_from": [],
+        "samples_from": ["losses/aten_binary_cross_entropy_with_logits.textproto"],
     },
     "losses/aten_nll_loss.textproto": {
         "overloads": ["aten::nll_loss", "aten::nll_loss.out"],
@@ -1187,7 +1187,7 @@ OP_GROUPS = {
     "losses/aten_soft_margin_loss_backward.textproto": {
         "overloads": ["aten::soft_margin_loss_backward", "aten::soft_margin_loss_backward.grad_input"],
         "targets": ["aten_soft_margin_loss_backward", "aten_soft_margin_loss_backward_grad_input"],
-        "samples_from": ["losses/aten_mse_loss_backward.textproto"],
+        "samples_from": ["losses/aten_binary_cross_entropy_with_logits.textproto", "losses/aten_mse_loss_backward.textproto"],
     },
     "matrix/aten__addmm_activation.textproto": {
         "overloads": ["aten::_addmm_activation", "aten::_addmm_activation.out"],
@@ -1222,7 +1222,7 @@ OP_GROUPS = {
     "matrix/aten_addr.textproto": {
         "overloads": ["aten::addr", "aten::addr_", "aten::addr.out"],
         "targets": ["aten_addr", "aten_addr_", "aten_addr_out"],
-        "samples_from": [],
+        "samples_from": ["matrix/aten_addmv.textproto"],
     },
     "matrix/aten_baddbmm.textproto": {
         "overloads": ["aten::baddbmm", "aten::baddbmm_", "aten::baddbmm.out"],
@@ -1262,7 +1262,7 @@ OP_GROUPS = {
     "matrix/aten_inner.textproto": {
         "overloads": ["aten::inner", "aten::inner.out"],
         "targets": ["aten_inner", "aten_inner_out"],
-        "samples_from": [],
+        "samples_from": ["matrix/aten_dot.textproto", "binary/aten_add_Tensor.textproto"],
     },
     "matrix/aten_kron.textproto": {
         "overloads": ["aten::kron", "aten::kron.out"],
@@ -1277,7 +1277,7 @@ OP_GROUPS = {
     "matrix/aten_matmul.textproto": {
         "overloads": ["aten::matmul", "aten::matmul.out"],
         "targets": ["aten_matmul", "aten_matmul_out"],
-        "samples_from": ["matrix/aten_inner.textproto"],
+        "samples_from": ["matrix/aten_dot.textproto", "binary/aten_add_Tensor.textproto", "matrix/aten_inner.textproto", "activation_backward/aten_gelu_backward.textproto", "activation_backward/aten_sigmoid_backward.textproto"],
     },
     "matrix/aten_mm.textproto": {
         "overloads": ["aten::mm", "aten::mm.out"],
@@ -1287,7 +1287,7 @@ OP_GROUPS = {
     "matrix/aten_mv.textproto": {
         "overloads": ["aten::mv", "aten::mv.out"],
         "targets": ["aten_mv", "aten_mv_out"],
-        "samples_from": [],
+        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_atan2.textproto", "binary/aten_ldexp_Tensor.textproto", "binary/aten_mul_Tensor.textproto", "comparison/aten_eq_Tensor.textproto"],
     },
     "matrix/aten_outer.textproto": {
         "overloads": ["aten::outer", "aten::outer.out", "aten::ger", "aten::ger.out"],
@@ -1302,7 +1302,7 @@ OP_GROUPS = {
     "matrix/aten_vdot.textproto": {
         "overloads": ["aten::vdot", "aten::vdot.out"],
         "targets": ["aten_vdot", "aten_vdot_out"],
-        "samples_from": ["matrix/aten_inner.textproto"],
+        "samples_from": ["matrix/aten_dot.textproto", "binary/aten_add_Tensor.textproto", "matrix/aten_inner.textproto"],
     },
     "normalization/aten__weight_norm.textproto": {
         "overloads": ["aten::_weight_norm"],
@@ -1327,7 +1327,7 @@ OP_GROUPS = {
     "normalization/aten_instance_norm.textproto": {
         "overloads": ["aten::instance_norm"],
         "targets": ["aten_instance_norm"],
-        "samples_from": [],
+        "samples_from": ["normalization/aten_batch_norm.textproto"],
     },
     "normalization/aten_layer_norm.textproto": {
         "overloads": ["aten::layer_norm"],
@@ -1717,7 +1717,7 @@ OP_GROUPS = {
     "reshape/aten_reshape.textproto": {
         "overloads": ["aten::reshape"],
         "targets": ["aten_reshape"],
-        "samples_from": [],
+        "samples_from": ["reshape/aten__unsafe_view.textproto"],
     },
     "reshape/aten_reshape_as.textproto": {
         "overloads": ["aten::reshape_as"],
@@ -1882,12 +1882,12 @@ OP_GROUPS = {
     "split/aten_split_Tensor.textproto": {
         "overloads": ["aten::split.Tensor"],
         "targets": ["aten_split_Tensor"],
-        "samples_from": [],
+        "samples_from": ["split/aten_chunk.textproto"],
     },
     "split/aten_split_copy_Tensor.textproto": {
         "overloads": ["aten::split_copy.Tensor", "aten::split_copy.Tensor_out"],
         "targets": ["aten_split_copy_Tensor", "aten_split_copy_Tensor_out"],
-        "samples_from": ["split/aten_split_Tensor.textproto"],
+        "samples_from": ["split/aten_chunk.textproto", "split/aten_split_Tensor.textproto"],
     },
     "split/aten_split_with_sizes.textproto": {
         "overloads": ["aten::split_with_sizes"],
@@ -1907,7 +1907,7 @@ OP_GROUPS = {
     "split/aten_tensor_split_sections.textproto": {
         "overloads": ["aten::tensor_split.sections"],
         "targets": ["aten_tensor_split_sections"],
-        "samples_from": [],
+        "samples_from": ["split/aten_chunk.textproto"],
     },
     "split/aten_unbind_copy_int.textproto": {
         "overloads": ["aten::unbind_copy.int", "aten::unbind_copy.int_out"],
@@ -1977,7 +1977,7 @@ OP_GROUPS = {
     "tensor_ops/aten_repeat.textproto": {
         "overloads": ["aten::repeat", "aten::repeat.out"],
         "targets": ["aten_repeat", "aten_repeat_out"],
-        "samples_from": [],
+        "samples_from": ["tensor_ops/aten_new_zeros.textproto"],
     },
     "tensor_ops/aten_roll.textproto": {
         "overloads": ["aten::roll", "aten::roll.out"],
@@ -1997,7 +1997,7 @@ OP_GROUPS = {
     "tensor_ops/aten_tile.textproto": {
         "overloads": ["aten::tile"],
         "targets": ["aten_tile"],
-        "samples_from": [],
+        "samples_from": ["tensor_ops/aten_new_zeros.textproto", "tensor_ops/aten_repeat.textproto"],
     },
     "tensor_ops/aten_tril.textproto": {
         "overloads": ["aten::tril", "aten::tril_", "aten::tril.out"],
@@ -2012,12 +2012,12 @@ OP_GROUPS = {
     "ternary/aten_addcdiv.textproto": {
         "overloads": ["aten::addcdiv", "aten::addcdiv_", "aten::addcdiv.out"],
         "targets": ["aten_addcdiv", "aten_addcdiv_", "aten_addcdiv_out"],
-        "samples_from": ["ternary/aten_addcmul.textproto"],
+        "samples_from": ["binary/aten_add_Tensor.textproto", "clamp/aten_clamp_Tensor.textproto", "ternary/aten_addcmul.textproto"],
     },
     "ternary/aten_addcmul.textproto": {
         "overloads": ["aten::addcmul", "aten::addcmul_", "aten::addcmul.out"],
         "targets": ["aten_addcmul", "aten_addcmul_", "aten_addcmul_out"],
-        "samples_from": [],
+        "samples_from": ["binary/aten_add_Tensor.textproto", "clamp/aten_clamp_Tensor.textproto"],
     },
     "ternary/aten_lerp_Scalar.textproto": {
         "overloads": ["aten::lerp.Scalar", "aten::lerp_.Scalar", "aten::lerp.Scalar_out"],
@@ -2027,7 +2027,7 @@ OP_GROUPS = {
     "ternary/aten_lerp_Tensor.textproto": {
         "overloads": ["aten::lerp.Tensor", "aten::lerp_.Tensor", "aten::lerp.Tensor_out"],
         "targets": ["aten_lerp_Tensor", "aten_lerp__Tensor", "aten_lerp_Tensor_out"],
-        "samples_from": [],
+        "samples_from": ["binary/aten_add_Tensor.textproto", "clamp/aten_clamp_Tensor.textproto"],
     },
     "ternary/aten_where_ScalarOther.textproto": {
         "overloads": ["aten::where.ScalarOther"],
@@ -2037,7 +2037,7 @@ OP_GROUPS = {
     "ternary/aten_where_ScalarSelf.textproto": {
         "overloads": ["aten::where.ScalarSelf"],
         "targets": ["aten_where_ScalarSelf"],
-        "samples_from": [],
+        "samples_from": ["ternary/aten_where_ScalarOther.textproto"],
     },
     "unary/aten_abs.textproto": {
         "overloads": ["aten::abs", "aten::abs_", "aten::abs.out", "aten::absolute", "aten::absolute_", "aten::absolute.out"],
@@ -2087,7 +2087,7 @@ OP_GROUPS = {
     "unary/aten_celu.textproto": {
         "overloads": ["aten::celu", "aten::celu_", "aten::celu.out"],
         "targets": ["aten_celu", "aten_celu_", "aten_celu_out"],
-        "samples_from": ["unary/aten_isfinite.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "clamp/aten_clamp.textproto"],
     },
     "unary/aten_cos.textproto": {
         "overloads": ["aten::cos", "aten::cos_", "aten::cos.out"],
@@ -2112,7 +2112,7 @@ OP_GROUPS = {
     "unary/aten_elu.textproto": {
         "overloads": ["aten::elu", "aten::elu_", "aten::elu.out"],
         "targets": ["aten_elu", "aten_elu_", "aten_elu_out"],
-        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_celu.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "clamp/aten_clamp.textproto", "unary/aten_celu.textproto"],
     },
     "unary/aten_erf.textproto": {
         "overloads": ["aten::erf", "aten::erf_", "aten::erf.out", "aten::special_erf", "aten::special_erf.out"],
@@ -2252,12 +2252,12 @@ OP_GROUPS = {
     "unary/aten_mvlgamma.textproto": {
         "overloads": ["aten::mvlgamma", "aten::mvlgamma_", "aten::mvlgamma.out", "aten::special_multigammaln", "aten::special_multigammaln.out"],
         "targets": ["aten_mvlgamma", "aten_mvlgamma_", "aten_mvlgamma_out", "aten_special_multigammaln", "aten_special_multigammaln_out"],
-        "samples_from": [],
+        "samples_from": ["binary/aten_add_Scalar.textproto", "binary/aten_copysign_Scalar.textproto", "binary/aten_div_Scalar.textproto", "binary/aten_pow_Tensor_Scalar.textproto"],
     },
     "unary/aten_nan_to_num.textproto": {
         "overloads": ["aten::nan_to_num", "aten::nan_to_num_", "aten::nan_to_num.out"],
         "targets": ["aten_nan_to_num", "aten_nan_to_num_", "aten_nan_to_num_out"],
-        "samples_from": ["unary/aten_isfinite.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "clamp/aten_clamp.textproto", "unary/aten_celu.textproto"],
     },
     "unary/aten_neg.textproto": {
         "overloads": ["aten::neg", "aten::neg_", "aten::neg.out", "aten::negative", "aten::negative_", "aten::negative.out"],
@@ -2302,7 +2302,7 @@ OP_GROUPS = {
     "unary/aten_round_decimals.textproto": {
         "overloads": ["aten::round.decimals", "aten::round_.decimals", "aten::round.decimals_out", "aten::special_round", "aten::special_round.out"],
         "targets": ["aten_round_decimals", "aten_round__decimals", "aten_round_decimals_out", "aten_special_round", "aten_special_round_out"],
-        "samples_from": [],
+        "samples_from": ["reductions/aten__aminmax_dim.textproto", "scans/aten_cummax.textproto", "reductions/aten_max_dim.textproto", "reductions/aten_prod_dim_int.textproto", "scans/aten_cumprod.textproto"],
     },
     "unary/aten_rsqrt.textproto": {
         "overloads": ["aten::rsqrt", "aten::rsqrt_", "aten::rsqrt.out"],
@@ -2362,7 +2362,7 @@ OP_GROUPS = {
     "unary/aten_special_airy_ai.textproto": {
         "overloads": ["aten::special_airy_ai", "aten::special_airy_ai.out"],
         "targets": ["aten_special_airy_ai", "aten_special_airy_ai_out"],
-        "samples_from": [],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto"],
     },
     "unary/aten_special_bessel_j0.textproto": {
         "overloads": ["aten::special_bessel_j0", "aten::special_bessel_j0.out"],
@@ -2437,17 +2437,17 @@ OP_GROUPS = {
     "unary/aten_special_scaled_modified_bessel_k0.textproto": {
         "overloads": ["aten::special_scaled_modified_bessel_k0", "aten::special_scaled_modified_bessel_k0.out"],
         "targets": ["aten_special_scaled_modified_bessel_k0", "aten_special_scaled_modified_bessel_k0_out"],
-        "samples_from": ["unary/aten_special_airy_ai.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_special_airy_ai.textproto"],
     },
     "unary/aten_special_scaled_modified_bessel_k1.textproto": {
         "overloads": ["aten::special_scaled_modified_bessel_k1", "aten::special_scaled_modified_bessel_k1.out"],
         "targets": ["aten_special_scaled_modified_bessel_k1", "aten_special_scaled_modified_bessel_k1_out"],
-        "samples_from": ["unary/aten_special_airy_ai.textproto", "unary/aten_special_scaled_modified_bessel_k0.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_special_airy_ai.textproto", "unary/aten_special_scaled_modified_bessel_k0.textproto"],
     },
     "unary/aten_special_spherical_bessel_j0.textproto": {
         "overloads": ["aten::special_spherical_bessel_j0", "aten::special_spherical_bessel_j0.out"],
         "targets": ["aten_special_spherical_bessel_j0", "aten_special_spherical_bessel_j0_out"],
-        "samples_from": ["unary/aten_special_airy_ai.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_special_airy_ai.textproto"],
     },
     "unary/aten_sqrt.textproto": {
         "overloads": ["aten::sqrt", "aten::sqrt_", "aten::sqrt.out"],
@@ -2582,12 +2582,12 @@ OP_GROUPS = {
     "views/aten_unfold.textproto": {
         "overloads": ["aten::unfold"],
         "targets": ["aten_unfold"],
-        "samples_from": [],
+        "samples_from": ["slicing/aten_narrow.textproto"],
     },
     "views/aten_unfold_copy.textproto": {
         "overloads": ["aten::unfold_copy", "aten::unfold_copy.out"],
         "targets": ["aten_unfold_copy", "aten_unfold_copy_out"],
-        "samples_from": ["views/aten_unfold.textproto"],
+        "samples_from": ["slicing/aten_narrow.textproto", "views/aten_unfold.textproto"],
     },
     "views/aten_unsqueeze.textproto": {
         "overloads": ["aten::unsqueeze", "aten::unsqueeze_"],

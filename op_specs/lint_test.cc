@@ -5,12 +5,14 @@
 // specs' groups are; no sample is written in two spec files. (Target naming
 // and collisions are checked by //codegen:lint_specs_test with the naming
 // function itself.)
+#include <algorithm>
 #include <map>
 #include <set>
 #include <string>
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "google/protobuf/text_format.h"
 #include "gtest/gtest.h"
 #include "shrt/engine/spec_tree.h"
 #include "shrt/ops/overload_name.h"
@@ -93,23 +95,126 @@ TEST(LintTest, GroupsManifestIsCurrent) {
       << "op_specs/" << kGroupsFile << " is stale: run `" << kGroupsCommand << "`";
 }
 
+// A sample as the lint compares it (NoSampleIsWrittenTwice): without its
+// name, its inputs' recipes and its argument names, its args and its
+// sweeps each in a canonical order; and, in that order, each arg's and
+// sweep's content with the name it drops, so two equal samples' names
+// pair up by position.
+struct Unnamed {
+  std::string content;
+  std::vector<std::pair<std::string, std::string>> items;  // (content, name), sorted
+};
+
+Unnamed WithoutNames(const Sample& sample) {
+  Unnamed out;
+  for (Arg arg : sample.arg()) {
+    for (TensorArg* t : MutableTensorArgsOf(arg)) t->clear_recipe();
+    std::string name = arg.name();
+    arg.clear_name();
+    out.items.emplace_back("a" + arg.SerializeAsString(), std::move(name));
+  }
+  for (Sweep sweep : sample.sweep()) {
+    std::string name = sweep.name();
+    sweep.clear_name();
+    out.items.emplace_back("w" + sweep.SerializeAsString(), std::move(name));
+  }
+  std::sort(out.items.begin(), out.items.end());
+  out.content = sample.nightly_only() ? "nightly|" : "|";
+  for (const auto& [content, name] : out.items) {
+    absl::StrAppend(&out.content, content.size(), ":", content);
+  }
+  return out;
+}
+
+// The rename entries (spec.proto SampleSource.rename) that give a sample
+// whose args and sweeps are `from` the names they have in `to` (equal
+// samples' items): items of equal content keep their own name where both
+// sides have it, and pair the rest in order.
+std::string Renames(const std::vector<std::pair<std::string, std::string>>& from,
+                    const std::vector<std::pair<std::string, std::string>>& to) {
+  std::string out;
+  for (size_t i = 0; i < from.size();) {
+    size_t end = i;  // [i, end): items of one content, on both sides alike
+    while (end < from.size() && from[end].first == from[i].first) ++end;
+    std::vector<std::string> left, right;
+    for (size_t k = i; k < end; ++k) left.push_back(from[k].second);
+    for (size_t k = i; k < end; ++k) {
+      auto same = std::find(left.begin(), left.end(), to[k].second);
+      if (same != left.end()) {
+        left.erase(same);
+      } else {
+        right.push_back(to[k].second);
+      }
+    }
+    for (size_t k = 0; k < left.size(); ++k) {
+      absl::StrAppend(&out, " rename { arg: \"", left[k], "\" to: \"", right[k], "\" }");
+    }
+    i = end;
+  }
+  return out;
+}
+
+// The comparison itself can tell samples apart and pair their names:
+// add.Tensor's broadcast_row written again for heaviside(self, values) is
+// one sample, a swap keeps the names both sides have, and another shape,
+// dtype or tier is another sample.
+TEST(LintTest, SamplesEqualUpToArgumentNamesAreOne) {
+  auto parse = [](const std::string& text) {
+    Sample sample;
+    EXPECT_TRUE(google::protobuf::TextFormat::ParseFromString(text, &sample)) << text;
+    return sample;
+  };
+  const Sample add = parse(R"pb(name: "broadcast_row"
+                                 arg { name: "self" tensor { shape: [ 7, 5 ] } }
+                                 arg { name: "other" tensor { shape: [ 5 ] } })pb");
+  const Sample heaviside = parse(R"pb(name: "row"
+                                       arg { name: "values" tensor { shape: [ 5 ] recipe: "nonzero" } }
+                                       arg { name: "self" tensor { shape: [ 7, 5 ] } })pb");
+  EXPECT_EQ(WithoutNames(add).content, WithoutNames(heaviside).content);
+  EXPECT_EQ(Renames(WithoutNames(add).items, WithoutNames(heaviside).items),
+            " rename { arg: \"other\" to: \"values\" }");
+
+  const Sample same_shapes = parse(R"pb(name: "a"
+                                         arg { name: "self" tensor { shape: [ 7 ] } }
+                                         arg { name: "tensor" tensor { shape: [ 7 ] } })pb");
+  const Sample same_shapes_inner = parse(R"pb(name: "b"
+                                               arg { name: "self" tensor { shape: [ 7 ] } }
+                                               arg { name: "other" tensor { shape: [ 7 ] } })pb");
+  EXPECT_EQ(Renames(WithoutNames(same_shapes).items, WithoutNames(same_shapes_inner).items),
+            " rename { arg: \"tensor\" to: \"other\" }");
+
+  for (const std::string& other :
+       {std::string(R"pb(arg { name: "self" tensor { shape: [ 7, 5 ] } }
+                         arg { name: "other" tensor { shape: [ 1, 5 ] } })pb"),
+        std::string(R"pb(arg { name: "self" tensor { shape: [ 7, 5 ] dtype: FLOAT64 } }
+                         arg { name: "other" tensor { shape: [ 5 ] } })pb"),
+        std::string(R"pb(arg { name: "self" tensor { shape: [ 7, 5 ] } }
+                         arg { name: "other" tensor { shape: [ 5 ] } } nightly_only: true)pb")}) {
+    EXPECT_NE(WithoutNames(add).content, WithoutNames(parse(other)).content) << other;
+  }
+}
+
 // No sample is written twice (specs are written once per op group): a
 // spec that needs a sample another spec writes takes it, by the other
 // spec's op and the sample's name (spec.proto OpSpec.samples_from), rather
-// than write it again. Two samples are the same when their arguments,
-// sweeps and tier are, whatever their names and their inputs' recipes: a
-// second name would only draw the same inputs again under another seed
-// (shrt/spec/rng.h CaseSeed), and a recipe is the taking spec's to give
-// (OpSpec.recipe and arg_recipe, SampleSource.recipe and arg_recipe).
+// than write it again. Two samples are the same when their arguments'
+// values, their sweeps and their tier are, whatever their names, their
+// inputs' recipes and their arguments' names: a second name would only
+// draw the same inputs again under another seed (shrt/spec/rng.h
+// CaseSeed), a recipe is the taking spec's to give (OpSpec.recipe and
+// arg_recipe, SampleSource.recipe and arg_recipe), and so are the names of
+// its schema's arguments (SampleSource.rename: heaviside's `values` is
+// add.Tensor's `other`).
 TEST(LintTest, NoSampleIsWrittenTwice) {
   absl::StatusOr<std::vector<LoadedSpec>> specs = LoadSpecTree("op_specs", "op_specs/recipes");
   ASSERT_TRUE(specs.ok()) << specs.status();
   struct Writer {
-    std::string where;  // "<path>:<line>"
-    std::string op;     // the functional overload of the writing spec
-    std::string name;   // the sample's name there
+    std::string where;               // "<path>:<line>"
+    std::string op;                  // the functional overload of the writing spec
+    std::string name;                // the sample's name there
+    std::vector<std::pair<std::string, std::string>> items;  // Unnamed::items
   };
-  // serialized sample without its name -> where it is written first
+  // sample without its names (Unnamed::content) -> where it is written first
   std::map<std::string, Writer> writer;
   std::set<std::string> files;
   for (const LoadedSpec& s : *specs) {
@@ -119,25 +224,22 @@ TEST(LintTest, NoSampleIsWrittenTwice) {
     OpSpec own;  // the file as written: its own samples only
     absl::StatusOr<TextLocations> where = ParseTextProto(*text, s.path(), &own);
     ASSERT_TRUE(where.ok()) << where.status();
+    const std::string op = OverloadToString(s.group().functional);
     for (int k = 0; k < own.sample_size(); ++k) {
       const std::string here = where->Where({{"sample", k}}, own);
-      Sample content = own.sample(k);
-      content.clear_name();
-      for (Arg& arg : *content.mutable_arg()) {
-        for (TensorArg* t : MutableTensorArgsOf(arg)) t->clear_recipe();
-      }
-      auto [it, fresh] = writer.emplace(
-          content.SerializeAsString(),
-          Writer{here, OverloadToString(s.group().functional), own.sample(k).name()});
+      const std::string& name = own.sample(k).name();
+      Unnamed unnamed = WithoutNames(own.sample(k));
+      auto [it, fresh] = writer.emplace(unnamed.content, Writer{here, op, name, unnamed.items});
+      const Writer& first = it->second;
       // Which of the two came first is the tree's order, not history: name both ways out.
-      EXPECT_TRUE(fresh) << here << ": sample '" << own.sample(k).name()
-                         << "' writes again what " << it->second.where << " writes as '"
-                         << it->second.name << "': keep one, and take it in the other spec, "
-                         << "here with samples_from { op: \"" << it->second.op << "\" sample: \""
-                         << it->second.name << "\" } or there with samples_from { op: \""
-                         << OverloadToString(s.group().functional) << "\" sample: \""
-                         << own.sample(k).name() << "\" }, giving the taken inputs their "
-                         << "recipes with the entry's recipe or arg_recipe";
+      EXPECT_TRUE(fresh) << here << ": sample '" << name << "' writes again what " << first.where
+                         << " writes as '" << first.name << "': keep one, and take it in the "
+                         << "other spec, here with samples_from { op: \"" << first.op
+                         << "\" sample: \"" << first.name << "\""
+                         << Renames(first.items, unnamed.items) << " } or there with samples_from "
+                         << "{ op: \"" << op << "\" sample: \"" << name << "\""
+                         << Renames(unnamed.items, first.items) << " }, giving the taken inputs "
+                         << "their recipes with the entry's recipe or arg_recipe";
     }
   }
 }

@@ -440,6 +440,64 @@ TEST(BindTest, SourceRecipesOverTheSpecsAndTravelWithTheSamples) {
   }
 }
 
+// A samples_from entry's rename gives the taken samples' args and sweeps
+// this spec's names for them, all at once (a swap stays a swap), before
+// its arg_recipe, which names this spec's arguments; a rename that
+// reaches nothing, repeats, or gives one argument twice is an error.
+TEST(BindTest, RenamedSamplesBindUnderTheTakingSpecsNames) {
+  absl::StatusOr<LoadedSpec> add = LoadedSpec::FromText(
+      "op: \"aten::add.Tensor\"\n"
+      "sample { name: \"row\" arg { name: \"self\" tensor { shape: [2, 3] } }\n"
+      "  arg { name: \"other\" tensor { shape: [3] } } }\n",
+      "add.textproto", TestRecipes());
+  ASSERT_TRUE(add.ok()) << add.status();
+  absl::StatusOr<LoadedSpec> heaviside = LoadedSpec::FromText(
+      "op: \"aten::heaviside\"\n"
+      "samples_from { op: \"aten::add.Tensor\" rename { arg: \"other\" to: \"values\" }\n"
+      "  arg_recipe { arg: \"values\" recipe: \"nonzero\" } }\n",
+      "heaviside.textproto", TestRecipes(), {&*add});
+  ASSERT_TRUE(heaviside.ok()) << heaviside.status();
+  absl::StatusOr<std::vector<BoundSample>> bound = BoundSample::BindAll(*heaviside, 0);
+  ASSERT_TRUE(bound.ok()) << bound.status();
+  ASSERT_EQ(bound->front().inputs().size(), 2u);
+  EXPECT_EQ(bound->front().inputs()[1].label, "values");
+  EXPECT_EQ(bound->front().inputs()[1].recipe, "nonzero");
+  EXPECT_THAT(bound->front().inputs()[1].shape, ::testing::ElementsAre(3));
+
+  // All at once: a swap of self and other binds other's [3] as self.
+  absl::StatusOr<LoadedSpec> swapped = LoadedSpec::FromText(
+      "op: \"aten::sub.Tensor\"\n"
+      "samples_from { op: \"aten::add.Tensor\" rename { arg: \"self\" to: \"other\" }\n"
+      "  rename { arg: \"other\" to: \"self\" } }\n",
+      "sub.textproto", TestRecipes(), {&*add});
+  ASSERT_TRUE(swapped.ok()) << swapped.status();
+  EXPECT_EQ(swapped->proto().sample(0).arg(0).name(), "other");
+  EXPECT_EQ(swapped->proto().sample(0).arg(1).name(), "self");
+
+  for (const auto& [entry, error] : std::vector<std::pair<std::string, std::string>>{
+           {"rename { arg: \"alpha\" to: \"values\" }",
+            "h.textproto:2: field 'samples_from[0].rename[0].arg': 'alpha' is no argument of the "
+            "taken samples"},
+           {"rename { to: \"values\" }", "field 'samples_from[0].rename[0].arg': is required"},
+           {"rename { arg: \"other\" }", "field 'samples_from[0].rename[0].to': is required"},
+           {"rename { arg: \"other\" to: \"values\" } rename { arg: \"other\" to: \"input\" }",
+            "field 'samples_from[0].rename[1].arg': 'other' has an entry already"},
+           {"rename { arg: \"other\" to: \"values\" } rename { arg: \"self\" to: \"values\" }",
+            "field 'samples_from[0].rename[1].to': 'values' is the name of another entry already"},
+           {"rename { arg: \"other\" to: \"self\" }",
+            "field 'samples_from[0].rename': sample 'row' gives argument 'self' twice once "
+            "renamed"}}) {
+    EXPECT_THAT(std::string(LoadedSpec::FromText(absl::StrCat("op: \"aten::heaviside\"\n"
+                                                              "samples_from { op: \"aten::add.Tensor\" ",
+                                                              entry, " }\n"),
+                                                 "h.textproto", TestRecipes(), {&*add})
+                                .status()
+                                .message()),
+                HasSubstr(error))
+        << entry;
+  }
+}
+
 TEST(BindTest, LayoutsNeedEnoughDims) {
   EXPECT_THAT(std::string(BindText("op: \"aten::relu\"\nsample { name: \"s\"\n"
                                    "arg { name: \"self\" tensor { shape: [3] layout: TRANSPOSED } } }")

@@ -62,6 +62,59 @@ struct SourceRecipes {
   }
 };
 
+// The argument names a SampleSource gives a taken sample's args and
+// sweeps (spec.proto SampleSource.rename), and which of them reached one.
+struct SourceRenames {
+  absl::flat_hash_map<std::string, std::string> to_of;  // source's name -> this spec's
+  absl::flat_hash_set<std::string> used;
+
+  // Reads entry `field` ("samples_from[e].rename") of `entries`.
+  absl::Status Read(const google::protobuf::RepeatedPtrField<ArgRename>& entries,
+                    const std::string& where, const std::string& field) {
+    absl::flat_hash_set<std::string> targets;
+    for (int r = 0; r < entries.size(); ++r) {
+      const ArgRename& entry = entries.Get(r);
+      const std::string item = absl::StrCat(field, "[", r, "]");
+      if (entry.arg().empty()) return FieldError(where, item + ".arg", "is required");
+      if (entry.to().empty()) return FieldError(where, item + ".to", "is required");
+      if (!to_of.emplace(entry.arg(), entry.to()).second) {
+        return FieldError(where, item + ".arg", absl::StrCat("'", entry.arg(), "' has an entry already"));
+      }
+      if (!targets.insert(entry.to()).second) {
+        return FieldError(where, item + ".to",
+                          absl::StrCat("'", entry.to(), "' is the name of another entry already"));
+      }
+    }
+    return absl::OkStatus();
+  }
+
+  // Renames `sample`'s args and sweeps, all at once; an error naming
+  // `field` if two of them then share a name.
+  absl::Status Apply(Sample& sample, const std::string& where, const std::string& field) {
+    if (to_of.empty()) return absl::OkStatus();
+    absl::flat_hash_set<std::string> names;
+    auto rename = [&](std::string* name) -> absl::Status {
+      if (auto it = to_of.find(*name); it != to_of.end()) {
+        used.insert(*name);
+        *name = it->second;
+      }
+      if (!names.insert(*name).second) {
+        return FieldError(where, field,
+                          absl::StrCat("sample '", sample.name(), "' gives argument '", *name,
+                                       "' twice once renamed"));
+      }
+      return absl::OkStatus();
+    };
+    for (Arg& arg : *sample.mutable_arg()) {
+      if (absl::Status s = rename(arg.mutable_name()); !s.ok()) return s;
+    }
+    for (Sweep& sweep : *sample.mutable_sweep()) {
+      if (absl::Status s = rename(sweep.mutable_name()); !s.ok()) return s;
+    }
+    return absl::OkStatus();
+  }
+};
+
 }  // namespace
 
 absl::Status LoadedSpec::CheckRecipe(const std::string& name, const std::string& where,
@@ -194,6 +247,8 @@ absl::Status LoadedSpec::TakeSamples(const std::vector<const LoadedSpec*>& given
         !st.ok()) {
       return st;
     }
+    SourceRenames renames;
+    if (absl::Status st = renames.Read(entry.rename(), where, field + ".rename"); !st.ok()) return st;
     std::vector<int> picked;  // indices into the source's samples
     if (entry.sample().empty()) {
       for (int s = 0; s < source.proto_.sample_size(); ++s) picked.push_back(s);
@@ -219,6 +274,7 @@ absl::Status LoadedSpec::TakeSamples(const std::vector<const LoadedSpec*>& given
     }
     for (int s : picked) {
       Sample sample = source.proto_.sample(s);
+      if (absl::Status st = renames.Apply(sample, where, field + ".rename"); !st.ok()) return st;
       stamp.Stamp(sample);
       auto [at, fresh] =
           taken.emplace(sample.name(), std::make_pair(merged.size(), entry.op()));
@@ -242,6 +298,13 @@ absl::Status LoadedSpec::TakeSamples(const std::vector<const LoadedSpec*>& given
       return FieldError(where, field + ".recipe",
                         "reaches no tensor input: every input of the taken samples names its "
                         "own recipe or has an arg_recipe entry here");
+    }
+    for (int r = 0; r < entry.rename_size(); ++r) {
+      if (!renames.used.contains(entry.rename(r).arg())) {
+        return FieldError(where, absl::StrCat(field, ".rename[", r, "].arg"),
+                          absl::StrCat("'", entry.rename(r).arg(),
+                                       "' is no argument of the taken samples"));
+      }
     }
     for (int r = 0; r < entry.arg_recipe_size(); ++r) {
       if (!stamp.args_used.contains(entry.arg_recipe(r).arg())) {

@@ -54,8 +54,10 @@ class LoadedSpec {
   //                     sample that spec lacks, or names one twice, or
   //                     whose `recipe` or `arg_recipe` entry is unknown,
   //                     repeated or reaches no tensor input that names no
-  //                     recipe of its own; two different samples of one
-  //                     name;
+  //                     recipe of its own, or whose `rename` entry lacks
+  //                     `arg` or `to`, repeats either, names no argument
+  //                     of the taken samples or gives one argument twice;
+  //                     two different samples of one name;
   //   FailedPrecondition the dispatcher's schemas make a group ambiguous.
   // Schema checks (argument names, types, arity) happen when a sample is
   // bound (sample.h).

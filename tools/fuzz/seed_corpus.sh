@@ -55,7 +55,7 @@ for family in $(printf '%s\n' "${op_specs[@]}" | cut -d/ -f2 | sort -u); do
     if [[ "$f" == "op_specs/$family/"* ]]; then specs+=("$f"); break; fi
   done
 done
-for field in sweep exclude missing local_shape_arg 'tensors {' recipe: world_sizes samples_from 'sample: \[' arg_recipe '^recipe:' '^samples_from .* recipe:' '^  arg_recipe' tolerance nightly_only dtype_value int_list str_value 'none: true' layout require_complete '^alias:'; do
+for field in sweep exclude missing local_shape_arg 'tensors {' recipe: world_sizes samples_from 'sample: \[' arg_recipe '^recipe:' '^samples_from .* recipe:' '^  arg_recipe' tolerance nightly_only dtype_value int_list str_value 'none: true' layout require_complete '^alias:' 'rename {'; do
   f=$(grep -l -- "$field" "${op_specs[@]}" | sed -n 1p || true)
   [[ -n "$f" ]] && specs+=("$f")
 done
