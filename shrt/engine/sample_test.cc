@@ -483,7 +483,7 @@ TEST(BindTest, RenamedSamplesBindUnderTheTakingSpecsNames) {
            {"rename { arg: \"other\" to: \"values\" } rename { arg: \"other\" to: \"input\" }",
             "field 'samples_from[0].rename[1].arg': 'other' has an entry already"},
            {"rename { arg: \"other\" to: \"values\" } rename { arg: \"self\" to: \"values\" }",
-            "field 'samples_from[0].rename[1].to': 'values' is the name of another entry already"},
+            "field 'samples_from[0].rename[1].to': 'values' is another entry's `to` already"},
            {"rename { arg: \"other\" to: \"self\" }",
             "field 'samples_from[0].rename': sample 'row' gives argument 'self' twice once "
             "renamed"}}) {

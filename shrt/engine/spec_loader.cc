@@ -68,7 +68,8 @@ struct SourceRenames {
   absl::flat_hash_map<std::string, std::string> to_of;  // source's name -> this spec's
   absl::flat_hash_set<std::string> used;
 
-  // Reads entry `field` ("samples_from[e].rename") of `entries`.
+  // Reads `entries` (a SampleSource's rename, reported as `field`[r] at
+  // `where`): an `arg` and a `to` each, one entry per `arg` and per `to`.
   absl::Status Read(const google::protobuf::RepeatedPtrField<ArgRename>& entries,
                     const std::string& where, const std::string& field) {
     absl::flat_hash_set<std::string> targets;
@@ -82,7 +83,7 @@ struct SourceRenames {
       }
       if (!targets.insert(entry.to()).second) {
         return FieldError(where, item + ".to",
-                          absl::StrCat("'", entry.to(), "' is the name of another entry already"));
+                          absl::StrCat("'", entry.to(), "' is another entry's `to` already"));
       }
     }
     return absl::OkStatus();
