@@ -51,7 +51,7 @@ Comparison FusedReal(const at::Tensor& full, const std::vector<at::Tensor>& loca
   // rank order (the same sums, bit for bit, as element by element).
   std::vector<double> reduced(n), want(n), slack(n);
   double* acc = reduced.data();
-  double* abs_sum = slack.data();
+  double* abs_sum = slack.data();  // each element's sum of |part| until its slack replaces it
   for (int64_t i = 0; i < n; ++i) {
     acc[i] = static_cast<double>(parts[0][i]);
     abs_sum[i] = std::abs(acc[i]);
