@@ -41,6 +41,16 @@ uint64_t ContentKey(const KeyedPiece& k) {
   return key;
 }
 
+// True if `piece` holds all of its src.
+bool HoldsAll(const Piece& piece) {
+  for (size_t d = 0; d < piece.held.size(); ++d) {
+    const Ranges& r = piece.held[d];
+    const int64_t size = piece.src.size(static_cast<int64_t>(d));
+    if (size != 0 && (r.size() != 1 || r[0].begin != 0 || r[0].end != size)) return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 std::vector<at::Tensor> DistributeNd(const at::Tensor& full,
@@ -52,7 +62,8 @@ std::vector<at::Tensor> DistributeNd(const at::Tensor& full,
   NdPieceCache& made = cache != nullptr ? *cache : own;
   // The pieces after the mesh dims so far, in row-major order: Replicate
   // levels repeat a piece, Shard levels narrow what it holds, Partial
-  // levels split it into parts drawn from `seed` and what it holds.
+  // levels split its base into parts drawn from `seed` and that base, and
+  // cut them to what it holds.
   std::vector<KeyedPiece> level{{WholePiece(full)}};
   for (int m = 0; m < mesh.ndim(); ++m) {
     const Placement& p = placements[m];
@@ -70,21 +81,27 @@ std::vector<at::Tensor> DistributeNd(const at::Tensor& full,
         }
         continue;
       }
-      // Partial: a part is determined by the piece it splits, the
-      // placement, the mesh dim's size and `seed`, and drawn once.
-      const uint64_t split = MixSeed({seed, ContentKey(piece),
+      // Partial: the piece's base (its src: the full tensor, or the whole
+      // part an earlier Partial level drew) is split whole, and each part
+      // is cut to what the piece holds. A split is determined by the base,
+      // the placement, the mesh dim's size and `seed`, and drawn once; and
+      // as the region of a split is a split of the region, Shard levels
+      // before a Partial one cut what they would cut after it.
+      const KeyedPiece base{WholePiece(piece.piece.src), piece.base};
+      const uint64_t split = MixSeed({seed, ContentKey(base),
                                       std::hash<std::string>()(p.ToString()),
                                       static_cast<uint64_t>(w)});
       auto it = made.splits.find(split);
       if (it == made.splits.end()) {
         NdPieceCache::Split parts;
-        parts.parts = Distribute(Cut(piece.piece), p, w, split, &parts.max_abs_part);
+        parts.parts = Distribute(base.piece.src, p, w, split, &parts.max_abs_part);
         it = made.splits.emplace(split, std::move(parts)).first;
       }
       if (max_abs_part != nullptr) *max_abs_part = std::max(*max_abs_part, it->second.max_abs_part);
+      const bool whole = HoldsAll(piece.piece);
       for (int c = 0; c < w; ++c) {
         const at::Tensor& part = it->second.parts[c];
-        next.push_back({WholePiece(part), MixSeed({split, static_cast<uint64_t>(c) + 1}), true});
+        next.push_back({{part, piece.piece.held}, MixSeed({split, static_cast<uint64_t>(c) + 1}), whole});
       }
     }
     level = std::move(next);
@@ -109,6 +126,12 @@ std::vector<at::Tensor> DistributeNd(const at::Tensor& full,
   }
   if (rank_keys != nullptr) *rank_keys = std::move(keys);
   return locals;
+}
+
+bool TransposesOnSquareMesh(const Placement& p, const Placement& q) {
+  if (p.is_replicate() || q.is_replicate()) return true;
+  if (Pieces(p) && Pieces(q)) return p.dim() != q.dim();
+  return Pieces(p) != Pieces(q);  // one cuts, the other is Partial
 }
 
 std::vector<int64_t> NdLocalShape(std::vector<int64_t> shape,

@@ -46,13 +46,19 @@ struct NdPieceCache {
 // CheckNdPlacements holds), distributed level by level: Replicate levels
 // repeat a piece, Shard and _StridedShard levels cut it (mesh.h ChunkOf,
 // StridedChunkOf), and Partial levels split it into parts with
-// distribute.h Distribute (parts of parts for [P(sum), P(sum)]). A split
-// is drawn with a seed derived from `seed`, what the piece holds, the
-// placement and the mesh dim's size alone, so one piece split one way
-// gets the same parts under any placements: ranks that differ only on
-// Replicate mesh dims hold the same values, and [R, P(sum)]'s rank (0, j)
-// holds what [P(sum), R]'s rank (j, 0) holds. `max_abs_part` as
-// Distribute's, over every level. Each distinct local is one contiguous
+// distribute.h Distribute (parts of parts for [P(sum), P(sum)]). A Partial
+// level splits the piece's base whole (the tensor it was cut from: `full`,
+// or the part an earlier Partial level drew) and cuts each part to what
+// the piece holds: the parts of a chunk are the chunks of the parts, as
+// the chunks of a sum are the sums of the chunks, so Shard levels cut the
+// same values before a Partial level as after it. A split is drawn with a
+// seed derived from `seed`, the base, the placement and the mesh dim's
+// size alone, so one base split one way gets the same parts under any
+// placements: ranks that differ only on Replicate mesh dims hold the same
+// values, [R, P(sum)]'s rank (0, j) holds what [P(sum), R]'s rank (j, 0)
+// holds, and [S(0), P(sum)]'s rank (i, j) what [P(sum), S(0)]'s rank
+// (j, i) holds. `max_abs_part` as Distribute's, over every split drawn
+// (a split of a base, not of the cut piece). Each distinct local is one contiguous
 // copy, and ranks holding the same content share that tensor: a caller
 // that lets an operator write its inputs copies them first (nd_truth.cc).
 // If `rank_keys` is given, it receives one key per rank, naming what the
@@ -71,6 +77,26 @@ std::vector<at::Tensor> DistributeNd(const at::Tensor& full,
                                      double* max_abs_part = nullptr,
                                      std::vector<uint64_t>* rank_keys = nullptr,
                                      NdPieceCache* cache = nullptr);
+
+// Whether a tensor under placements [p, q] on a square 2-D mesh (w x w)
+// holds on rank (i, j) what it holds under [q, p] on rank (j, i), key
+// included (DistributeNd, the same cache), and whether rank outputs under
+// [p, q] pass CheckNdOutput exactly when the same outputs on the
+// transposed ranks pass it under [q, p], with the same evidence up to the
+// rank names. Shard and _StridedShard "cut" a dim. True when:
+//   p or q is Replicate   the Replicate level repeats what the other level
+//                         cuts or splits, on either mesh dim;
+//   cuts of two dims      one block of the tensor, each dim cut by its own
+//                         size alone (mesh.h ChunkOf, StridedChunkOf);
+//   a cut and a Partial   a Partial level splits the whole base and the cut
+//                         takes the same ranges of the parts, before it as
+//                         after it; an output's Partial level reduces the
+//                         same ranks' locals against the same piece.
+// False for two cuts of one dim (S(0) twice is a chunk of a chunk: rank
+// (i, j) holds chunk 2 * i + j; _StridedShard's order against another cut
+// of its dim is what it expresses) and for a Partial twice (parts of
+// parts).
+bool TransposesOnSquareMesh(const Placement& p, const Placement& q);
 
 // The shape of rank `rank`'s local of a tensor of shape `shape` under
 // `placements`: the Shard and _StridedShard levels' pieces, nested.

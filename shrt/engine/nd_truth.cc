@@ -45,7 +45,7 @@ struct NdLocalsCache {
 };
 
 // The seed of input i's Partial parts in one case and redraw: the same for
-// every N-D placement, so that one piece split one way gets the same parts
+// every N-D placement, so that one base split one way gets the same parts
 // in every rule (nd_layout.h DistributeNd), and the rules' verdicts agree.
 uint64_t LocalsSeed(uint64_t case_seed, size_t i, int redraw) {
   return MixSeed({case_seed, i, static_cast<uint64_t>(redraw)});
@@ -64,6 +64,21 @@ Placement Representative(const NdPlacements& ps) {
     if (p.is_partial()) return p;
   }
   return ps.front();
+}
+
+// `rule` with its two mesh dims swapped, when every tensor of it
+// transposes (nd_layout.h TransposesOnSquareMesh); else nullopt.
+std::optional<NdRule> Transposed(const NdRule& rule) {
+  if (rule.ndim() != 2) return std::nullopt;
+  const Rule& a = rule.mesh_dims[0];
+  const Rule& b = rule.mesh_dims[1];
+  for (size_t i = 0; i < a.inputs.size(); ++i) {
+    if (!TransposesOnSquareMesh(a.inputs[i], b.inputs[i])) return std::nullopt;
+  }
+  for (size_t k = 0; k < a.outputs.size(); ++k) {
+    if (!TransposesOnSquareMesh(a.outputs[k], b.outputs[k])) return std::nullopt;
+  }
+  return NdRule{{b, a}};
 }
 
 class NdTruthBuilder {
@@ -131,6 +146,9 @@ class NdTruthBuilder {
       return Finish();
     }
     if (!started) return cases_.Bad("the sample produced no case");
+    for (size_t r = 0; r < followers_.size(); ++r) {
+      for (size_t f : followers_[r]) informative_[f] = informative_[r];
+    }
     for (size_t r = 0; r < truth_.rules.size(); ++r) {
       NdFinding& f = truth_.findings[r];
       if (f.finding != Finding::kValid) continue;
@@ -164,6 +182,11 @@ class NdTruthBuilder {
     truth_.rules = *std::move(rules);
     truth_.findings.assign(truth_.rules.size(), {Finding::kValid, ""});
     informative_.assign(truth_.rules.size(), 0);
+    followers_.assign(truth_.rules.size(), {});
+    runs_.assign(truth_.rules.size(), false);
+    if (mesh_.ndim() == 2 && mesh_.dims()[0] == mesh_.dims()[1]) {
+      for (size_t r = 0; r < truth_.rules.size(); ++r) index_.emplace(truth_.rules[r], r);
+    }
     for (size_t r = 0; r < truth_.rules.size(); ++r) {
       const NdRule& rule = truth_.rules[r];
       if (rule.ndim() != mesh_.ndim() || rule.num_inputs() != sample_.inputs().size() ||
@@ -178,9 +201,14 @@ class NdTruthBuilder {
         truth_.findings[r] = *std::move(f);
         continue;
       }
+      if (const std::optional<size_t> leader = TransposeLeader(r); leader.has_value()) {
+        followers_[*leader].push_back(r);
+        continue;
+      }
       std::vector<NdPlacements> inputs;
       for (size_t i = 0; i < rule.num_inputs(); ++i) inputs.push_back(rule.Input(i));
       tuples_[inputs].push_back(r);
+      runs_[r] = true;
     }
     rule_outputs_.resize(truth_.rules.size());
     std::map<NdPlacements, size_t> groups;  // output 0's placements, in order
@@ -220,6 +248,26 @@ class NdTruthBuilder {
       }
     }
     return group.ranks[rank];
+  }
+
+  // On a square 2-D mesh, the rule that rule r follows: an earlier one,
+  // running itself, that is r with its mesh dims swapped (Transposed). Its
+  // every rank call is r's on the transposed rank, with the same locals
+  // (the call memo's keys), so r's every output check is its transpose's
+  // on the transposed ranks: r is not run, but judged with it (RunTuple).
+  std::optional<size_t> TransposeLeader(size_t r) const {
+    if (index_.empty()) return std::nullopt;
+    const std::optional<NdRule> transposed = Transposed(truth_.rules[r]);
+    if (!transposed.has_value() || *transposed == truth_.rules[r]) return std::nullopt;
+    const auto it = index_.find(*transposed);
+    if (it == index_.end() || it->second >= r || !runs_[it->second]) return std::nullopt;
+    return it->second;
+  }
+
+  // Rank (j, i) of a square 2-D mesh for rank (i, j).
+  int TransposedRank(int rank) const {
+    const int w = mesh_.dims()[1];
+    return (rank % w) * w + rank / w;
   }
 
   // What ground truth says of `rule` without running it, if anything.
@@ -278,6 +326,16 @@ class NdTruthBuilder {
                                       : WithLayout(locals[i], layout));
     }
     return out;
+  }
+
+  // The evidence of a failed check of output k against `out`.
+  std::string CheckEvidence(const std::string& where, size_t k, const NdPlacements& out,
+                            const OutputCheck& check) const {
+    const std::string rank = check.rank < 0 ? std::string("the reduction over ranks")
+                                            : absl::StrCat("rank ", mesh_.RankName(check.rank));
+    return absl::StrCat(where, ": output ", k, " ", NdPlacementToString(out), " on ", rank,
+                        ": max |difference| ", absl::StrFormat("%.6g", check.max_abs_diff), " (",
+                        check.detail, ")");
   }
 
   void Refute(size_t r, std::string evidence) {
@@ -349,8 +407,15 @@ class NdTruthBuilder {
         if (group.empty()) continue;
         std::vector<Tensors> outs(outputs_.size(), Tensors(n));
         std::vector<BytesKeys> out_keys(outputs_.size(), BytesKeys(n));
+        // A rank that raised or returned the wrong number of outputs, and
+        // what it did ("raised: ..."): every rule of the group is refuted
+        // there, its followers on the transposed rank.
+        int error_rank = -1;
         std::string error;
-        for (int r = 0; r < n && error.empty(); ++r) {
+        auto error_at = [&](int rank) {
+          return absl::StrCat(where(), ": rank ", mesh_.RankName(rank), " ", error);
+        };
+        for (int r = 0; r < n && error_rank < 0; ++r) {
           const std::pair<std::vector<int64_t>, uint64_t>* local_shape =
               sample_.has_local_shape() ? &LocalShape(g, r, (*want)[0].sizes()) : nullptr;
           const uint64_t key =  // the memo's
@@ -371,11 +436,11 @@ class NdTruthBuilder {
               cases_.Crashed(got.status(), full.generator, run.label, tuple_text(),
                              mesh_.RankName(r));
             }
-            error = absl::StrCat(where(), ": rank ", mesh_.RankName(r),
-                                 " raised: ", got.status().message());
+            error_rank = r;
+            error = absl::StrCat("raised: ", got.status().message());
           } else if (got->size() != outputs_.size()) {
-            error = absl::StrCat(where(), ": rank ", mesh_.RankName(r), " returned ", got->size(),
-                                 " outputs instead of ", outputs_.size());
+            error_rank = r;
+            error = absl::StrCat("returned ", got->size(), " outputs instead of ", outputs_.size());
           } else {
             BytesKeys keys;
             for (size_t k = 0; k < got->size(); ++k) {
@@ -390,9 +455,16 @@ class NdTruthBuilder {
             }
           }
         }
-        truth_.combination_checks += static_cast<int64_t>(group.size());
-        if (!error.empty()) {
-          for (size_t r : group) Refute(r, error);
+        // A follower's checks are its leader's, on the transposed ranks:
+        // counted as made, since each is decided.
+        for (size_t r : group) {
+          truth_.combination_checks += 1 + static_cast<int64_t>(followers_[r].size());
+        }
+        if (error_rank >= 0) {
+          for (size_t r : group) {
+            Refute(r, error_at(error_rank));
+            for (size_t f : followers_[r]) Refute(f, error_at(TransposedRank(error_rank)));
+          }
           continue;
         }
         for (size_t r : group) {
@@ -410,13 +482,22 @@ class NdTruthBuilder {
                 },
                 memo);
             if (check.ok) continue;
-            const std::string rank = check.rank < 0
-                                         ? std::string("the reduction over ranks")
-                                         : absl::StrCat("rank ", mesh_.RankName(check.rank));
-            Refute(r,
-                   absl::StrCat(where(), ": output ", k, " ", NdPlacementToString(out), " on ", rank,
-                                ": max |difference| ", absl::StrFormat("%.6g", check.max_abs_diff),
-                                " (", check.detail, ")"));
+            const std::string evidence = CheckEvidence(where(), k, out, check);
+            Refute(r, evidence);
+            // Each follower fails here too; its own check of the transposed
+            // rank outputs names its own ranks.
+            for (size_t f : followers_[r]) {
+              Tensors transposed(n);
+              for (int q = 0; q < n; ++q) transposed[q] = outs[k][TransposedRank(q)];
+              const NdPlacements& mirror = rule_outputs_[f][k];
+              const OutputCheck own = CheckNdOutput(
+                  (*want)[k], transposed, mirror, mesh_, context,
+                  [&]() { return cases_.Reference(full, run.negated, *inputs, *want, k); });
+              Refute(f, own.ok ? absl::StrCat(evidence, " (the same calls as rule '",
+                                              NdRuleToString(truth_.rules[r]),
+                                              "', on the transposed ranks)")
+                               : CheckEvidence(where(), k, mirror, own));
+            }
           }
         }
       }
@@ -434,6 +515,12 @@ class NdTruthBuilder {
   std::vector<int> informative_;  // per rule: informative cases run
   // The open rules by their tuple of N-D input placements.
   std::map<std::vector<NdPlacements>, std::vector<size_t>> tuples_;
+  // Per rule: whether it runs itself (in tuples_), and the rules that
+  // follow it (TransposeLeader), judged with it; and, on a square 2-D
+  // mesh, every rule's first index.
+  std::vector<bool> runs_;
+  std::vector<std::vector<size_t>> followers_;
+  std::map<NdRule, size_t> index_;
   // Per rule, its outputs' N-D placements.
   std::vector<std::vector<NdPlacements>> rule_outputs_;
   // When each rank's call takes its local output shape, the distinct N-D

@@ -11,6 +11,22 @@
 // rule's N-D output placements are then checked against those local
 // results (nd_layout.h CheckNdOutput). The unsharded side (inputs,
 // references, tolerance) is the 1-D engine's (full_case.h).
+//
+// On a square 2-D mesh, a rule whose transpose (its two mesh dims swapped)
+// is also among the rules, and every tensor of which transposes
+// (nd_layout.h TransposesOnSquareMesh: its rank (i, j) holds what the
+// transpose's rank (j, i) holds, and is checked alike), makes exactly the
+// transpose's calls on the transposed ranks, so its every check is the
+// transpose's: the later of the two in rule order is not run, but judged
+// with the earlier one, run by run, and counted in combination_checks as
+// checked. Where the earlier one fails a check, the later one's own check
+// of the transposed rank outputs gives it its evidence; where a rank
+// raises, the transposed rank raises for it. Its verdict and checks are
+// those it gets run alone, and so is its evidence, except that where
+// several ranks raise it names the transpose of the earlier one's first
+// (which rank alone would name first, of those that raise, is not known
+// without the calls skipped after it) (NdValidateTest.
+// TransposedRulesAreJudgedAsTheyRunAlone).
 #ifndef SHRT_ENGINE_ND_TRUTH_H_
 #define SHRT_ENGINE_ND_TRUTH_H_
 

@@ -1,5 +1,7 @@
 // N-D meshes (DESIGN.md §9): nested layouts against hand-computed chunks,
 // the N-D output check, and validation of expansions on a mesh.
+#include <map>
+
 #include "ATen/TensorOperators.h"
 #include "ATen/core/Tensor.h"
 #include "ATen/ops/allclose.h"
@@ -8,6 +10,7 @@
 #include "ATen/ops/index_select.h"
 #include "ATen/ops/scalar_tensor.h"
 #include "ATen/ops/randn.h"
+#include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "shrt/engine/distribute.h"
@@ -114,9 +117,11 @@ TEST(NdLayoutTest, NestedPartialsReduceToTheFullTensor) {
       at::equal(ReducePartial({s_p[3], s_p[4], s_p[5]}, Placement::Partial(ReduceOp::kMax)), x.narrow(0, 3, 2)));
 }
 
-// A split is drawn from the seed and what it splits alone: [R, P(sum)]'s
-// rank (0, j) holds [P(sum), R]'s rank (j, 0) part, and a cache gives every
-// placement the locals it gets without one, drawing each split once.
+// A split is drawn from the seed and the base it splits alone: [R, P(sum)]'s
+// rank (0, j) holds [P(sum), R]'s rank (j, 0) part, [S(0), P(sum)]'s rank
+// (i, j) the chunk i of that part, as [P(sum), S(0)]'s rank (j, i) does,
+// and a cache gives every placement the locals it gets without one,
+// drawing each split once.
 TEST(NdLayoutTest, OneSplitUnderAnyPlacements) {
   const at::Tensor x = at::randn({5, 4}, at::kDouble);
   const MeshShape mesh = *MeshShape::Parse("2x2");
@@ -125,6 +130,20 @@ TEST(NdLayoutTest, OneSplitUnderAnyPlacements) {
   EXPECT_TRUE(at::equal(r_p[0], p_r[0]));
   EXPECT_TRUE(at::equal(r_p[1], p_r[2]));
   EXPECT_FALSE(at::equal(r_p[0], DistributeNd(x, Nd("[R, P(sum)]"), mesh, 8)[0]));
+  for (const auto& [shard_first, partial_first] :
+       {std::pair{"[S(0), P(sum)]", "[P(sum), S(0)]"}, {"[S(1), P(max)]", "[P(max), S(1)]"},
+        {"[S(0), P(product)]", "[P(product), S(0)]"}}) {
+    std::vector<uint64_t> keys_s, keys_p;
+    const std::vector<at::Tensor> s_p = DistributeNd(x, Nd(shard_first), mesh, 7, nullptr, &keys_s);
+    const std::vector<at::Tensor> p_s = DistributeNd(x, Nd(partial_first), mesh, 7, nullptr, &keys_p);
+    for (int i = 0; i < 2; ++i) {
+      for (int j = 0; j < 2; ++j) {
+        EXPECT_TRUE(at::equal(s_p[2 * i + j], p_s[2 * j + i])) << shard_first << " " << i << j;
+        EXPECT_EQ(keys_s[2 * i + j], keys_p[2 * j + i]) << shard_first << " " << i << j;
+      }
+    }
+    EXPECT_FALSE(at::equal(s_p[0], s_p[1])) << shard_first;  // two parts of one chunk
+  }
   NdPieceCache cache;
   for (const char* placements :
        {"[P(sum), S(0)]", "[P(sum), R]", "[S(1), P(sum)]", "[P(sum), P(sum)]", "[R, P(sum)]"}) {
@@ -137,9 +156,9 @@ TEST(NdLayoutTest, OneSplitUnderAnyPlacements) {
     EXPECT_EQ(keys_with, keys_without) << placements;
     for (int r = 0; r < 4; ++r) EXPECT_TRUE(at::equal(a[r], b[r])) << placements << " " << r;
   }
-  // Splits of the full tensor (one), of S(1)'s two chunks, of the two parts
-  // of [P(sum), P(sum)]'s first level.
-  EXPECT_EQ(cache.splits.size(), 5u);
+  // Splits of the full tensor (one, which [S(1), P(sum)] cuts too) and of
+  // the two parts of [P(sum), P(sum)]'s first level.
+  EXPECT_EQ(cache.splits.size(), 3u);
 }
 
 // Rank keys name what a local holds, whatever placements gave it: the
@@ -174,6 +193,61 @@ TEST(NdLayoutTest, RankKeysNameContent) {
   EXPECT_NE(p[0], p9[0]);
   EXPECT_NE(p[0], keys("[P(max), R]")[0]);
   EXPECT_NE(p[0], s0_r[0]);
+}
+
+// TransposesOnSquareMesh is exact: for every pair of placements of a 2-d
+// tensor (uneven on 2x2), [p, q]'s rank (i, j) holds [q, p]'s rank (j, i)
+// local, key included, exactly when it says so, and where it does, an
+// output check of [p, q] passes and fails, by as much, as the check of
+// the same outputs on the transposed ranks under [q, p].
+TEST(NdLayoutTest, TransposesOnSquareMeshIsExact) {
+  const at::Tensor x = at::randn({5, 4}, at::kDouble);
+  const MeshShape mesh = *MeshShape::Parse("2x2");
+  const std::vector<Placement> candidates = {
+      Placement::Replicate(),          Placement::Shard(0),
+      Placement::Shard(1),             Placement::StridedShard(0, 2),
+      Placement::Partial(ReduceOp::kSum), Placement::Partial(ReduceOp::kMax),
+      Placement::Partial(ReduceOp::kProduct)};
+  auto transpose = [](const std::vector<at::Tensor>& ranks) {
+    return std::vector<at::Tensor>{ranks[0], ranks[2], ranks[1], ranks[3]};
+  };
+  CheckContext context;
+  auto none = []() -> const RoundingReference* { return nullptr; };
+  int transposing = 0;
+  for (const Placement& p : candidates) {
+    for (const Placement& q : candidates) {
+      if (p.is_partial() && q.is_partial() && !(p == q)) continue;  // mixed: no DTensor placement
+      const std::string pair = absl::StrCat("[", p.ToString(), ", ", q.ToString(), "]");
+      NdPieceCache cache;
+      std::vector<uint64_t> keys_pq, keys_qp;
+      const std::vector<at::Tensor> pq = DistributeNd(x, {p, q}, mesh, 7, nullptr, &keys_pq, &cache);
+      const std::vector<at::Tensor> qp = DistributeNd(x, {q, p}, mesh, 7, nullptr, &keys_qp, &cache);
+      bool same = true;
+      for (int i = 0; i < 2; ++i) {
+        for (int j = 0; j < 2; ++j) {
+          const at::Tensor& a = pq[2 * i + j];
+          const at::Tensor& b = qp[2 * j + i];
+          same = same && keys_pq[2 * i + j] == keys_qp[2 * j + i] && a.sizes() == b.sizes() &&
+                 at::equal(a, b);
+        }
+      }
+      EXPECT_EQ(same, TransposesOnSquareMesh(p, q)) << pair;
+      if (!TransposesOnSquareMesh(p, q)) continue;
+      ++transposing;
+      std::vector<at::Tensor> wrong = pq;
+      wrong[1] = wrong[1] + 0.5;
+      for (const std::vector<at::Tensor>& outs : {pq, wrong}) {
+        const OutputCheck a = CheckNdOutput(x, outs, {p, q}, mesh, context, none);
+        const OutputCheck b = CheckNdOutput(x, transpose(outs), {q, p}, mesh, context, none);
+        EXPECT_EQ(a.ok, b.ok) << pair;
+        EXPECT_EQ(a.max_abs_diff, b.max_abs_diff) << pair;
+        EXPECT_EQ(a.rank < 0 ? -1 : (a.rank % 2) * 2 + a.rank / 2, b.rank) << pair;
+      }
+      EXPECT_FALSE(CheckNdOutput(x, wrong, {p, q}, mesh, context, none).ok) << pair;
+    }
+  }
+  // R with each (13 pairs), cuts of two dims (4), a cut and a Partial (18).
+  EXPECT_EQ(transposing, 35);
 }
 
 TEST(NdLayoutTest, OutputCheckNamesTheRankOfAWrongLocal) {
@@ -254,6 +328,80 @@ const NdRuleVerdict* Find(const OpReport& r, const std::string& rule) {
   return nullptr;
 }
 
+// A spec of aten::add.Tensor with one sample, "uneven": self and other of
+// shape [rows, cols].
+std::string UnevenAdd(int rows, int cols) {
+  return absl::StrCat(R"pb(
+    op: "aten::add.Tensor"
+    sample {
+      name: "uneven"
+      arg {
+        name: "self"
+        tensor { shape: [ )pb", rows, ", ", cols, R"pb( ] }
+      }
+      arg {
+        name: "other"
+        tensor { shape: [ )pb", rows, ", ", cols, R"pb( ] }
+      }
+    }
+  )pb");
+}
+
+// On a square mesh a rule whose transpose (its mesh dims swapped, every
+// tensor TransposesOnSquareMesh) comes earlier is judged with it instead
+// of running itself (nd_truth.cc): each rule's verdict and evidence, and
+// the combination checks, are what it gets when it runs alone, for rules
+// that hold, rules that fail on a check and rules whose ranks raise.
+TEST(NdValidateTest, TransposedRulesAreJudgedAsTheyRunAlone) {
+  absl::StatusOr<LoadedSpec> spec =
+      LoadedSpec::FromText(UnevenAdd(5, 4), "test.textproto", TestRecipes());
+  ASSERT_TRUE(spec.ok()) << spec.status();
+  const std::vector<std::string> rules = {
+      "[S(0), P(sum)], [S(0), P(sum)] -> [S(0), P(sum)]",  // holds, and its transpose
+      "[P(sum), S(0)], [P(sum), S(0)] -> [P(sum), S(0)]",
+      "[S(0), S(1)], [S(0), S(1)] -> [S(0), S(1)]",
+      "[S(1), S(0)], [S(1), S(0)] -> [S(1), S(0)]",
+      "[S(0), P(max)], [S(0), R] -> [S(0), P(max)]",
+      "[P(max), S(0)], [R, S(0)] -> [P(max), S(0)]",
+      "[S(0), P(sum)], [S(0), R] -> [S(0), P(sum)]",  // fails: other added on every rank
+      "[P(sum), S(0)], [R, S(0)] -> [P(sum), S(0)]",
+      "[S(0), R], [S(0), R] -> [S(0), S(1)]",  // fails on a check
+      "[R, S(0)], [R, S(0)] -> [S(1), S(0)]",
+      "[S(1), R], [S(0), R] -> [S(1), R]",  // ranks raise: 5x2 + 3x4
+      "[R, S(1)], [R, S(0)] -> [R, S(1)]",
+      "[S(0), S(0)], [S(0), S(0)] -> [S(0), S(0)]",  // no transpose
+  };
+  std::vector<NdRule> parsed;
+  for (const std::string& r : rules) parsed.push_back(*ParseNdRule(r));
+  const MeshShape mesh = *MeshShape::Parse("2x2");
+  auto validate = [&](std::vector<NdRule> claimed) {
+    NdClaimSource source = [claimed](const OpArgs&) -> absl::StatusOr<NdClaims> {
+      NdClaims out;
+      for (const NdRule& r : claimed) out.claims.push_back({r, NdClaim::Kind::kKept, ""});
+      return out;
+    };
+    absl::StatusOr<OpReport> report = ValidateOnMesh(*spec, source, mesh, ValidateOptions());
+    EXPECT_TRUE(report.ok()) << report.status();
+    return report.ok() ? *report : OpReport{};
+  };
+  const OpReport together = validate(parsed);
+  int64_t alone_checks = 0;
+  std::map<Verdict, int> verdicts;
+  for (const NdRule& rule : parsed) {
+    const OpReport alone = validate({rule});
+    alone_checks += alone.combination_checks;
+    ASSERT_EQ(alone.nd_rules.size(), 1u) << NdRuleToString(rule);
+    const NdRuleVerdict* v = Find(together, NdRuleToString(rule));
+    ASSERT_NE(v, nullptr) << NdRuleToString(rule);
+    EXPECT_EQ(v->verdict, alone.nd_rules[0].verdict) << NdRuleToString(rule);
+    EXPECT_EQ(v->evidence, alone.nd_rules[0].evidence) << NdRuleToString(rule);
+    ++verdicts[v->verdict];
+  }
+  EXPECT_EQ(together.combination_checks, alone_checks);
+  EXPECT_EQ(verdicts[Verdict::kCorrect], 7);
+  EXPECT_EQ(verdicts[Verdict::kIncorrect], 6);
+}
+
 // mean over dim 0 of 6 rows: S(0) -> P(avg) holds on each mesh dim of 2
 // alone (3 + 3 rows), but nested chunks are 2 + 1 rows: the expansion, not
 // the rule, is wrong.
@@ -292,20 +440,7 @@ TEST(NdValidateTest, UnevenNestedChunksAreACompositionFailure) {
 // A wrong single-dim rule is incorrect on the mesh too, but not a
 // composition failure; 1xN and Nx1 meshes agree with the 1-D verdicts.
 TEST(NdValidateTest, DegenerateMeshesAgreeWithOneDimension) {
-  const char kAdd[] = R"pb(
-    op: "aten::add.Tensor"
-    sample {
-      name: "uneven"
-      arg {
-        name: "self"
-        tensor { shape: [ 7, 5 ] }
-      }
-      arg {
-        name: "other"
-        tensor { shape: [ 7, 5 ] }
-      }
-    }
-  )pb";
+  const std::string kAdd = UnevenAdd(7, 5);
   const std::vector<std::string> claimed = {"S(0), S(0) -> S(0)", "S(0), S(0) -> S(1)",
                                             "P(sum), P(sum) -> P(sum)", "R, P(max) -> P(max)"};
   const OpReport one_d = OnMesh(kAdd, claimed, "4");
