@@ -203,6 +203,7 @@ class NdTruthBuilder {
       }
       if (const std::optional<size_t> leader = TransposeLeader(r); leader.has_value()) {
         followers_[*leader].push_back(r);
+        ++truth_.transposed;
         continue;
       }
       std::vector<NdPlacements> inputs;

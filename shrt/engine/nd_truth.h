@@ -74,6 +74,9 @@ struct NdSampleTruth {
   std::vector<NdFinding> findings;
   // (generator, N-D rule) verdicts evaluated, per run.
   int64_t combination_checks = 0;
+  // Of `rules`, those judged with their transpose instead of running
+  // themselves (square 2-D meshes only, see above).
+  int transposed = 0;
   std::vector<CaseCrash> crashes;
 };
 

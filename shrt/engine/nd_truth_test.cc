@@ -15,6 +15,8 @@
 #include "gtest/gtest.h"
 #include "shrt/engine/distribute.h"
 #include "shrt/engine/nd_layout.h"
+#include "shrt/engine/nd_truth.h"
+#include "shrt/engine/sample.h"
 #include "shrt/engine/test_recipes.h"
 #include "shrt/engine/validate.h"
 #include "shrt/vocab/nd_rule.h"
@@ -400,6 +402,19 @@ TEST(NdValidateTest, TransposedRulesAreJudgedAsTheyRunAlone) {
   EXPECT_EQ(together.combination_checks, alone_checks);
   EXPECT_EQ(verdicts[Verdict::kCorrect], 7);
   EXPECT_EQ(verdicts[Verdict::kIncorrect], 6);
+  // The six later rules of the pairs were judged with their transposes, on
+  // 2x2; on 2x3 (not square) every rule runs itself.
+  absl::StatusOr<std::vector<BoundSample>> bound = BoundSample::BindAll(*spec, 0);
+  ASSERT_TRUE(bound.ok()) << bound.status();
+  const NdRuleSource source = [&](const OpArgs&) -> absl::StatusOr<std::vector<NdRule>> {
+    return parsed;
+  };
+  for (const auto& [shape, transposed] : {std::pair{"2x2", 6}, {"2x3", 0}}) {
+    absl::StatusOr<NdSampleTruth> truth = NdGroundTruth(
+        *spec, 0, bound->front(), *MeshShape::Parse(shape), source, TruthOptions());
+    ASSERT_TRUE(truth.ok()) << truth.status();
+    EXPECT_EQ(truth->transposed, transposed) << shape;
+  }
 }
 
 // mean over dim 0 of 6 rows: S(0) -> P(avg) holds on each mesh dim of 2
