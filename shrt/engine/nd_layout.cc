@@ -101,7 +101,8 @@ std::vector<at::Tensor> DistributeNd(const at::Tensor& full,
       const bool whole = HoldsAll(piece.piece);
       for (int c = 0; c < w; ++c) {
         const at::Tensor& part = it->second.parts[c];
-        next.push_back({{part, piece.piece.held}, MixSeed({split, static_cast<uint64_t>(c) + 1}), whole});
+        next.push_back(
+            {{part, piece.piece.held}, MixSeed({split, static_cast<uint64_t>(c) + 1}), whole});
       }
     }
     level = std::move(next);

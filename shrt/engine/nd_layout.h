@@ -58,8 +58,8 @@ struct NdPieceCache {
 // values, [R, P(sum)]'s rank (0, j) holds what [P(sum), R]'s rank (j, 0)
 // holds, and [S(0), P(sum)]'s rank (i, j) what [P(sum), S(0)]'s rank
 // (j, i) holds. `max_abs_part` as Distribute's, over every split drawn
-// (a split of a base, not of the cut piece). Each distinct local is one contiguous
-// copy, and ranks holding the same content share that tensor: a caller
+// (a split of a base, not of the cut piece). Each distinct local is one
+// contiguous copy, and ranks holding the same content share that tensor: a caller
 // that lets an operator write its inputs copies them first (nd_truth.cc).
 // If `rank_keys` is given, it receives one key per rank, naming what the
 // rank's local holds: equal keys, equal locals, whatever placements gave

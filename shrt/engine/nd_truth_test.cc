@@ -137,7 +137,8 @@ TEST(NdLayoutTest, OneSplitUnderAnyPlacements) {
         {"[S(0), P(product)]", "[P(product), S(0)]"}}) {
     std::vector<uint64_t> keys_s, keys_p;
     const std::vector<at::Tensor> s_p = DistributeNd(x, Nd(shard_first), mesh, 7, nullptr, &keys_s);
-    const std::vector<at::Tensor> p_s = DistributeNd(x, Nd(partial_first), mesh, 7, nullptr, &keys_p);
+    const std::vector<at::Tensor> p_s =
+        DistributeNd(x, Nd(partial_first), mesh, 7, nullptr, &keys_p);
     for (int i = 0; i < 2; ++i) {
       for (int j = 0; j < 2; ++j) {
         EXPECT_TRUE(at::equal(s_p[2 * i + j], p_s[2 * j + i])) << shard_first << " " << i << j;
@@ -222,8 +223,10 @@ TEST(NdLayoutTest, TransposesOnSquareMeshIsExact) {
       const std::string pair = absl::StrCat("[", p.ToString(), ", ", q.ToString(), "]");
       NdPieceCache cache;
       std::vector<uint64_t> keys_pq, keys_qp;
-      const std::vector<at::Tensor> pq = DistributeNd(x, {p, q}, mesh, 7, nullptr, &keys_pq, &cache);
-      const std::vector<at::Tensor> qp = DistributeNd(x, {q, p}, mesh, 7, nullptr, &keys_qp, &cache);
+      const std::vector<at::Tensor> pq =
+          DistributeNd(x, {p, q}, mesh, 7, nullptr, &keys_pq, &cache);
+      const std::vector<at::Tensor> qp =
+          DistributeNd(x, {q, p}, mesh, 7, nullptr, &keys_qp, &cache);
       bool same = true;
       for (int i = 0; i < 2; ++i) {
         for (int j = 0; j < 2; ++j) {
