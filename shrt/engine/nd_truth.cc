@@ -8,6 +8,7 @@
 #include <unordered_map>
 
 #include "absl/container/node_hash_map.h"
+#include "absl/functional/function_ref.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "c10/util/Logging.h"
@@ -17,11 +18,12 @@
 #include "shrt/engine/isolation.h"
 #include "shrt/engine/nd_case_caches.h"
 #include "shrt/engine/nd_layout.h"
+#include "shrt/engine/nd_transpose.h"
 #include "shrt/engine/rank_locals.h"
 #include "shrt/engine/sample.h"
+#include "shrt/engine/static_findings.h"
 #include "shrt/engine/tensor_bytes.h"
 #include "shrt/engine/torch_runtime.h"
-#include "shrt/ops/candidates.h"
 #include "shrt/ops/overload_name.h"
 #include "shrt/spec/recipes.h"
 #include "shrt/spec/rng.h"
@@ -51,12 +53,6 @@ uint64_t LocalsSeed(uint64_t case_seed, size_t i, int redraw) {
   return MixSeed({case_seed, i, static_cast<uint64_t>(redraw)});
 }
 
-// Whether `p` can be built for a tensor of `ndim` dims and `dtype`: as a
-// 1-D placement (candidates.h), a _StridedShard as its Shard.
-bool Applies(const Placement& p, int64_t ndim, c10::ScalarType dtype) {
-  return PlacementApplies(p.is_strided_shard() ? Placement::Shard(p.dim()) : p, ndim, dtype);
-}
-
 // The Partial placement of an N-D placement list, if any, else its first:
 // what PartialVariants needs to know of an input.
 Placement Representative(const NdPlacements& ps) {
@@ -64,21 +60,6 @@ Placement Representative(const NdPlacements& ps) {
     if (p.is_partial()) return p;
   }
   return ps.front();
-}
-
-// `rule` with its two mesh dims swapped, when every tensor of it
-// transposes (nd_layout.h TransposesOnSquareMesh); else nullopt.
-std::optional<NdRule> Transposed(const NdRule& rule) {
-  if (rule.ndim() != 2) return std::nullopt;
-  const Rule& a = rule.mesh_dims[0];
-  const Rule& b = rule.mesh_dims[1];
-  for (size_t i = 0; i < a.inputs.size(); ++i) {
-    if (!TransposesOnSquareMesh(a.inputs[i], b.inputs[i])) return std::nullopt;
-  }
-  for (size_t k = 0; k < a.outputs.size(); ++k) {
-    if (!TransposesOnSquareMesh(a.outputs[k], b.outputs[k])) return std::nullopt;
-  }
-  return NdRule{{b, a}};
 }
 
 class NdTruthBuilder {
@@ -183,10 +164,7 @@ class NdTruthBuilder {
     truth_.findings.assign(truth_.rules.size(), {Finding::kValid, ""});
     informative_.assign(truth_.rules.size(), 0);
     followers_.assign(truth_.rules.size(), {});
-    runs_.assign(truth_.rules.size(), false);
-    if (mesh_.ndim() == 2 && mesh_.dims()[0] == mesh_.dims()[1]) {
-      for (size_t r = 0; r < truth_.rules.size(); ++r) index_.emplace(truth_.rules[r], r);
-    }
+    std::vector<bool> open(truth_.rules.size(), true);  // not judged statically
     for (size_t r = 0; r < truth_.rules.size(); ++r) {
       const NdRule& rule = truth_.rules[r];
       if (rule.ndim() != mesh_.ndim() || rule.num_inputs() != sample_.inputs().size() ||
@@ -197,19 +175,26 @@ class NdTruthBuilder {
             " has ", sample_.inputs().size(), ", ", outputs.size(), " and the mesh ",
             mesh_.ToString(), " ", mesh_.ndim()));
       }
-      if (std::optional<NdFinding> f = Static(rule); f.has_value()) {
+      std::optional<NdFinding> f = NdStaticFinding(rule, sample_, cases_.index_inputs(), outputs);
+      if (f.has_value()) {
         truth_.findings[r] = *std::move(f);
-        continue;
+        open[r] = false;
       }
-      if (const std::optional<size_t> leader = TransposeLeader(r); leader.has_value()) {
-        followers_[*leader].push_back(r);
+    }
+    const std::vector<std::optional<size_t>> leaders =
+        TransposeLeaders(truth_.rules, open, mesh_);
+    for (size_t r = 0; r < truth_.rules.size(); ++r) {
+      if (!open[r]) continue;
+      if (leaders[r].has_value()) {
+        followers_[*leaders[r]].push_back(r);
         ++truth_.transposed;
         continue;
       }
       std::vector<NdPlacements> inputs;
-      for (size_t i = 0; i < rule.num_inputs(); ++i) inputs.push_back(rule.Input(i));
+      for (size_t i = 0; i < truth_.rules[r].num_inputs(); ++i) {
+        inputs.push_back(truth_.rules[r].Input(i));
+      }
       tuples_[inputs].push_back(r);
-      runs_[r] = true;
     }
     rule_outputs_.resize(truth_.rules.size());
     std::map<NdPlacements, size_t> groups;  // output 0's placements, in order
@@ -251,67 +236,6 @@ class NdTruthBuilder {
     return group.ranks[rank];
   }
 
-  // On a square 2-D mesh, the rule that rule r follows: an earlier one,
-  // running itself, that is r with its mesh dims swapped (Transposed). Its
-  // every rank call is r's on the transposed rank, with the same locals
-  // (the call memo's keys), so r's every output check is its transpose's
-  // on the transposed ranks: r is not run, but judged with it (RunTuple).
-  std::optional<size_t> TransposeLeader(size_t r) const {
-    if (index_.empty()) return std::nullopt;
-    const std::optional<NdRule> transposed = Transposed(truth_.rules[r]);
-    if (!transposed.has_value() || *transposed == truth_.rules[r]) return std::nullopt;
-    const auto it = index_.find(*transposed);
-    if (it == index_.end() || it->second >= r || !runs_[it->second]) return std::nullopt;
-    return it->second;
-  }
-
-  // Rank (j, i) of a square 2-D mesh for rank (i, j).
-  int TransposedRank(int rank) const {
-    const int w = mesh_.dims()[1];
-    return (rank % w) * w + rank / w;
-  }
-
-  // What ground truth says of `rule` without running it, if anything.
-  std::optional<NdFinding> Static(const NdRule& rule) const {
-    const std::string head = absl::StrCat("not applicable to sample ", sample_.name(), ": ");
-    for (size_t i = 0; i < rule.num_inputs(); ++i) {
-      const InputSpec& in = sample_.inputs()[i];
-      for (const Placement& p : rule.Input(i)) {
-        if (!Applies(p, static_cast<int64_t>(in.shape.size()), in.dtype)) {
-          return NdFinding{Finding::kNotApplicable,
-                           absl::StrCat(head, p.ToString(), " cannot be built for input ", i, " (",
-                                        in.label, ")")};
-        }
-        if (p.is_partial() && cases_.index_inputs()[i]) {
-          return NdFinding{Finding::kRefuted,
-                           absl::StrCat("sample ", sample_.name(), ": input ", i, " (", in.label,
-                                        ") is an index tensor, and ", p.ToString(),
-                                        " parts of an index are not indices")};
-        }
-      }
-    }
-    for (size_t k = 0; k < rule.num_outputs(); ++k) {
-      for (const Placement& p : rule.Output(k)) {
-        if (!Applies(p, outputs_[k].dim(), outputs_[k].scalar_type())) {
-          return NdFinding{Finding::kNotApplicable,
-                           absl::StrCat(head, p.ToString(), " cannot be built for output ", k)};
-        }
-      }
-    }
-    const std::vector<int>& aliases = sample_.output_aliases();
-    for (size_t k = 0; k < aliases.size() && k < rule.num_outputs(); ++k) {
-      const int i = aliases[k];
-      if (i >= 0 && rule.Output(k) != rule.Input(i)) {
-        return NdFinding{
-            Finding::kRefuted,
-            absl::StrCat("sample ", sample_.name(), ": output ", k, " is input ", i,
-                         " written in place, so its placement ", NdPlacementToString(rule.Input(i)),
-                         " cannot become ", NdPlacementToString(rule.Output(k)))};
-      }
-    }
-    return std::nullopt;
-  }
-
   // What one rank's call gets for its cached locals (one per input, as
   // DistributeNd made them): each in its input's layout, and, for an
   // overload that writes its inputs, a private copy, so that the cached
@@ -327,6 +251,64 @@ class NdTruthBuilder {
                                       : WithLayout(locals[i], layout));
     }
     return out;
+  }
+
+  // Every rank's outputs for one run of a tuple, for the rules of shape
+  // group g: each from the memo (keyed by content[r], with the local output
+  // shape when the call takes it) or from one call on rank r's locals,
+  // kept in the memo while it fits. Stops at the first rank that raises
+  // (`crashed` is told of a crash) or returns the wrong number of outputs.
+  struct RankOutputs {
+    std::vector<Tensors> outs;    // [output][rank]
+    std::vector<BytesKeys> keys;  // [output][rank]
+    int error_rank = -1;          // the rank that failed, if any
+    std::string error;            // what it did: "raised: ..."
+  };
+  RankOutputs CallRanks(size_t g, const std::vector<Tensors>& locals,
+                        const std::vector<uint64_t>& content, const at::Tensor& want0,
+                        NdCallMemo& memo,
+                        absl::FunctionRef<void(const absl::Status&, int)> crashed) {
+    const int n = mesh_.size();
+    RankOutputs o{std::vector<Tensors>(outputs_.size(), Tensors(n)),
+                  std::vector<BytesKeys>(outputs_.size(), BytesKeys(n))};
+    for (int r = 0; r < n && o.error_rank < 0; ++r) {
+      const std::pair<std::vector<int64_t>, uint64_t>* local_shape =
+          sample_.has_local_shape() ? &LocalShape(g, r, want0.sizes()) : nullptr;
+      const uint64_t key =  // the memo's
+          local_shape == nullptr ? content[r] : MixSeed({content[r], local_shape->second});
+      if (auto made = memo.outputs.find(key); made != memo.outputs.end()) {
+        for (size_t k = 0; k < outputs_.size(); ++k) {
+          o.outs[k][r] = made->second.first[k];
+          o.keys[k][r] = made->second.second[k];
+        }
+        continue;
+      }
+      const Tensors call_inputs = RankCallInputs(locals[r]);
+      absl::StatusOr<Tensors> got = local_shape != nullptr
+                                        ? sample_.Call(call_inputs, local_shape->first)
+                                        : sample_.Call(call_inputs);
+      if (!got.ok()) {
+        if (IsCrash(got.status())) crashed(got.status(), r);
+        o.error_rank = r;
+        o.error = absl::StrCat("raised: ", got.status().message());
+      } else if (got->size() != outputs_.size()) {
+        o.error_rank = r;
+        o.error = absl::StrCat("returned ", got->size(), " outputs instead of ", outputs_.size());
+      } else {
+        BytesKeys keys;
+        for (size_t k = 0; k < got->size(); ++k) {
+          o.outs[k][r] = (*got)[k];
+          keys.push_back(o.keys[k][r] = BytesKey((*got)[k]));
+        }
+        int64_t elements = 0;
+        for (const at::Tensor& t : *got) elements += t.numel();
+        if (memo.elements + elements <= kMaxMemoElements) {
+          memo.elements += elements;
+          memo.outputs.emplace(key, std::make_pair(*std::move(got), std::move(keys)));
+        }
+      }
+    }
+    return o;
   }
 
   // The evidence of a failed check of output k against `out`.
@@ -406,65 +388,27 @@ class NdTruthBuilder {
       for (size_t g = 0; g < by_shape.size(); ++g) {
         const std::vector<size_t>& group = by_shape[g];
         if (group.empty()) continue;
-        std::vector<Tensors> outs(outputs_.size(), Tensors(n));
-        std::vector<BytesKeys> out_keys(outputs_.size(), BytesKeys(n));
-        // A rank that raised or returned the wrong number of outputs, and
-        // what it did ("raised: ..."): every rule of the group is refuted
-        // there, its followers on the transposed rank.
-        int error_rank = -1;
-        std::string error;
+        const RankOutputs called = CallRanks(
+            g, locals, content, (*want)[0], memo, [&](const absl::Status& crash, int rank) {
+              cases_.Crashed(crash, full.generator, run.label, tuple_text(),
+                             mesh_.RankName(rank));
+            });
+        const std::vector<Tensors>& outs = called.outs;
+        const std::vector<BytesKeys>& out_keys = called.keys;
         auto error_at = [&](int rank) {
-          return absl::StrCat(where(), ": rank ", mesh_.RankName(rank), " ", error);
+          return absl::StrCat(where(), ": rank ", mesh_.RankName(rank), " ", called.error);
         };
-        for (int r = 0; r < n && error_rank < 0; ++r) {
-          const std::pair<std::vector<int64_t>, uint64_t>* local_shape =
-              sample_.has_local_shape() ? &LocalShape(g, r, (*want)[0].sizes()) : nullptr;
-          const uint64_t key =  // the memo's
-              local_shape == nullptr ? content[r] : MixSeed({content[r], local_shape->second});
-          if (auto made = memo.outputs.find(key); made != memo.outputs.end()) {
-            for (size_t k = 0; k < outputs_.size(); ++k) {
-              outs[k][r] = made->second.first[k];
-              out_keys[k][r] = made->second.second[k];
-            }
-            continue;
-          }
-          const Tensors call_inputs = RankCallInputs(locals[r]);
-          absl::StatusOr<Tensors> got = local_shape != nullptr
-                                            ? sample_.Call(call_inputs, local_shape->first)
-                                            : sample_.Call(call_inputs);
-          if (!got.ok()) {
-            if (IsCrash(got.status())) {
-              cases_.Crashed(got.status(), full.generator, run.label, tuple_text(),
-                             mesh_.RankName(r));
-            }
-            error_rank = r;
-            error = absl::StrCat("raised: ", got.status().message());
-          } else if (got->size() != outputs_.size()) {
-            error_rank = r;
-            error = absl::StrCat("returned ", got->size(), " outputs instead of ", outputs_.size());
-          } else {
-            BytesKeys keys;
-            for (size_t k = 0; k < got->size(); ++k) {
-              outs[k][r] = (*got)[k];
-              keys.push_back(out_keys[k][r] = BytesKey((*got)[k]));
-            }
-            int64_t elements = 0;
-            for (const at::Tensor& t : *got) elements += t.numel();
-            if (memo.elements + elements <= kMaxMemoElements) {
-              memo.elements += elements;
-              memo.outputs.emplace(key, std::make_pair(*std::move(got), std::move(keys)));
-            }
-          }
-        }
         // A follower's checks are its leader's, on the transposed ranks:
         // counted as made, since each is decided.
         for (size_t r : group) {
           truth_.combination_checks += 1 + static_cast<int64_t>(followers_[r].size());
         }
-        if (error_rank >= 0) {
+        if (called.error_rank >= 0) {  // the group's rules refuted there
           for (size_t r : group) {
-            Refute(r, error_at(error_rank));
-            for (size_t f : followers_[r]) Refute(f, error_at(TransposedRank(error_rank)));
+            Refute(r, error_at(called.error_rank));
+            for (size_t f : followers_[r]) {
+              Refute(f, error_at(TransposedRank(mesh_, called.error_rank)));
+            }
           }
           continue;
         }
@@ -488,8 +432,7 @@ class NdTruthBuilder {
             // Each follower fails here too; its own check of the transposed
             // rank outputs names its own ranks.
             for (size_t f : followers_[r]) {
-              Tensors transposed(n);
-              for (int q = 0; q < n; ++q) transposed[q] = outs[k][TransposedRank(q)];
+              const Tensors transposed = TransposeRanks(outs[k], mesh_);
               const NdPlacements& mirror = rule_outputs_[f][k];
               const OutputCheck own = CheckNdOutput(
                   (*want)[k], transposed, mirror, mesh_, context,
@@ -516,12 +459,9 @@ class NdTruthBuilder {
   std::vector<int> informative_;  // per rule: informative cases run
   // The open rules by their tuple of N-D input placements.
   std::map<std::vector<NdPlacements>, std::vector<size_t>> tuples_;
-  // Per rule: whether it runs itself (in tuples_), and the rules that
-  // follow it (TransposeLeader), judged with it; and, on a square 2-D
-  // mesh, every rule's first index.
-  std::vector<bool> runs_;
+  // Per rule: the rules that follow it (nd_transpose.h TransposeLeaders),
+  // judged with it.
   std::vector<std::vector<size_t>> followers_;
-  std::map<NdRule, size_t> index_;
   // Per rule, its outputs' N-D placements.
   std::vector<std::vector<NdPlacements>> rule_outputs_;
   // When each rank's call takes its local output shape, the distinct N-D

@@ -5,6 +5,7 @@
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "shrt/engine/ground_truth.h"
+#include "shrt/engine/static_findings.h"
 #include "shrt/ops/candidates.h"
 
 namespace shrt {
@@ -58,19 +59,17 @@ std::string SampleTruth::EvidenceText(int id) const {
 }
 
 std::string SampleTruth::WhyNotApplicable(const Rule& rule) const {
-  auto head = [&] { return absl::StrCat("not applicable to sample ", name_, ": "); };
-  if (!rejection_.empty()) return absl::StrCat(head(), rejection_);
+  if (!rejection_.empty()) return absl::StrCat(NotApplicableHead(name_), rejection_);
   for (auto [side, metas, name] : {std::tuple(&rule.inputs, &args_.inputs(), "input"),
                                    std::tuple(&rule.outputs, &args_.outputs(), "output")}) {
     if (side->size() != metas->size()) {
-      return absl::StrCat(head(), "the rule has ", side->size(), " ", name, " placements for ",
+      return absl::StrCat(NotApplicableHead(name_), "the rule has ", side->size(), " ", name, " placements for ",
                           metas->size(), " ", name, "s");
     }
     for (size_t i = 0; i < side->size(); ++i) {
       const TensorMeta& m = (*metas)[i];
       if (!PlacementApplies((*side)[i], m.ndim(), m.dtype)) {
-        return absl::StrCat(head(), (*side)[i].ToString(), " cannot be built for ", name, " ", i,
-                            " (", TensorMetaToString(m), ")");
+        return CannotBuildEvidence(name_, (*side)[i].ToString(), name, i, TensorMetaToString(m));
       }
     }
   }
@@ -82,9 +81,7 @@ std::string SampleTruth::InPlaceChange(const Rule& rule) const {
     const int i = output_aliases_[k];
     if (i >= 0 && static_cast<size_t>(i) < rule.inputs.size() &&
         rule.outputs[k] != rule.inputs[i]) {
-      return absl::StrCat("sample ", name_, ": output ", k, " is input ", i,
-                          " written in place, so its placement ", rule.inputs[i].ToString(),
-                          " cannot become ", rule.outputs[k].ToString());
+      return InPlaceEvidence(name_, k, i, rule.inputs[i].ToString(), rule.outputs[k].ToString());
     }
   }
   return "";
@@ -109,7 +106,7 @@ Finding SampleTruth::Test(const Rule& rule, std::string* evidence) const {
       for (size_t i = 0; i < side.size(); ++i) {
         const auto& c = s == 0 ? in_.candidates()[i] : out_[i];
         if (side[i].is_named_only() && std::find(c.begin(), c.end(), side[i]) == c.end()) {
-          why = absl::StrCat("not applicable to sample ", name_, ": ", side[i].ToString(),
+          why = absl::StrCat(NotApplicableHead(name_), side[i].ToString(),
                              " is built only where named (ground_truth.h "
                              "TruthOptions::named_placements), and it was not named for ",
                              s == 0 ? "input " : "output ", i);
@@ -123,9 +120,7 @@ Finding SampleTruth::Test(const Rule& rule, std::string* evidence) const {
     for (size_t i = 0; i < rule.inputs.size(); ++i) {
       const auto& c = in_.candidates()[i];
       if (std::find(c.begin(), c.end(), rule.inputs[i]) == c.end()) {
-        why = absl::StrCat("sample ", name_, ": input ", i, " (", input_labels_[i],
-                           ") is an index tensor, and ", rule.inputs[i].ToString(),
-                           " parts of an index are not indices");
+        why = PartialIndexEvidence(name_, i, input_labels_[i], rule.inputs[i].ToString());
         return Finding::kRefuted;
       }
     }
