@@ -20,19 +20,19 @@ std::optional<NdRule> Transposed(const NdRule& rule) {
 }
 
 std::vector<std::optional<size_t>> TransposeLeaders(const std::vector<NdRule>& rules,
-                                                    const std::vector<bool>& runs,
+                                                    const std::vector<bool>& needs_calls,
                                                     const MeshShape& mesh) {
   std::vector<std::optional<size_t>> leaders(rules.size());
   if (mesh.ndim() != 2 || mesh.dims()[0] != mesh.dims()[1]) return leaders;
   std::map<NdRule, size_t> first;  // each rule's first index
   for (size_t r = 0; r < rules.size(); ++r) first.emplace(rules[r], r);
   for (size_t r = 0; r < rules.size(); ++r) {
-    if (!runs[r]) continue;
+    if (!needs_calls[r]) continue;
     const std::optional<NdRule> transposed = Transposed(rules[r]);
     if (!transposed.has_value() || *transposed == rules[r]) continue;
     const auto it = first.find(*transposed);
     const size_t l = it == first.end() ? r : it->second;
-    if (l < r && runs[l] && !leaders[l].has_value()) leaders[r] = l;
+    if (l < r && needs_calls[l] && !leaders[l].has_value()) leaders[r] = l;
   }
   return leaders;
 }

@@ -30,11 +30,12 @@ std::optional<NdRule> Transposed(const NdRule& rule);
 // Per rule of `rules` (in order): the earlier rule it is judged with, or
 // nullopt when it runs itself or is not run at all. Rule r follows rule l
 // when l < r, l is the first rule equal to r's Transposed (other than r
-// itself), and l runs itself: `runs[l]` (it needs calls: the caller's
-// static judgement left it open) and l follows no rule. All nullopt unless
-// `mesh` is 2-D and square. `runs` has one entry per rule.
+// itself), and l runs itself: `needs_calls[l]` (the caller's static
+// judgement left it open) and l follows no rule. A rule that does not need
+// calls follows none. All nullopt unless `mesh` is 2-D and square.
+// `needs_calls` has one entry per rule.
 std::vector<std::optional<size_t>> TransposeLeaders(const std::vector<NdRule>& rules,
-                                                    const std::vector<bool>& runs,
+                                                    const std::vector<bool>& needs_calls,
                                                     const MeshShape& mesh);
 
 // Rank (j, i) of a square 2-D mesh for flat rank `rank` = (i, j).

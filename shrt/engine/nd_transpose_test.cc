@@ -54,10 +54,10 @@ TEST(NdTransposeTest, ALaterRuleFollowsTheFirstEarlierTransposeThatRuns) {
       "[R, S(0)] -> [R, S(0)]",            // 9: follows 8
       "[R, S(0)] -> [R, S(0)]",            // 10: a repeat of 9; follows 8 too
   });
-  std::vector<bool> runs(rules.size(), true);
-  runs[6] = false;
+  std::vector<bool> needs_calls(rules.size(), true);
+  needs_calls[6] = false;
   const std::vector<std::optional<size_t>> leaders =
-      TransposeLeaders(rules, runs, *MeshShape::Parse("2x2"));
+      TransposeLeaders(rules, needs_calls, *MeshShape::Parse("2x2"));
   const std::vector<std::optional<size_t>> want = {
       std::nullopt, std::nullopt, 0, std::nullopt, std::nullopt, 4, std::nullopt, std::nullopt,
       std::nullopt, 8, 8};
@@ -67,10 +67,10 @@ TEST(NdTransposeTest, ALaterRuleFollowsTheFirstEarlierTransposeThatRuns) {
 
 TEST(NdTransposeTest, OnlySquare2DMeshesPair) {
   const std::vector<NdRule> rules = Rules({"[S(0), R] -> [S(0), R]", "[R, S(0)] -> [R, S(0)]"});
-  const std::vector<bool> runs(rules.size(), true);
-  EXPECT_EQ(TransposeLeaders(rules, runs, *MeshShape::Parse("3x3"))[1], 0u);
+  const std::vector<bool> needs_calls(rules.size(), true);
+  EXPECT_EQ(TransposeLeaders(rules, needs_calls, *MeshShape::Parse("3x3"))[1], 0u);
   for (const char* mesh : {"2x3", "3x2"}) {
-    for (const std::optional<size_t>& l : TransposeLeaders(rules, runs, *MeshShape::Parse(mesh))) {
+    for (const std::optional<size_t>& l : TransposeLeaders(rules, needs_calls, *MeshShape::Parse(mesh))) {
       EXPECT_FALSE(l.has_value()) << mesh;
     }
   }

@@ -164,7 +164,8 @@ class NdTruthBuilder {
     truth_.findings.assign(truth_.rules.size(), {Finding::kValid, ""});
     informative_.assign(truth_.rules.size(), 0);
     followers_.assign(truth_.rules.size(), {});
-    std::vector<bool> open(truth_.rules.size(), true);  // not judged statically
+    // Per rule: whether it needs calls (no static finding).
+    std::vector<bool> needs_calls(truth_.rules.size(), true);
     for (size_t r = 0; r < truth_.rules.size(); ++r) {
       const NdRule& rule = truth_.rules[r];
       if (rule.ndim() != mesh_.ndim() || rule.num_inputs() != sample_.inputs().size() ||
@@ -178,13 +179,13 @@ class NdTruthBuilder {
       std::optional<NdFinding> f = NdStaticFinding(rule, sample_, cases_.index_inputs(), outputs);
       if (f.has_value()) {
         truth_.findings[r] = *std::move(f);
-        open[r] = false;
+        needs_calls[r] = false;
       }
     }
     const std::vector<std::optional<size_t>> leaders =
-        TransposeLeaders(truth_.rules, open, mesh_);
+        TransposeLeaders(truth_.rules, needs_calls, mesh_);
     for (size_t r = 0; r < truth_.rules.size(); ++r) {
-      if (!open[r]) continue;
+      if (!needs_calls[r]) continue;
       if (leaders[r].has_value()) {
         followers_[*leaders[r]].push_back(r);
         ++truth_.transposed;
