@@ -70,7 +70,8 @@ TEST(NdTransposeTest, OnlySquare2DMeshesPair) {
   const std::vector<bool> needs_calls(rules.size(), true);
   EXPECT_EQ(TransposeLeaders(rules, needs_calls, *MeshShape::Parse("3x3"))[1], 0u);
   for (const char* mesh : {"2x3", "3x2"}) {
-    for (const std::optional<size_t>& l : TransposeLeaders(rules, needs_calls, *MeshShape::Parse(mesh))) {
+    const MeshShape shape = *MeshShape::Parse(mesh);
+    for (const std::optional<size_t>& l : TransposeLeaders(rules, needs_calls, shape)) {
       EXPECT_FALSE(l.has_value()) << mesh;
     }
   }

@@ -19,8 +19,9 @@
 // transpose's calls on the transposed ranks, so its every check is the
 // transpose's: the later of the two in rule order is not run, but judged
 // with the earlier one (nd_transpose.h TransposeLeaders), run by run, and
-// counted in combination_checks as checked. Where the earlier one fails a check, the later one's own check
-// of the transposed rank outputs gives it its evidence; where a rank
+// counted in combination_checks as checked. Where the earlier one fails a
+// check, the later one's own check of the transposed rank outputs gives it
+// its evidence; where a rank
 // raises, the transposed rank raises for it. Its verdict and checks are
 // those it gets run alone, and so is its evidence, except that where
 // several ranks raise it names the transpose of the earlier one's first

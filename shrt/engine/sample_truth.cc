@@ -63,8 +63,8 @@ std::string SampleTruth::WhyNotApplicable(const Rule& rule) const {
   for (auto [side, metas, name] : {std::tuple(&rule.inputs, &args_.inputs(), "input"),
                                    std::tuple(&rule.outputs, &args_.outputs(), "output")}) {
     if (side->size() != metas->size()) {
-      return absl::StrCat(NotApplicableHead(name_), "the rule has ", side->size(), " ", name, " placements for ",
-                          metas->size(), " ", name, "s");
+      return absl::StrCat(NotApplicableHead(name_), "the rule has ", side->size(), " ", name,
+                          " placements for ", metas->size(), " ", name, "s");
     }
     for (size_t i = 0; i < side->size(); ++i) {
       const TensorMeta& m = (*metas)[i];
