@@ -30,7 +30,7 @@ PACKAGES=(
   python3-protobuf      # codegen reads specs
   python3-pip           # installs the pinned torch (tools/requirements.txt) below
   libmuparser-dev       # strategy table conditions
-  libtcmalloc-minimal4  # the malloc of every binary that runs operators (third_party/tcmalloc.BUILD)
+  libtcmalloc-minimal4  # the malloc of every binary and test (third_party/tcmalloc.BUILD)
   clang-14              # --config=fuzz (.bazelrc): libFuzzer targets under ASan + UBSan
   libclang-rt-14-dev    # clang's sanitizer and libFuzzer runtimes
   libfuzzer-14-dev      # libFuzzer.a: the short fuzz tests of the default (gcc) build

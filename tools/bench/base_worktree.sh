@@ -1,6 +1,6 @@
 # Sourced by the scripts that compare a base revision with this checkout
 # (build_ab.sh, compile_ab.sh, compare_verdicts.sh, main_job_ab.sh,
-# throughput_ab.sh) as
+# startup_ab.sh, throughput_ab.sh) as
 #   source tools/bench/base_worktree.sh BASE_REV   (from the workspace root)
 # Moves to the workspace root and checks out BASE_REV, detached, in the
 # worktree $worktree inside the scratch directory $tmp; on exit, stops the

@@ -1,0 +1,46 @@
+#!/bin/bash
+# The CPU time of one generated test process, of a base revision and of this
+# checkout, alternated back to back in one run: the base builds in a
+# temporary worktree of that revision (base_worktree.sh). Each round runs
+# each side's test binary twice: with a gtest filter that matches nothing
+# (start-up alone: loading libtorch and its static initialisers, the spec,
+# gtest registration) and whole. CPU time is user + system of the child
+# (getrusage), which is what a cold `bazel test` on 2 busy cores pays.
+# Prints each side's mean and median milliseconds and this tree over the base.
+# Usage: tools/bench/startup_ab.sh BASE_REV [ROUNDS=40] [TARGET=//op_specs:aten_abs]
+#        (from the workspace root)
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+base="$1"
+rounds="${2:-40}"
+target="${3:-//op_specs:aten_abs}"
+source tools/bench/base_worktree.sh "$base"
+binary="bazel-bin/${target#//}"
+binary="${binary/://}"
+(cd "$worktree" && bazel build --config=ci "$target" >/dev/null 2>&1)
+bazel build --config=ci "$target" >/dev/null 2>&1
+
+/usr/bin/python3 - "$worktree/$binary" "$PWD/$binary" "$rounds" "$base" <<'PY'
+import resource, statistics, subprocess, sys
+base_bin, this_bin, rounds, base = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
+
+def cpu_ms(binary, args):
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run([binary] + args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                   check=True)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return 1000 * (after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
+
+print("| run | base mean / median ms | this tree mean / median ms | this / base (means) |")
+print("|---|---|---|---|")
+for label, args in (("start-up (empty filter)", ["--gtest_filter=-*"]), ("whole test", [])):
+    times = {base_bin: [], this_bin: []}
+    for _ in range(rounds):
+        for binary in times:
+            times[binary].append(cpu_ms(binary, args))
+    b, t = times[base_bin], times[this_bin]
+    print(f"| {label} | {statistics.mean(b):.1f} / {statistics.median(b):.1f} | "
+          f"{statistics.mean(t):.1f} / {statistics.median(t):.1f} | "
+          f"{statistics.mean(t) / statistics.mean(b):.2f} |")
+print(f"\n{rounds} rounds, base {base}, this tree {this_bin}")
+PY
