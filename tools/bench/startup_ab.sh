@@ -21,26 +21,16 @@ binary="${binary/://}"
 bazel build --config=ci "$target" >/dev/null 2>&1
 
 /usr/bin/python3 - "$worktree/$binary" "$PWD/$binary" "$rounds" "$base" <<'PY'
-import resource, statistics, subprocess, sys
+import statistics, sys
+sys.path.insert(0, "tools/bench")
+from child_cpu import alternate, mean_median
 base_bin, this_bin, rounds, base = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
-
-def cpu_ms(binary, args):
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    subprocess.run([binary] + args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                   check=True)
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return 1000 * (after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
 
 print("| run | base mean / median ms | this tree mean / median ms | this / base (means) |")
 print("|---|---|---|---|")
 for label, args in (("start-up (empty filter)", ["--gtest_filter=-*"]), ("whole test", [])):
-    times = {base_bin: [], this_bin: []}
-    for _ in range(rounds):
-        for binary in times:
-            times[binary].append(cpu_ms(binary, args))
-    b, t = times[base_bin], times[this_bin]
-    print(f"| {label} | {statistics.mean(b):.1f} / {statistics.median(b):.1f} | "
-          f"{statistics.mean(t):.1f} / {statistics.median(t):.1f} | "
+    b, t = alternate([[base_bin] + args, [this_bin] + args], rounds)
+    print(f"| {label} | {mean_median(b)} | {mean_median(t)} | "
           f"{statistics.mean(t) / statistics.mean(b):.2f} |")
 print(f"\n{rounds} rounds, base {base}, this tree {this_bin}")
 PY
