@@ -4,9 +4,23 @@ A cold `bazel test` on two busy cores pays each test process's CPU time,
 not its wall time: CPU time here is the user + system time of the child
 (getrusage(RUSAGE_CHILDREN)), in milliseconds.
 """
+import os
 import resource
 import statistics
 import subprocess
+
+# gtest's flag for a filter that matches no test: the process starts
+# (loads libtorch and its static initialisers, the embedded spec, registers
+# the gtests) and exits, running nothing.
+START_UP_ONLY = ["--gtest_filter=-*"]
+
+
+def binary_path(tree, target):
+    """The path of the binary that `bazel build` makes for `target` (a label
+    of this workspace, e.g. "//op_specs:aten_abs") in the checkout `tree`:
+    TREE/bazel-bin/op_specs/aten_abs."""
+    package, _, name = target.removeprefix("//").partition(":")
+    return os.path.join(tree, "bazel-bin", package, name)
 
 
 def cpu_ms(argv):

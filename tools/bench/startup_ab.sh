@@ -15,20 +15,20 @@ base="$1"
 rounds="${2:-40}"
 target="${3:-//op_specs:aten_abs}"
 source tools/bench/base_worktree.sh "$base"
-binary="bazel-bin/${target#//}"
-binary="${binary/://}"
 (cd "$worktree" && bazel build --config=ci "$target" >/dev/null 2>&1)
 bazel build --config=ci "$target" >/dev/null 2>&1
 
-/usr/bin/python3 - "$worktree/$binary" "$PWD/$binary" "$rounds" "$base" <<'PY'
+/usr/bin/python3 - "$worktree" "$PWD" "$target" "$rounds" "$base" <<'PY'
 import statistics, sys
 sys.path.insert(0, "tools/bench")
-from child_cpu import alternate, mean_median
-base_bin, this_bin, rounds, base = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
+from child_cpu import START_UP_ONLY, alternate, binary_path, mean_median
+base_tree, this_tree, target, base = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[5]
+rounds = int(sys.argv[4])
+base_bin, this_bin = binary_path(base_tree, target), binary_path(this_tree, target)
 
 print("| run | base mean / median ms | this tree mean / median ms | this / base (means) |")
 print("|---|---|---|---|")
-for label, args in (("start-up (empty filter)", ["--gtest_filter=-*"]), ("whole test", [])):
+for label, args in (("start-up (empty filter)", START_UP_ONLY), ("whole test", [])):
     b, t = alternate([[base_bin] + args, [this_bin] + args], rounds)
     print(f"| {label} | {mean_median(b)} | {mean_median(t)} | "
           f"{statistics.mean(t) / statistics.mean(b):.2f} |")

@@ -3,7 +3,7 @@
 # generated test started with a gtest filter that matches nothing (loading
 # libtorch and its static initialisers, the embedded spec, gtest
 # registration) against that of //tools/bench:libtorch_floor, a program
-# that links libtorch the same way and returns at once; then of the whole
+# that links libtorch the same way and exits at once; then of the whole
 # test. The binaries are alternated back to back in one run, in this
 # checkout (tools/bench/child_cpu.py). Prints each one's mean and median
 # milliseconds and their ratio to the floor.
@@ -13,19 +13,18 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 rounds="${1:-40}"
 target="${2:-//op_specs:aten_abs}"
-binary="bazel-bin/${target#//}"
-binary="${binary/://}"
 bazel build --config=ci "$target" //tools/bench:libtorch_floor >/dev/null 2>&1 ||
   { echo "startup_floor: bazel build of $target failed" >&2; exit 1; }
 
-/usr/bin/python3 - "$PWD/bazel-bin/tools/bench/libtorch_floor" "$PWD/$binary" "$rounds" "$target" <<'PY'
+/usr/bin/python3 - "$PWD" "$target" "$rounds" <<'PY'
 import statistics, sys
 sys.path.insert(0, "tools/bench")
-from child_cpu import alternate, mean_median
-floor, test, rounds, target = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4]
+from child_cpu import START_UP_ONLY, alternate, binary_path, mean_median
+tree, target, rounds = sys.argv[1], sys.argv[2], int(sys.argv[3])
+floor, test = binary_path(tree, "//tools/bench:libtorch_floor"), binary_path(tree, target)
 
 runs = [("libtorch alone (//tools/bench:libtorch_floor)", [floor]),
-        (f"{target}, start-up (empty filter)", [test, "--gtest_filter=-*"]),
+        (f"{target}, start-up (empty filter)", [test] + START_UP_ONLY),
         (f"{target}, whole test", [test])]
 times = alternate([argv for _, argv in runs], rounds)
 print("| process | mean / median ms | mean / floor's mean |")
