@@ -6,7 +6,9 @@
 #include <iostream>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
+#include <tuple>
 
 #include "absl/strings/numbers.h"
 #include "absl/strings/str_cat.h"
@@ -41,53 +43,48 @@ class OpTestState {
   // False for a nightly_only sample outside the nightly tier.
   bool Runs(const Sample& s) const { return nightly_ || !s.nightly_only(); }
 
-  // The report of one sample at one world size, computed once.
-  const absl::StatusOr<OpReport>& Report(const std::string& sample, int world_size) {
-    auto key = std::make_pair(sample, world_size);
-    auto it = reports_.find(key);
-    if (it != reports_.end()) return it->second;
-    ValidateOptions options;
-    options.world_size = world_size;
-    options.samples = {sample};
-    const c10::OperatorName op = spec_->op();
-    // In a crash-isolated worker (isolation.h): a crashing operator fails
-    // this sample's test with the crash, and the other tests still run.
-    absl::StatusOr<std::vector<absl::StatusOr<OpReport>>> isolated = ValidateIsolated(
-        1,
-        [&](int) {
-          return ValidateOp(
-              *spec_,
-              [&](const OpArgs& args) { return StrategyRegistry::Global().Query(op, args); },
-              options);
-        },
-        [&](int) {
-          OpReport unfinished;
-          unfinished.op = OverloadToString(op);
-          unfinished.spec_path = spec_->path();
-          unfinished.world_size = world_size;
-          return unfinished;
-        },
-        isolation_);
-    absl::StatusOr<OpReport> report =
-        isolated.ok() ? std::move(isolated->front()) : absl::StatusOr<OpReport>(isolated.status());
-    return reports_.emplace(key, std::move(report)).first->second;
-  }
+  // One validation a gtest reads: a sample at a world size, or a mesh
+  // (every sample that runs, on it).
+  struct Job {
+    std::string sample;
+    int world_size = 0;
+    std::optional<MeshShape> mesh;
+  };
 
-  // Every sample that runs at `world_size` (every world size when 0),
-  // merged; nullopt after reporting a failure.
-  std::optional<OpReport> Merged(int world_size = 0) {
-    std::vector<OpReport> all;
+  // Every sample that runs, at every world size, in spec order.
+  std::vector<Job> SampleJobs() const {
+    std::vector<Job> jobs;
     for (const Sample& s : spec_->proto().sample()) {
       if (!Runs(s)) continue;
-      for (int w : world_sizes_) {
-        if (world_size != 0 && w != world_size) continue;
-        const absl::StatusOr<OpReport>& r = Report(s.name(), w);
-        if (!r.ok()) {
-          ADD_FAILURE() << r.status().message();
-          return std::nullopt;
-        }
-        all.push_back(*r);
+      for (int w : world_sizes_) jobs.push_back({s.name(), w, std::nullopt});
+    }
+    return jobs;
+  }
+
+  // Declares the validations the gtest `name` reads, before RUN_ALL_TESTS.
+  void Declare(const std::string& name, std::vector<Job> jobs) {
+    declared_[name] = std::move(jobs);
+  }
+
+  // The report of one sample at one world size (Compute).
+  const absl::StatusOr<OpReport>& Report(const std::string& sample, int world_size) {
+    const Job job{sample, world_size, std::nullopt};
+    if (!reports_.count(Key(job))) Compute({job});
+    return reports_.at(Key(job));
+  }
+
+  // The reports of every sample that runs at `world_size` (every world
+  // size when 0), merged; nullopt after reporting a failure.
+  std::optional<OpReport> Merged(int world_size = 0) {
+    std::vector<OpReport> all;
+    for (const Job& job : SampleJobs()) {
+      if (world_size != 0 && job.world_size != world_size) continue;
+      const absl::StatusOr<OpReport>& r = Report(job.sample, job.world_size);
+      if (!r.ok()) {
+        ADD_FAILURE() << r.status().message();
+        return std::nullopt;
       }
+      all.push_back(*r);
     }
     return MergeReports(all);
   }
@@ -101,38 +98,89 @@ class OpTestState {
     return ReproCommand(repro);
   }
 
-  // The expansion's report on `mesh` over every sample that runs (one
-  // crash-isolated validation).
-  absl::StatusOr<OpReport> MeshReport(const MeshShape& mesh) {
-    ValidateOptions options;
-    for (const Sample& s : spec_->proto().sample()) {
-      if (Runs(s)) options.samples.push_back(s.name());
-    }
-    const c10::OperatorName op = spec_->op();
-    absl::StatusOr<std::vector<absl::StatusOr<OpReport>>> isolated = ValidateIsolated(
-        1,
-        [&](int) {
-          return ValidateOnMesh(
-              *spec_,
-              ExpandedClaims(
-                  [&](const OpArgs& args) { return StrategyRegistry::Global().Query(op, args); },
-                  mesh),
-              mesh, options);
-        },
-        [&](int) {
-          OpReport unfinished;
-          unfinished.op = OverloadToString(op);
-          unfinished.spec_path = spec_->path();
-          unfinished.world_size = mesh.size();
-          unfinished.mesh = mesh.ToString();
-          return unfinished;
-        },
-        isolation_);
-    if (!isolated.ok()) return isolated.status();
-    return std::move(isolated->front());
+  // The expansion's report on `mesh` over every sample that runs (Compute).
+  const absl::StatusOr<OpReport>& MeshReport(const MeshShape& mesh) {
+    const Job job{"", 0, mesh};
+    if (!reports_.count(Key(job))) Compute({job});
+    return reports_.at(Key(job));
   }
 
  private:
+  // A job's key in reports_: (sample, world size), or ("", 0, mesh).
+  using JobKey = std::tuple<std::string, int, std::string>;
+  static JobKey Key(const Job& job) {
+    return {job.sample, job.world_size, job.mesh.has_value() ? job.mesh->ToString() : ""};
+  }
+
+  // Runs `asked` and, the first time, the validations of every gtest that
+  // gtest runs (its filter and shard, TestInfo::should_run), in one
+  // crash-isolated run (ValidateIsolated): one worker forked for the test
+  // binary, not one per report. A fork copies the page tables of a
+  // process that has loaded libtorch, and the child faults libtorch's
+  // pages in again; the engine runs any number of tasks in one worker (as
+  // `shrt validate` does), a crash costing a fresh worker (isolation.h).
+  void Compute(std::vector<Job> asked) {
+    if (!computed_any_) {
+      computed_any_ = true;
+      const ::testing::UnitTest& unit = *::testing::UnitTest::GetInstance();
+      for (int i = 0; i < unit.total_test_suite_count(); ++i) {
+        const ::testing::TestSuite& suite = *unit.GetTestSuite(i);
+        if (data_.target != std::string(suite.name())) continue;
+        for (int t = 0; t < suite.total_test_count(); ++t) {
+          const ::testing::TestInfo& info = *suite.GetTestInfo(t);
+          auto it = declared_.find(info.name());
+          if (info.should_run() && it != declared_.end()) {
+            asked.insert(asked.end(), it->second.begin(), it->second.end());
+          }
+        }
+      }
+    }
+    std::vector<Job> jobs;
+    std::set<JobKey> seen;
+    for (Job& job : asked) {
+      if (!reports_.count(Key(job)) && seen.insert(Key(job)).second) {
+        jobs.push_back(std::move(job));
+      }
+    }
+    ValidateOptions on_mesh;  // every sample that runs
+    for (const Sample& s : spec_->proto().sample()) {
+      if (Runs(s)) on_mesh.samples.push_back(s.name());
+    }
+    const c10::OperatorName op = spec_->op();
+    const RuleSource strategy = [op](const OpArgs& args) {
+      return StrategyRegistry::Global().Query(op, args);
+    };
+    // In a crash-isolated worker (isolation.h): a crashing operator fails
+    // the test of the report it crashed in with the crash, and the other
+    // tests still run.
+    absl::StatusOr<std::vector<absl::StatusOr<OpReport>>> isolated = ValidateIsolated(
+        static_cast<int>(jobs.size()),
+        [&](int i) -> absl::StatusOr<OpReport> {
+          const Job& job = jobs[i];
+          if (job.mesh.has_value()) {
+            return ValidateOnMesh(*spec_, ExpandedClaims(strategy, *job.mesh), *job.mesh, on_mesh);
+          }
+          ValidateOptions options;
+          options.world_size = job.world_size;
+          options.samples = {job.sample};
+          return ValidateOp(*spec_, strategy, options);
+        },
+        [&](int i) {
+          const Job& job = jobs[i];
+          OpReport unfinished;
+          unfinished.op = OverloadToString(op);
+          unfinished.spec_path = spec_->path();
+          unfinished.world_size = job.mesh.has_value() ? job.mesh->size() : job.world_size;
+          if (job.mesh.has_value()) unfinished.mesh = job.mesh->ToString();
+          return unfinished;
+        },
+        isolation_);
+    for (size_t i = 0; i < jobs.size(); ++i) {
+      reports_.emplace(Key(jobs[i]), isolated.ok() ? std::move((*isolated)[i])
+                                                   : absl::StatusOr<OpReport>(isolated.status()));
+    }
+  }
+
   std::string Load() {
     UseGroundTruthRuntime();
     std::vector<std::pair<std::string, std::string>> files;
@@ -211,13 +259,26 @@ class OpTestState {
   std::vector<MeshShape> meshes_;  // SHRT_MESHES, default 2x2
   IsolationOptions isolation_;  // SHRT_CALL_TIME_LIMIT sets the call time limit
   bool nightly_ = false;
-  std::map<std::pair<std::string, int>, absl::StatusOr<OpReport>> reports_;
+  std::map<std::string, std::vector<Job>> declared_;  // per gtest name (Declare)
+  bool computed_any_ = false;
+  std::map<JobKey, absl::StatusOr<OpReport>> reports_;
 };
+
+// Records, in the running gtest's test.xml entry, the property
+// validation_seconds: the wall time of the validations it reports
+// (OpReport::seconds, measured in the worker that ran them). A gtest's own
+// time is not that: the first gtest that asks for a report waits for every
+// gtest's validations (OpTestState::Compute). tools/bench/gtest_split.py
+// reads it.
+void RecordValidationSeconds(double seconds) {
+  ::testing::Test::RecordProperty("validation_seconds", absl::StrCat(seconds));
+}
 
 void RunSampleTest(OpTestState& state, const Sample& sample) {
   if (!state.Runs(sample)) {
     GTEST_SKIP() << "nightly_only sample: runs with SHRT_TIER=nightly (--config=nightly)";
   }
+  double seconds = 0;
   for (int w : state.world_sizes()) {
     const absl::StatusOr<OpReport>& report = state.Report(sample.name(), w);
     if (!report.ok()) {
@@ -260,7 +321,9 @@ void RunSampleTest(OpTestState& state, const Sample& sample) {
               << report->Count(Verdict::kIncorrect) << " incorrect, "
               << report->Count(Verdict::kMissing) << " missing; " << report->combination_checks
               << " combination checks in " << report->seconds << " s\n";
+    seconds += report->seconds;
   }
+  RecordValidationSeconds(seconds);
 }
 
 void RunXfailTest(OpTestState& state, const OpTestData& data) {
@@ -342,7 +405,7 @@ void RunMissingTest(OpTestState& state, const OpTestData& data) {
 // error and on a crash no `crash` entry explains; prints the rules the
 // expansion filters out although they hold.
 void RunMeshTest(OpTestState& state, const MeshShape& mesh) {
-  absl::StatusOr<OpReport> report = state.MeshReport(mesh);
+  const absl::StatusOr<OpReport>& report = state.MeshReport(mesh);
   if (!report.ok()) {
     ADD_FAILURE() << report.status().message();
     return;
@@ -386,6 +449,7 @@ void RunMeshTest(OpTestState& state, const MeshShape& mesh) {
             << report->CompositionFailures() << " composition failures), "
             << report->Count(Verdict::kMissing) << " filtered but holding; "
             << report->combination_checks << " N-D rule checks in " << report->seconds << " s\n";
+  RecordValidationSeconds(report->seconds);
 }
 
 // Every `crash` entry of the spec must still crash at some world size the
@@ -440,8 +504,11 @@ class OpTest : public ::testing::Test {
   Body body_;
 };
 
+// Registers the gtest `name`, which runs `body` and reads the validations
+// `jobs` (OpTestState::Declare).
 void Register(OpTestState& state, const OpTestData& data, const std::string& name,
-              OpTest::Body body) {
+              std::vector<OpTestState::Job> jobs, OpTest::Body body) {
+  state.Declare(name, std::move(jobs));
   ::testing::RegisterTest(data.target, name.c_str(), nullptr, nullptr, data.spec.path, 0,
                           [&state, body]() -> ::testing::Test* { return new OpTest(state, body); });
 }
@@ -451,24 +518,31 @@ void Register(OpTestState& state, const OpTestData& data, const std::string& nam
 int RunOpTests(const OpTestData& data, int argc, char** argv) {
   ::testing::InitGoogleTest(&argc, argv);
   static auto* state = new OpTestState(data);
-  if (state->error().empty()) {
+  if (!state->error().empty()) {
+    Register(*state, data, "spec", {}, [](OpTestState&) {});
+  } else {
     for (const Sample& sample : state->spec().proto().sample()) {
-      Register(*state, data, sample.name(),
+      std::vector<OpTestState::Job> jobs;
+      for (OpTestState::Job& job : state->SampleJobs()) {
+        if (job.sample == sample.name()) jobs.push_back(std::move(job));
+      }
+      Register(*state, data, sample.name(), std::move(jobs),
                [sample](OpTestState& s) { RunSampleTest(s, sample); });
     }
-  } else {
-    Register(*state, data, "spec", [](OpTestState&) {});
-  }
-  if (state->error().empty()) {
     for (const MeshShape& mesh : state->meshes()) {
-      Register(*state, data, absl::StrCat("mesh_", mesh.ToString()),
+      Register(*state, data, absl::StrCat("mesh_", mesh.ToString()), {{"", 0, mesh}},
                [mesh](OpTestState& s) { RunMeshTest(s, mesh); });
     }
   }
-  Register(*state, data, "xfails", [&data](OpTestState& s) { RunXfailTest(s, data); });
-  Register(*state, data, "missing_rules", [&data](OpTestState& s) { RunMissingTest(s, data); });
+  const std::vector<OpTestState::Job> every_sample =
+      state->error().empty() ? state->SampleJobs() : std::vector<OpTestState::Job>();
+  Register(*state, data, "xfails", every_sample,
+           [&data](OpTestState& s) { RunXfailTest(s, data); });
+  Register(*state, data, "missing_rules", every_sample,
+           [&data](OpTestState& s) { RunMissingTest(s, data); });
   if (state->error().empty() && state->spec().proto().crash_size() > 0) {
-    Register(*state, data, "known_crashes", [](OpTestState& s) { RunKnownCrashTest(s); });
+    Register(*state, data, "known_crashes", every_sample,
+             [](OpTestState& s) { RunKnownCrashTest(s); });
   }
   return RUN_ALL_TESTS();
 }

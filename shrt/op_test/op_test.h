@@ -31,6 +31,14 @@
 //                  when the overload rejects every sample. At other world
 //                  sizes (SHRT_WORLD_SIZES, the nightly tier) unexplained
 //                  missing rules are printed, not failed.
+// The validations these gtests read (each sample at each world size, each
+// mesh) run in one crash-isolated worker (isolation.h), forked once when
+// the first gtest asks for its report: every validation of the gtests that
+// gtest's filter and shard select runs there, and each gtest then reports
+// its own. A crash is its report's and re-runs that validation in a fresh
+// worker. Each gtest records the wall time of the validations it reports as
+// the test.xml property `validation_seconds` (its gtest time includes the
+// others' when it asked first).
 // Everything heavy lives here, compiled once; a generated source compiles in
 // a few tens of milliseconds.
 //
