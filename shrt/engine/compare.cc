@@ -3,9 +3,9 @@
 #include <cmath>
 
 #include "ATen/Dispatch.h"
-#include "ATen/ops/view_as_real.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
+#include "shrt/spec/aten_functions.h"
 
 namespace shrt {
 namespace {
@@ -35,7 +35,7 @@ std::string IndexText(int64_t flat, at::IntArrayRef sizes) {
 
 at::Tensor RealView(const at::Tensor& t) {
   if (!t.defined() || !c10::isComplexType(t.scalar_type())) return t;
-  return at::view_as_real(t.resolve_conj().contiguous());
+  return ViewAsReal(t.resolve_conj().contiguous());
 }
 
 double Epsilon(c10::ScalarType dtype) {

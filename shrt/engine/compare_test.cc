@@ -2,19 +2,14 @@
 
 #include <cmath>
 
-#include "ATen/TensorOperators.h"
 #include "ATen/core/Tensor.h"
-#include "ATen/ops/arange.h"
-#include "ATen/ops/complex.h"
-#include "ATen/ops/full.h"
-#include "ATen/ops/imag.h"
-#include "ATen/ops/tensor.h"
 #include "gtest/gtest.h"
+#include "shrt/engine/test_tensors.h"
 
 namespace shrt {
 namespace {
 
-at::Tensor F(std::vector<float> v) { return at::tensor(v); }
+at::Tensor F(std::vector<double> v) { return TensorOf(v, at::kFloat); }
 
 TEST(CompareTest, TorchTestingDefaults) {
   EXPECT_DOUBLE_EQ(DefaultTolerance(at::kFloat).rtol, 1.3e-6);
@@ -43,26 +38,26 @@ TEST(CompareTest, NanEqualsNanInTheSamePlaceOnly) {
 }
 
 TEST(CompareTest, ComplexComparesRealAndImaginaryParts) {
-  const at::Tensor e = at::complex(at::arange(6, at::kFloat), at::arange(6, at::kFloat) + 10);
+  const at::Tensor e = Complex(Arange(6, at::kFloat), Arange(6, at::kFloat).add(10));
   EXPECT_EQ(DefaultTolerance(at::kComplexFloat).rtol, DefaultTolerance(at::kFloat).rtol);
   EXPECT_EQ(Epsilon(at::kComplexDouble), Epsilon(at::kDouble));
   EXPECT_TRUE(CompareTensors(e.clone(), e, DefaultTolerance(at::kFloat)).equal);
   // An error in the imaginary part alone is found, and named by its place
   // in the real view (trailing index 1).
   at::Tensor a = e.clone();
-  at::imag(a)[4] += 1e-3;
+  Imag(a)[4] += 1e-3;
   const Comparison c = CompareTensors(a, e, DefaultTolerance(at::kFloat));
   EXPECT_FALSE(c.equal);
   EXPECT_NEAR(c.max_abs_diff, 1e-3, 1e-6);
   EXPECT_NE(c.detail.find("at [4, 1]"), std::string::npos) << c.detail;
   // A complex128 reduction against a complex64 expectation, with slack.
-  const at::Tensor slack = at::full({6}, 2e-3, at::kDouble);
+  const at::Tensor slack = Full({6}, 2e-3, at::kDouble);
   EXPECT_TRUE(CompareTensors(a.to(at::kComplexDouble), e, DefaultTolerance(at::kFloat), slack).equal);
 }
 
 TEST(CompareTest, IntegersAreExact) {
-  const at::Tensor a = at::tensor(std::vector<int64_t>{1, 2, 3});
-  const at::Tensor b = at::tensor(std::vector<int64_t>{1, 2, 4});
+  const at::Tensor a = TensorOf({1, 2, 3}, at::kLong);
+  const at::Tensor b = TensorOf({1, 2, 4}, at::kLong);
   EXPECT_TRUE(CompareTensors(a, a.clone(), DefaultTolerance(at::kLong)).equal);
   EXPECT_FALSE(CompareTensors(a, b, DefaultTolerance(at::kLong)).equal);
 }
@@ -73,9 +68,9 @@ TEST(CompareTest, ShapeMismatchIsUnequalAndMixedDtypesCompareAsDoubles) {
   EXPECT_FALSE(c.equal);
   EXPECT_NE(c.detail.find("shape"), std::string::npos);
   // An integer P(avg) reduction (float64) against an integer expectation.
-  EXPECT_TRUE(CompareTensors(F({3}).to(at::kDouble), at::tensor(std::vector<int64_t>{3}),
+  EXPECT_TRUE(CompareTensors(F({3}).to(at::kDouble), TensorOf({3}, at::kLong),
                              DefaultTolerance(at::kLong)).equal);
-  EXPECT_FALSE(CompareTensors(F({3.5}).to(at::kDouble), at::tensor(std::vector<int64_t>{3}),
+  EXPECT_FALSE(CompareTensors(F({3.5}).to(at::kDouble), TensorOf({3}, at::kLong),
                               DefaultTolerance(at::kLong)).equal);
   // A float64 reduction may be compared with a float32 expectation.
   EXPECT_TRUE(CompareTensors(F({1, 2}).to(at::kDouble), F({1, 2}), tol).equal);
@@ -83,13 +78,13 @@ TEST(CompareTest, ShapeMismatchIsUnequalAndMixedDtypesCompareAsDoubles) {
 
 TEST(CompareTest, SlackWidensTheAllowancePerElement) {
   const Tolerance tol = DefaultTolerance(at::kFloat);
-  const at::Tensor slack = at::tensor(std::vector<double>{0.0, 1.0});
+  const at::Tensor slack = TensorOf({0.0, 1.0}, at::kDouble);
   EXPECT_TRUE(CompareTensors(F({1, 2.5}), F({1, 2}), tol, slack).equal);
   EXPECT_FALSE(CompareTensors(F({1.5, 2}), F({1, 2}), tol, slack).equal);
 }
 
 TEST(CompareTest, ChunkMatchesComparingTheNarrowedView) {
-  const at::Tensor full = at::arange(60, at::kFloat).reshape({3, 4, 5});
+  const at::Tensor full = Arange(60, at::kFloat).reshape({3, 4, 5});
   for (at::ScalarType dt : {at::kFloat, at::kDouble, at::kLong, at::kBool}) {
     const at::Tensor f = full.to(dt);
     const Tolerance tol = DefaultTolerance(dt);

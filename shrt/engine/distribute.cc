@@ -6,25 +6,13 @@
 #include <memory>
 
 #include "ATen/Dispatch.h"
-#include "ATen/ops/add.h"
-#include "ATen/ops/div.h"
-#include "ATen/ops/ge.h"
-#include "ATen/ops/logical_or.h"
-#include "ATen/ops/lt.h"
-#include "ATen/ops/maximum.h"
-#include "ATen/ops/minimum.h"
-#include "ATen/ops/mul.h"
-#include "ATen/ops/pow.h"
-#include "ATen/ops/sub.h"
-#include "ATen/ops/view_as_complex.h"
-#include "ATen/ops/where.h"
-#include "ATen/ops/zeros.h"
 #include "absl/types/span.h"
 #include "c10/util/BFloat16.h"
 #include "c10/util/Half.h"
 #include "shrt/engine/compare.h"
 #include "shrt/engine/shard_chunks.h"
 #include "shrt/engine/torch_runtime.h"
+#include "shrt/spec/aten_functions.h"
 #include "shrt/spec/generators.h"
 #include "shrt/spec/rng.h"
 #include "shrt/vocab/mesh.h"
@@ -181,7 +169,7 @@ void NormParts(const std::vector<double>& target, int w, double p, Round round, 
 
 at::Tensor MaskOf(const at::Tensor& index, const Placement& p, int world_size, int rank) {
   const ChunkRange c = ChunkOf(p.mask_size(), world_size, rank);
-  return at::logical_or(at::lt(index, c.begin), at::ge(index, c.end));
+  return index.lt(c.begin).logical_or(index.ge(c.end));
 }
 
 at::Tensor ApplyMask(const at::Tensor& local, const at::Tensor& mask) {
@@ -190,7 +178,7 @@ at::Tensor ApplyMask(const at::Tensor& local, const at::Tensor& mask) {
   // covers the leading dims, and a set element zeroes the row it indexes.
   at::Tensor m = mask;
   while (m.dim() < local.dim()) m = m.unsqueeze(-1);
-  return at::where(m, at::zeros({}, local.options()), local);
+  return local.new_zeros({}).where(m, local);  // where(m, 0, local)
 }
 
 std::vector<at::Tensor> Distribute(const at::Tensor& full, const Placement& p, int world_size,
@@ -213,7 +201,7 @@ std::vector<at::Tensor> Distribute(const at::Tensor& full, const Placement& p, i
     // _MaskPartial._partition_value: index - begin, 0 where masked.
     for (int r = 0; r < world_size; ++r) {
       const ChunkRange c = ChunkOf(p.mask_size(), world_size, r);
-      const at::Tensor shifted = at::sub(full, c.begin);
+      const at::Tensor shifted = full.sub(c.begin);
       locals.push_back(ApplyMask(shifted, MaskOf(full, p, world_size, r))
                            .clone(at::MemoryFormat::Contiguous));
     }
@@ -223,7 +211,7 @@ std::vector<at::Tensor> Distribute(const at::Tensor& full, const Placement& p, i
     // Complex parts: the real and imaginary parts split independently
     // (a sum or mean of complex numbers is one of each).
     for (const at::Tensor& part : Distribute(RealView(full), p, world_size, seed, max_abs_part)) {
-      locals.push_back(at::view_as_complex(part.contiguous()));
+      locals.push_back(ViewAsComplex(part.contiguous()));
     }
     return locals;
   }
@@ -296,7 +284,7 @@ at::Tensor WithLayout(const at::Tensor& t, Layout layout) {
       if (t.dim() == 0) return t;
       std::vector<int64_t> sizes = t.sizes().vec();
       sizes.back() *= 2;
-      at::Tensor buffer = at::zeros(sizes, t.options());
+      at::Tensor buffer = t.new_zeros(sizes);
       at::Tensor view = buffer.slice(-1, 0, sizes.back(), 2);
       view.copy_(t);
       return view;
@@ -323,7 +311,7 @@ at::Tensor ReducePartial(const std::vector<at::Tensor>& locals, const Placement&
   auto prep = [&](const at::Tensor& t) {
     const at::Tensor x = in_double ? t.to(wide) : t;
     // _NormPartial._pre_reduce_transform: x ** p, summed below.
-    return op == ReduceOp::kNorm ? at::pow(x, p.norm_type()) : x;
+    return op == ReduceOp::kNorm ? x.pow(p.norm_type()) : x;
   };
   at::Tensor acc = prep(locals.front()).clone();
   for (size_t r = 1; r < locals.size(); ++r) {
@@ -332,22 +320,22 @@ at::Tensor ReducePartial(const std::vector<at::Tensor>& locals, const Placement&
       case ReduceOp::kSum:
       case ReduceOp::kAvg:
       case ReduceOp::kNorm:
-        acc = at::add(acc, x);
+        acc = acc.add(x);
         break;
       case ReduceOp::kMax:
-        acc = at::maximum(acc, x);
+        acc = acc.maximum(x);
         break;
       case ReduceOp::kMin:
-        acc = at::minimum(acc, x);
+        acc = acc.minimum(x);
         break;
       case ReduceOp::kProduct:
-        acc = at::mul(acc, x);
+        acc = acc.mul(x);
         break;
     }
   }
-  if (op == ReduceOp::kAvg) acc = at::div(acc, static_cast<double>(locals.size()));
+  if (op == ReduceOp::kAvg) acc = acc.div(static_cast<double>(locals.size()));
   // _NormPartial._post_reduce_transform: the sum ** (1 / p).
-  if (op == ReduceOp::kNorm) acc = at::pow(acc, 1 / p.norm_type());
+  if (op == ReduceOp::kNorm) acc = acc.pow(1 / p.norm_type());
   return acc;
 }
 

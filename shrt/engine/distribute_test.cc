@@ -3,36 +3,18 @@
 #include <cmath>
 #include <set>
 
-#include "ATen/TensorOperators.h"
 #include "ATen/core/Tensor.h"
-#include "ATen/ops/abs.h"
-#include "ATen/ops/all.h"
-#include "ATen/ops/allclose.h"
-#include "ATen/ops/arange.h"
-#include "ATen/ops/complex.h"
-#include "ATen/ops/div.h"
-#include "ATen/ops/equal.h"
-#include "ATen/ops/full.h"
-#include "ATen/ops/imag.h"
-#include "ATen/ops/isfinite.h"
-#include "ATen/ops/logical_not.h"
-#include "ATen/ops/ones.h"
-#include "ATen/ops/pow.h"
-#include "ATen/ops/randn.h"
-#include "ATen/ops/real.h"
-#include "ATen/ops/tensor.h"
-#include "ATen/ops/zeros.h"
-#include "ATen/ops/zeros_like.h"
 #include "gtest/gtest.h"
+#include "shrt/engine/test_tensors.h"
 #include "shrt/spec/generators.h"
 
 namespace shrt {
 namespace {
 
-at::Tensor Arange(std::vector<int64_t> shape, at::ScalarType dtype = at::kFloat) {
+at::Tensor ArangeOf(std::vector<int64_t> shape, at::ScalarType dtype = at::kFloat) {
   int64_t n = 1;
   for (int64_t s : shape) n *= s;
-  return (at::arange(n, at::kDouble) - n / 3.0).reshape(shape).to(dtype);
+  return Arange(n, at::kDouble).sub(n / 3.0).reshape(shape).to(dtype);
 }
 
 // An overload that writes its inputs gets them in a buffer of their own,
@@ -41,12 +23,12 @@ at::Tensor Arange(std::vector<int64_t> shape, at::ScalarType dtype = at::kFloat)
 // in-place write would have changed the cached local for later tuples.
 TEST(DistributeTest, PrivateWithLayoutNeverSharesTheBuffer) {
   for (const Layout layout : {CONTIGUOUS, TRANSPOSED, STRIDED}) {
-    for (const at::Tensor& t : {at::randn({4, 6}), at::randn({5}), at::randn({})}) {
+    for (const at::Tensor& t : {Randn({4, 6}), Randn({5}), Randn({})}) {
       const at::Tensor laid = WithLayout(t, layout);
       for (const at::Tensor& from : {t, laid}) {
         const at::Tensor own = PrivateWithLayout(from, layout);
         EXPECT_FALSE(own.storage().is_alias_of(from.storage())) << layout << " " << t.sizes();
-        EXPECT_TRUE(at::equal(own, from)) << layout << " " << t.sizes();
+        EXPECT_TRUE(own.equal(from)) << layout << " " << t.sizes();
         EXPECT_EQ(own.strides(), laid.strides()) << layout << " " << t.sizes();
       }
     }
@@ -54,25 +36,25 @@ TEST(DistributeTest, PrivateWithLayoutNeverSharesTheBuffer) {
 }
 
 TEST(DistributeTest, ReplicateGivesIndependentCopies) {
-  const at::Tensor x = Arange({3, 4});
+  const at::Tensor x = ArangeOf({3, 4});
   std::vector<at::Tensor> locals = Distribute(x, Placement::Replicate(), 4, 0);
   ASSERT_EQ(locals.size(), 4u);
   std::set<const void*> storages = {x.data_ptr()};
   for (const at::Tensor& l : locals) {
-    EXPECT_TRUE(at::equal(l, x));
+    EXPECT_TRUE(l.equal(x));
     EXPECT_TRUE(storages.insert(l.data_ptr()).second) << "ranks share storage";
   }
 }
 
 TEST(DistributeTest, ShardFollowsChunkLayoutWithEmptyTail) {
-  const at::Tensor x = Arange({5, 3});
+  const at::Tensor x = ArangeOf({5, 3});
   std::vector<at::Tensor> locals = Distribute(x, Placement::Shard(0), 4, 0);
   const int64_t rows[] = {2, 2, 1, 0};
   for (int r = 0; r < 4; ++r) {
     EXPECT_EQ(locals[r].sizes(), (std::vector<int64_t>{rows[r], 3})) << r;
     EXPECT_TRUE(locals[r].is_contiguous());
   }
-  EXPECT_TRUE(at::equal(locals[1], x.narrow(0, 2, 2)));
+  EXPECT_TRUE(locals[1].equal(x.narrow(0, 2, 2)));
   // Sharding a non-leading dim copies, so ranks never alias the full tensor.
   std::vector<at::Tensor> cols = Distribute(x, Placement::Shard(1), 3, 0);
   for (int r = 0; r < 3; ++r) EXPECT_EQ(cols[r].sizes(), (std::vector<int64_t>{5, 1}));
@@ -95,7 +77,7 @@ TEST(DistributeTest, ComplexTakesOnlySumAndAvgPartials) {
 }
 
 TEST(DistributeTest, ComplexPartsAreComplexAndSumBack) {
-  const at::Tensor x = at::complex(Arange({4, 5}), Arange({4, 5}) * 0.5 + 1);
+  const at::Tensor x = Complex(ArangeOf({4, 5}), ArangeOf({4, 5}).mul(0.5).add(1));
   for (ReduceOp op : {ReduceOp::kSum, ReduceOp::kAvg}) {
     std::vector<at::Tensor> parts = Distribute(x, Placement::Partial(op), 3, 7);
     ASSERT_EQ(parts.size(), 3u);
@@ -103,12 +85,12 @@ TEST(DistributeTest, ComplexPartsAreComplexAndSumBack) {
       EXPECT_EQ(part.scalar_type(), at::kComplexFloat);
       EXPECT_EQ(part.sizes(), x.sizes());
       // Both the real and the imaginary parts are split, not one of them.
-      EXPECT_FALSE(at::allclose(at::real(part), at::real(x)));
-      EXPECT_FALSE(at::allclose(at::imag(part), at::imag(x)));
+      EXPECT_FALSE(Real(part).allclose(Real(x)));
+      EXPECT_FALSE(Imag(part).allclose(Imag(x)));
     }
     const at::Tensor reduced = ReducePartial(parts, Placement::Partial(op));
     EXPECT_EQ(reduced.scalar_type(), at::kComplexDouble);
-    EXPECT_TRUE(at::allclose(reduced, x.to(at::kComplexDouble), 1e-5, 1e-4));
+    EXPECT_TRUE(reduced.allclose(x.to(at::kComplexDouble), 1e-5, 1e-4));
   }
 }
 
@@ -116,27 +98,27 @@ class PartialTest : public ::testing::TestWithParam<std::tuple<ReduceOp, at::Sca
 
 TEST_P(PartialTest, PartsReduceBackAndAreNotUniform) {
   const auto [op, dtype, w] = GetParam();
-  const at::Tensor x = Arange({4, 5}, dtype);
+  const at::Tensor x = ArangeOf({4, 5}, dtype);
   std::vector<at::Tensor> a = Distribute(x, Placement::Partial(op), w, 1);
   std::vector<at::Tensor> b = Distribute(x, Placement::Partial(op), w, 2);
   ASSERT_EQ(static_cast<int>(a.size()), w);
   const at::Tensor reduced = ReducePartial(a, Placement::Partial(op));
   if (at::isFloatingType(dtype)) {
-    EXPECT_TRUE(at::allclose(reduced.to(at::kDouble), x.to(at::kDouble), 1e-5, 1e-4))
+    EXPECT_TRUE(reduced.to(at::kDouble).allclose(x.to(at::kDouble), 1e-5, 1e-4))
         << ReduceOpName(op);
   } else {
-    EXPECT_TRUE(at::equal(reduced.to(at::kLong), x.to(at::kLong))) << ReduceOpName(op);
+    EXPECT_TRUE(reduced.to(at::kLong).equal(x.to(at::kLong))) << ReduceOpName(op);
   }
   for (int r = 0; r < w; ++r) {
     EXPECT_EQ(a[r].scalar_type(), dtype);
     EXPECT_EQ(a[r].sizes(), x.sizes());
     // Never the full value on every element, never a uniform split, and a
     // different draw with another seed.
-    EXPECT_FALSE(at::equal(a[r], x)) << "rank " << r;
+    EXPECT_FALSE(a[r].equal(x)) << "rank " << r;
     if (at::isFloatingType(dtype)) {
-      EXPECT_FALSE(at::allclose(a[r], at::div(x, w))) << "rank " << r;
+      EXPECT_FALSE(a[r].allclose(x.div(w))) << "rank " << r;
     }
-    EXPECT_FALSE(at::equal(a[r], b[r])) << "rank " << r;
+    EXPECT_FALSE(a[r].equal(b[r])) << "rank " << r;
   }
 }
 
@@ -150,35 +132,34 @@ INSTANTIATE_TEST_SUITE_P(
 // _NormP(p), DTensor's _NormPartial (torch/distributed/tensor/_ops/
 // _math_ops.py): the value is (sum_r x_r ** p) ** (1 / p).
 TEST(NormPartialTest, PartsReduceBackAsDTensorReducesThem) {
-  const at::Tensor x = at::abs(Arange({4, 5}, at::kDouble));  // a norm's values: >= 0
+  const at::Tensor x = ArangeOf({4, 5}, at::kDouble).abs();  // a norm's values: >= 0
   for (double p : {1.0, 2.0, 3.0, 0.5, -1.0}) {
     for (int w : {2, 3, 4}) {
       const Placement norm = Placement::NormPartial(p);
       std::vector<at::Tensor> parts = Distribute(x, norm, w, 5);
       ASSERT_EQ(static_cast<int>(parts.size()), w);
       // DTensor's reduction, written out: x ** p, all-reduce sum, ** (1/p).
-      at::Tensor sum = at::zeros_like(x);
+      at::Tensor sum = x.new_zeros(x.sizes());
       for (const at::Tensor& part : parts) {
         EXPECT_EQ(part.sizes(), x.sizes());
-        EXPECT_TRUE(at::all(part >= 0).item<bool>()) << p;
-        EXPECT_FALSE(at::allclose(part, x)) << p;
-        sum = sum + at::pow(part, p);
+        EXPECT_TRUE(part.ge(0).all().item<bool>()) << p;
+        EXPECT_FALSE(part.allclose(x)) << p;
+        sum = sum.add(part.pow(p));
       }
-      EXPECT_TRUE(at::allclose(at::pow(sum, 1 / p), x, 1e-9, 1e-9)) << p << " W=" << w;
-      EXPECT_TRUE(at::allclose(ReducePartial(parts, norm), x, 1e-9, 1e-9)) << p << " W=" << w;
+      EXPECT_TRUE(sum.pow(1 / p).allclose(x, 1e-9, 1e-9)) << p << " W=" << w;
+      EXPECT_TRUE(ReducePartial(parts, norm).allclose(x, 1e-9, 1e-9)) << p << " W=" << w;
       // Not DTensor's even split x / W ** (1/p): the parts vary per element.
-      EXPECT_FALSE(at::allclose(parts[0], x / std::pow(w, 1 / p))) << p;
+      EXPECT_FALSE(parts[0].allclose(x.div(std::pow(w, 1 / p)))) << p;
     }
   }
 }
 
 TEST(NormPartialTest, IsNotAPlainSumAndKeepsNoSignUnderAnEvenP) {
-  const at::Tensor a = at::full({3}, 3.0, at::kDouble), b = at::full({3}, 4.0, at::kDouble);
+  const at::Tensor a = Full({3}, 3.0, at::kDouble), b = Full({3}, 4.0, at::kDouble);
   // 2-norm of (3, 4) is 5; a P(sum) of the same parts would be 7.
-  EXPECT_TRUE(at::allclose(ReducePartial({a, b}, Placement::NormPartial(2)),
-                           at::full({3}, 5.0, at::kDouble)));
-  EXPECT_TRUE(at::allclose(ReducePartial({-a, b}, Placement::NormPartial(2)),
-                           at::full({3}, 5.0, at::kDouble)));
+  const at::Tensor five = Full({3}, 5.0, at::kDouble);
+  EXPECT_TRUE(ReducePartial({a, b}, Placement::NormPartial(2)).allclose(five));
+  EXPECT_TRUE(ReducePartial({-a, b}, Placement::NormPartial(2)).allclose(five));
   EXPECT_TRUE(PlacementApplies(Placement::NormPartial(2), 2, at::kFloat));
   EXPECT_FALSE(PlacementApplies(Placement::NormPartial(2), 2, at::kLong));
   EXPECT_FALSE(PlacementApplies(Placement::NormPartial(2), 2, at::kComplexFloat));
@@ -187,46 +168,46 @@ TEST(NormPartialTest, IsNotAPlainSumAndKeepsNoSignUnderAnEvenP) {
 // _MaskP(sum, n), DTensor's _MaskPartial (placement_types.py):
 // _partition_value on an index input, MaskBuffer.apply_mask on an output.
 TEST(MaskPartialTest, IndicesAreShiftedIntoEachRanksRangeOrZeroed) {
-  const at::Tensor index = at::tensor({0, 3, 4, 7, 9, 2}, at::kLong);
+  const at::Tensor index = TensorOf({0, 3, 4, 7, 9, 2}, at::kLong);
   const Placement p = Placement::MaskPartial(ReduceOp::kSum, 10);  // W=3: [0,4) [4,8) [8,10)
   const std::vector<at::Tensor> locals = Distribute(index, p, 3, 0);
   ASSERT_EQ(locals.size(), 3u);
-  EXPECT_TRUE(at::equal(locals[0], at::tensor({0, 3, 0, 0, 0, 2}, at::kLong)));
-  EXPECT_TRUE(at::equal(locals[1], at::tensor({0, 0, 0, 3, 0, 0}, at::kLong)));
-  EXPECT_TRUE(at::equal(locals[2], at::tensor({0, 0, 0, 0, 1, 0}, at::kLong)));
-  EXPECT_TRUE(at::equal(MaskOf(index, p, 3, 1),
-                        at::tensor({1, 1, 0, 0, 1, 1}, at::kLong).to(at::kBool)));
+  EXPECT_TRUE(locals[0].equal(TensorOf({0, 3, 0, 0, 0, 2}, at::kLong)));
+  EXPECT_TRUE(locals[1].equal(TensorOf({0, 0, 0, 3, 0, 0}, at::kLong)));
+  EXPECT_TRUE(locals[2].equal(TensorOf({0, 0, 0, 0, 1, 0}, at::kLong)));
+  EXPECT_TRUE(MaskOf(index, p, 3, 1).equal(TensorOf({1, 1, 0, 0, 1, 1}, at::kLong).to(at::kBool)));
   // Every index is in exactly one rank's range.
-  at::Tensor kept = at::zeros({6}, at::kLong);
-  for (int r = 0; r < 3; ++r) kept = kept + at::logical_not(MaskOf(index, p, 3, r)).to(at::kLong);
-  EXPECT_TRUE(at::equal(kept, at::ones({6}, at::kLong)));
+  at::Tensor kept = Zeros({6}, at::kLong);
+  for (int r = 0; r < 3; ++r) kept = kept.add(MaskOf(index, p, 3, r).logical_not().to(at::kLong));
+  EXPECT_TRUE(kept.equal(Ones({6}, at::kLong)));
   EXPECT_TRUE(PlacementApplies(p, 1, at::kLong));
   EXPECT_FALSE(PlacementApplies(p, 1, at::kBool));
 }
 
 TEST(MaskPartialTest, ApplyMaskZeroesElementsOrWholeRows) {
-  const at::Tensor mask = at::tensor({1, 0}, at::kLong).to(at::kBool);
-  EXPECT_TRUE(at::equal(ApplyMask(at::tensor({5.0, 6.0}), mask), at::tensor({0.0, 6.0})));
-  const at::Tensor rows = at::ones({2, 3});
+  const at::Tensor mask = TensorOf({1, 0}, at::kLong).to(at::kBool);
+  EXPECT_TRUE(
+      ApplyMask(TensorOf({5.0, 6.0}, at::kDouble), mask).equal(TensorOf({0.0, 6.0}, at::kDouble)));
+  const at::Tensor rows = Ones({2, 3});
   const at::Tensor masked = ApplyMask(rows, mask);
-  EXPECT_TRUE(at::equal(masked[0], at::zeros({3})));
-  EXPECT_TRUE(at::equal(masked[1], at::ones({3})));
-  EXPECT_TRUE(at::equal(rows, at::ones({2, 3})));  // a new tensor
+  EXPECT_TRUE(masked[0].equal(Zeros({3})));
+  EXPECT_TRUE(masked[1].equal(Ones({3})));
+  EXPECT_TRUE(rows.equal(Ones({2, 3})));  // a new tensor
 }
 
 TEST(PartialTest, SmallIntegersWrapBackExactly) {
-  const at::Tensor x = Arange({6}, at::kChar) * 20;  // values near int8's range
+  const at::Tensor x = ArangeOf({6}, at::kChar).mul(20);  // values near int8's range
   for (ReduceOp op : {ReduceOp::kSum, ReduceOp::kMax, ReduceOp::kMin, ReduceOp::kProduct}) {
     std::vector<at::Tensor> parts = Distribute(x, Placement::Partial(op), 4, 3);
-    EXPECT_TRUE(at::equal(ReducePartial(parts, Placement::Partial(op)), x)) << ReduceOpName(op);
+    EXPECT_TRUE(ReducePartial(parts, Placement::Partial(op)).equal(x)) << ReduceOpName(op);
   }
 }
 
 TEST(PartialTest, MaxPartsAreBoundedAttainedAndVaryTheirRank) {
-  const at::Tensor x = at::randn({64});
+  const at::Tensor x = Randn({64});
   std::vector<at::Tensor> parts = Distribute(x, Placement::Partial(ReduceOp::kMax), 4, 7);
   std::set<int> attaining;
-  const double range = (x.max() - x.min()).item<double>();
+  const double range = x.max().sub(x.min()).item<double>();
   for (int64_t e = 0; e < x.numel(); ++e) {
     int holders = 0;
     for (int r = 0; r < 4; ++r) {
@@ -245,12 +226,12 @@ TEST(PartialTest, MaxPartsAreBoundedAttainedAndVaryTheirRank) {
 }
 
 TEST(PartialTest, ReportsTheLargestFinitePart) {
-  const at::Tensor x = at::tensor(std::vector<float>{1, NAN, 3});
+  const at::Tensor x = TensorOf({1, NAN, 3}, at::kFloat);
   double scale = 0;
   std::vector<at::Tensor> parts = Distribute(x, Placement::Partial(ReduceOp::kSum), 4, 5, &scale);
   double want = 0;
   for (const at::Tensor& p : parts) {
-    const at::Tensor finite = p.masked_select(at::isfinite(p));
+    const at::Tensor finite = p.masked_select(p.isfinite());
     want = std::max(want, finite.abs().max().item<double>());
   }
   EXPECT_NEAR(scale, want, 1e-5 * want);
@@ -261,11 +242,11 @@ TEST(PartialTest, ReportsTheLargestFinitePart) {
 }
 
 TEST(PartialTest, SumPartsHaveMixedSigns) {
-  const at::Tensor x = at::ones({100});
+  const at::Tensor x = Ones({100});
   std::vector<at::Tensor> parts = Distribute(x, Placement::Partial(ReduceOp::kSum), 4, 9);
   for (int r = 0; r < 4; ++r) {
-    EXPECT_GT((parts[r] < 0).sum().item<int64_t>(), 10) << r;
-    EXPECT_GT((parts[r] > 0).sum().item<int64_t>(), 10) << r;
+    EXPECT_GT(parts[r].lt(0).sum().item<int64_t>(), 10) << r;
+    EXPECT_GT(parts[r].gt(0).sum().item<int64_t>(), 10) << r;
   }
 }
 

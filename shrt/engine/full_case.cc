@@ -4,8 +4,6 @@
 #include <cmath>
 #include <mutex>
 
-#include "ATen/ops/isnan.h"
-#include "ATen/ops/neg.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "c10/util/Logging.h"
@@ -30,7 +28,7 @@ bool Informative(const Tensors& outputs) {
     const bool all_zero = !t.ne(0).any().item<bool>();
     const bool all_nan =
         (at::isFloatingType(t.scalar_type()) || at::isComplexType(t.scalar_type())) &&
-        at::isnan(t).all().item<bool>();
+        t.isnan().all().item<bool>();
     if (all_zero || all_nan) return false;
   }
   return true;
@@ -155,7 +153,7 @@ const std::pair<Tensors, absl::StatusOr<Tensors>>& CaseMaker::Negated(
   if (it == full.negated.end()) {
     Tensors inputs;
     for (size_t i = 0; i < full.inputs.size(); ++i) {
-      inputs.push_back(mask[i] ? WithLayout(at::neg(full.inputs[i]), sample_.inputs()[i].layout)
+      inputs.push_back(mask[i] ? WithLayout(full.inputs[i].neg(), sample_.inputs()[i].layout)
                                : full.inputs[i]);
     }
     absl::StatusOr<Tensors> outputs = sample_.Call(CallInputs(inputs));

@@ -6,8 +6,7 @@
 #include <mutex>
 #include <optional>
 
-#include "ATen/ops/isnan.h"
-#include "ATen/ops/neg.h"
+#include "ATen/core/ivalue.h"  // the recorded stacks (sample.h Stack)
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"

@@ -1,8 +1,8 @@
 #include "shrt/engine/nd_case_caches.h"
 
-#include "ATen/ops/full.h"
 #include "gtest/gtest.h"
 #include "shrt/engine/compare.h"
+#include "shrt/engine/test_tensors.h"
 
 namespace shrt {
 namespace {
@@ -15,7 +15,7 @@ struct RankOutputs {
 RankOutputs Outputs(double value) {
   RankOutputs r;
   for (int rank = 0; rank < 4; ++rank) {
-    r.outs.push_back(at::full({3}, value, at::kFloat));
+    r.outs.push_back(Full({3}, value, at::kFloat));
     r.keys.push_back(BytesKey(r.outs.back()));
   }
   return r;

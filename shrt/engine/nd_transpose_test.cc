@@ -5,8 +5,8 @@
 #include <vector>
 
 #include "ATen/core/Tensor.h"
-#include "ATen/ops/scalar_tensor.h"
 #include "gtest/gtest.h"
+#include "shrt/engine/test_tensors.h"
 #include "shrt/vocab/mesh.h"
 #include "shrt/vocab/nd_rule.h"
 
@@ -86,7 +86,7 @@ TEST(NdTransposeTest, TransposedRankSwapsTheCoordinates) {
       const int t = TransposedRank(mesh, r);
       EXPECT_EQ(mesh.Coordinates(t), (std::vector<int>{c[1], c[0]})) << text << " rank " << r;
       EXPECT_EQ(TransposedRank(mesh, t), r);
-      ranks.push_back(at::scalar_tensor(r, at::kLong));
+      ranks.push_back(ScalarTensor(r, at::kLong));
     }
     const std::vector<at::Tensor> moved = TransposeRanks(ranks, mesh);
     for (int r = 0; r < mesh.size(); ++r) {

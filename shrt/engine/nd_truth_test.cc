@@ -2,14 +2,7 @@
 // the N-D output check, and validation of expansions on a mesh.
 #include <map>
 
-#include "ATen/TensorOperators.h"
 #include "ATen/core/Tensor.h"
-#include "ATen/ops/allclose.h"
-#include "ATen/ops/arange.h"
-#include "ATen/ops/equal.h"
-#include "ATen/ops/index_select.h"
-#include "ATen/ops/scalar_tensor.h"
-#include "ATen/ops/randn.h"
 #include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
@@ -18,6 +11,7 @@
 #include "shrt/engine/nd_truth.h"
 #include "shrt/engine/sample.h"
 #include "shrt/engine/test_recipes.h"
+#include "shrt/engine/test_tensors.h"
 #include "shrt/engine/validate.h"
 #include "shrt/vocab/nd_rule.h"
 
@@ -36,7 +30,7 @@ std::vector<Placement> Nd(const char* text) {
 std::vector<std::vector<int64_t>> Rows(int64_t n, const char* placements, const char* mesh) {
   std::vector<std::vector<int64_t>> out;
   for (const at::Tensor& t :
-       DistributeNd(at::arange(n, at::kLong), Nd(placements), *MeshShape::Parse(mesh), 0)) {
+       DistributeNd(Arange(n, at::kLong), Nd(placements), *MeshShape::Parse(mesh), 0)) {
     out.emplace_back(t.data_ptr<int64_t>(), t.data_ptr<int64_t>() + t.numel());
   }
   return out;
@@ -76,10 +70,10 @@ TEST(NdLayoutTest, StridedShardIsTheOtherOrder) {
 // check), in a contiguous buffer of its own.
 TEST(NdLayoutTest, LocalsAreCopiedFromAnyStrides) {
   const MeshShape mesh = *MeshShape::Parse("2x2");
-  const at::Tensor index = at::arange(30, at::kLong).view({6, 5});
+  const at::Tensor index = Arange(30, at::kLong).view({6, 5});
   for (const at::Tensor& full :
-       {at::randn({5, 6}, at::kDouble).t(), at::randn({5, 6}, at::kComplexFloat).t(),
-        at::randn({6, 10}, at::kFloat).slice(1, 0, 10, 2), at::arange(30, at::kInt).view({6, 5})}) {
+       {Randn({5, 6}, at::kDouble).t(), Randn({5, 6}, at::kComplexFloat).t(),
+        Randn({6, 10}, at::kFloat).slice(1, 0, 10, 2), Arange(30, at::kInt).view({6, 5})}) {
     ASSERT_EQ(full.sizes(), index.sizes());
     const at::Tensor flat = full.contiguous().view(-1);
     for (const char* placements :
@@ -89,34 +83,34 @@ TEST(NdLayoutTest, LocalsAreCopiedFromAnyStrides) {
       const std::vector<at::Tensor> names = DistributeNd(index, Nd(placements), mesh, 3);
       for (int r = 0; r < 4; ++r) {
         EXPECT_TRUE(locals[r].is_contiguous()) << placements << " " << r;
-        EXPECT_TRUE(at::equal(locals[r], flat.index_select(0, names[r].reshape(-1))
+        EXPECT_TRUE(locals[r].equal(flat.index_select(0, names[r].reshape(-1))
                                              .view(names[r].sizes())))
             << full.scalar_type() << " " << placements << " rank " << r;
       }
     }
   }
-  const at::Tensor scalar = at::scalar_tensor(2.5, at::kDouble);
+  const at::Tensor scalar = ScalarTensor(2.5, at::kDouble);
   for (const at::Tensor& local : DistributeNd(scalar, Nd("[R, R]"), mesh, 3)) {
-    EXPECT_TRUE(at::equal(local, scalar));
+    EXPECT_TRUE(local.equal(scalar));
   }
 }
 
 TEST(NdLayoutTest, NestedPartialsReduceToTheFullTensor) {
-  const at::Tensor x = at::randn({5, 4}, at::kDouble);
+  const at::Tensor x = Randn({5, 4}, at::kDouble);
   const MeshShape mesh = *MeshShape::Parse("2x3");
   double scale = 0;
   const std::vector<at::Tensor> parts = DistributeNd(x, Nd("[P(sum), P(sum)]"), mesh, 7, &scale);
   ASSERT_EQ(parts.size(), 6u);
-  EXPECT_TRUE(at::allclose(ReducePartial(parts, Placement::Partial(ReduceOp::kSum)), x));
+  EXPECT_TRUE(ReducePartial(parts, Placement::Partial(ReduceOp::kSum)).allclose(x));
   EXPECT_GT(scale, 0);
   // Replicate on dim 0: ranks (0, j) and (1, j) hold the same part.
   const std::vector<at::Tensor> r_p = DistributeNd(x, Nd("[R, P(sum)]"), mesh, 7);
-  for (int j = 0; j < 3; ++j) EXPECT_TRUE(at::equal(r_p[j], r_p[3 + j])) << j;
-  EXPECT_FALSE(at::equal(r_p[0], r_p[1]));
+  for (int j = 0; j < 3; ++j) EXPECT_TRUE(r_p[j].equal(r_p[3 + j])) << j;
+  EXPECT_FALSE(r_p[0].equal(r_p[1]));
   // [S(0), P(max)]: each dim-0 chunk's parts reduce to that chunk.
   const std::vector<at::Tensor> s_p = DistributeNd(x, Nd("[S(0), P(max)]"), mesh, 7);
-  EXPECT_TRUE(
-      at::equal(ReducePartial({s_p[3], s_p[4], s_p[5]}, Placement::Partial(ReduceOp::kMax)), x.narrow(0, 3, 2)));
+  EXPECT_TRUE(ReducePartial({s_p[3], s_p[4], s_p[5]}, Placement::Partial(ReduceOp::kMax))
+                  .equal(x.narrow(0, 3, 2)));
 }
 
 // A split is drawn from the seed and the base it splits alone: [R, P(sum)]'s
@@ -125,13 +119,13 @@ TEST(NdLayoutTest, NestedPartialsReduceToTheFullTensor) {
 // and a cache gives every placement the locals it gets without one,
 // drawing each split once.
 TEST(NdLayoutTest, OneSplitUnderAnyPlacements) {
-  const at::Tensor x = at::randn({5, 4}, at::kDouble);
+  const at::Tensor x = Randn({5, 4}, at::kDouble);
   const MeshShape mesh = *MeshShape::Parse("2x2");
   const std::vector<at::Tensor> r_p = DistributeNd(x, Nd("[R, P(sum)]"), mesh, 7);
   const std::vector<at::Tensor> p_r = DistributeNd(x, Nd("[P(sum), R]"), mesh, 7);
-  EXPECT_TRUE(at::equal(r_p[0], p_r[0]));
-  EXPECT_TRUE(at::equal(r_p[1], p_r[2]));
-  EXPECT_FALSE(at::equal(r_p[0], DistributeNd(x, Nd("[R, P(sum)]"), mesh, 8)[0]));
+  EXPECT_TRUE(r_p[0].equal(p_r[0]));
+  EXPECT_TRUE(r_p[1].equal(p_r[2]));
+  EXPECT_FALSE(r_p[0].equal(DistributeNd(x, Nd("[R, P(sum)]"), mesh, 8)[0]));
   for (const auto& [shard_first, partial_first] :
        {std::pair{"[S(0), P(sum)]", "[P(sum), S(0)]"}, {"[S(1), P(max)]", "[P(max), S(1)]"},
         {"[S(0), P(product)]", "[P(product), S(0)]"}}) {
@@ -141,11 +135,11 @@ TEST(NdLayoutTest, OneSplitUnderAnyPlacements) {
         DistributeNd(x, Nd(partial_first), mesh, 7, nullptr, &keys_p);
     for (int i = 0; i < 2; ++i) {
       for (int j = 0; j < 2; ++j) {
-        EXPECT_TRUE(at::equal(s_p[2 * i + j], p_s[2 * j + i])) << shard_first << " " << i << j;
+        EXPECT_TRUE(s_p[2 * i + j].equal(p_s[2 * j + i])) << shard_first << " " << i << j;
         EXPECT_EQ(keys_s[2 * i + j], keys_p[2 * j + i]) << shard_first << " " << i << j;
       }
     }
-    EXPECT_FALSE(at::equal(s_p[0], s_p[1])) << shard_first;  // two parts of one chunk
+    EXPECT_FALSE(s_p[0].equal(s_p[1])) << shard_first;  // two parts of one chunk
   }
   NdPieceCache cache;
   for (const char* placements :
@@ -157,7 +151,7 @@ TEST(NdLayoutTest, OneSplitUnderAnyPlacements) {
     const std::vector<at::Tensor> b = DistributeNd(x, Nd(placements), mesh, 7, &without, &keys_without);
     EXPECT_EQ(with, without) << placements;
     EXPECT_EQ(keys_with, keys_without) << placements;
-    for (int r = 0; r < 4; ++r) EXPECT_TRUE(at::equal(a[r], b[r])) << placements << " " << r;
+    for (int r = 0; r < 4; ++r) EXPECT_TRUE(a[r].equal(b[r])) << placements << " " << r;
   }
   // Splits of the full tensor (one, which [S(1), P(sum)] cuts too) and of
   // the two parts of [P(sum), P(sum)]'s first level.
@@ -167,7 +161,7 @@ TEST(NdLayoutTest, OneSplitUnderAnyPlacements) {
 // Rank keys name what a local holds, whatever placements gave it: the
 // call memo (nd_truth.cc) reuses a call's outputs for equal keys.
 TEST(NdLayoutTest, RankKeysNameContent) {
-  const at::Tensor x = at::randn({6, 4});
+  const at::Tensor x = Randn({6, 4});
   const MeshShape mesh = *MeshShape::Parse("2x2");
   auto keys = [&](const char* placements, uint64_t seed = 5) {
     std::vector<uint64_t> k;
@@ -175,7 +169,7 @@ TEST(NdLayoutTest, RankKeysNameContent) {
     // Equal keys, equal locals; different keys, different locals here.
     for (int r = 0; r < 4; ++r) {
       for (int q = 0; q < 4; ++q) {
-        EXPECT_EQ(k[r] == k[q], at::equal(locals[r], locals[q])) << placements << " " << r << q;
+        EXPECT_EQ(k[r] == k[q], locals[r].equal(locals[q])) << placements << " " << r << q;
       }
     }
     return k;
@@ -204,7 +198,7 @@ TEST(NdLayoutTest, RankKeysNameContent) {
 // output check of [p, q] passes and fails, by as much, as the check of
 // the same outputs on the transposed ranks under [q, p].
 TEST(NdLayoutTest, TransposesOnSquareMeshIsExact) {
-  const at::Tensor x = at::randn({5, 4}, at::kDouble);
+  const at::Tensor x = Randn({5, 4}, at::kDouble);
   const MeshShape mesh = *MeshShape::Parse("2x2");
   const std::vector<Placement> candidates = {
       Placement::Replicate(),          Placement::Shard(0),
@@ -233,14 +227,14 @@ TEST(NdLayoutTest, TransposesOnSquareMeshIsExact) {
           const at::Tensor& a = pq[2 * i + j];
           const at::Tensor& b = qp[2 * j + i];
           same = same && keys_pq[2 * i + j] == keys_qp[2 * j + i] && a.sizes() == b.sizes() &&
-                 at::equal(a, b);
+                 a.equal(b);
         }
       }
       EXPECT_EQ(same, TransposesOnSquareMesh(p, q)) << pair;
       if (!TransposesOnSquareMesh(p, q)) continue;
       ++transposing;
       std::vector<at::Tensor> wrong = pq;
-      wrong[1] = wrong[1] + 0.5;
+      wrong[1] = wrong[1].add(0.5);
       for (const std::vector<at::Tensor>& outs : {pq, wrong}) {
         const OutputCheck a = CheckNdOutput(x, outs, {p, q}, mesh, context, none);
         const OutputCheck b = CheckNdOutput(x, transpose(outs), {q, p}, mesh, context, none);
@@ -256,7 +250,7 @@ TEST(NdLayoutTest, TransposesOnSquareMeshIsExact) {
 }
 
 TEST(NdLayoutTest, OutputCheckNamesTheRankOfAWrongLocal) {
-  const at::Tensor y = at::randn({7, 3});
+  const at::Tensor y = Randn({7, 3});
   const MeshShape mesh = *MeshShape::Parse("2x2");
   CheckContext context;
   auto none = []() -> const RoundingReference* { return nullptr; };
@@ -266,7 +260,7 @@ TEST(NdLayoutTest, OutputCheckNamesTheRankOfAWrongLocal) {
   const OutputCheck swapped = CheckNdOutput(y, locals, Nd("[S(0), S(0)]"), mesh, context, none);
   EXPECT_FALSE(swapped.ok);
   EXPECT_EQ(mesh.RankName(swapped.rank), "(0, 0)");
-  locals[3] = locals[3] + 1;
+  locals[3] = locals[3].add(1);
   const OutputCheck off = CheckNdOutput(y, locals, Nd("[S(0), S(1)]"), mesh, context, none);
   EXPECT_FALSE(off.ok);
   EXPECT_EQ(mesh.RankName(off.rank), "(1, 1)");
@@ -278,7 +272,7 @@ TEST(NdLayoutTest, OutputCheckNamesTheRankOfAWrongLocal) {
 }
 
 TEST(NdLayoutTest, OutputCheckReusesItsExpectedPiecesAndStillFails) {
-  const at::Tensor y = at::randn({7, 3});
+  const at::Tensor y = Randn({7, 3});
   const MeshShape mesh = *MeshShape::Parse("2x2");
   CheckContext context;
   auto none = []() -> const RoundingReference* { return nullptr; };
@@ -286,16 +280,16 @@ TEST(NdLayoutTest, OutputCheckReusesItsExpectedPiecesAndStillFails) {
   std::vector<at::Tensor> locals = DistributeNd(y, Nd("[S(0), S(1)]"), mesh, 0);
   // A failure in group 0 stops before the later groups' pieces are cut.
   std::vector<at::Tensor> wrong = locals;
-  wrong[0] = wrong[0] + 1;
+  wrong[0] = wrong[0].add(1);
   const OutputCheck first = CheckNdOutput(y, wrong, Nd("[S(0), S(1)]"), mesh, context, none, &pieces);
   EXPECT_FALSE(first.ok);
   EXPECT_EQ(mesh.RankName(first.rank), "(0, 0)");
   ASSERT_EQ(pieces.size(), 1u);
   EXPECT_TRUE(CheckNdOutput(y, locals, Nd("[S(0), S(1)]"), mesh, context, none, &pieces).ok);
   ASSERT_EQ(pieces.size(), 4u);  // one group per rank: no Partial level
-  EXPECT_TRUE(at::equal(pieces[3], locals[3]));
+  EXPECT_TRUE(pieces[3].equal(locals[3]));
   // Kept pieces judge later outputs exactly as fresh ones do.
-  locals[3] = locals[3] + 1;
+  locals[3] = locals[3].add(1);
   const OutputCheck off = CheckNdOutput(y, locals, Nd("[S(0), S(1)]"), mesh, context, none, &pieces);
   EXPECT_FALSE(off.ok);
   EXPECT_EQ(mesh.RankName(off.rank), "(1, 1)");

@@ -5,12 +5,6 @@
 #include <limits>
 #include <vector>
 
-#include "ATen/ops/abs.h"
-#include "ATen/ops/add.h"
-#include "ATen/ops/empty_like.h"
-#include "ATen/ops/isfinite.h"
-#include "ATen/ops/where.h"
-#include "ATen/ops/zeros_like.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_join.h"
 #include "shrt/engine/distribute.h"
@@ -103,16 +97,16 @@ OutputCheck CheckOutput(const at::Tensor& full, const std::vector<at::Tensor>& l
   // The ATen path: _NormP, complex P(product), and reference_paths.
   at::Tensor reduced = ReducePartial(locals, p);
   if (at::isFloatingType(t) || at::isComplexType(t)) {
-    reduced = at::where(at::isfinite(full), reduced, full);
+    reduced = reduced.where(full.isfinite(), full);
   }
   at::Tensor slack;  // rounding_slack.h, per element
   if (eps > 0) {
     // |part| and |reduction| in float64 (a complex value's modulus).
-    auto magnitude = [](const at::Tensor& t) { return at::abs(t).to(at::kDouble).contiguous(); };
+    auto magnitude = [](const at::Tensor& t) { return t.abs().to(at::kDouble).contiguous(); };
     at::Tensor abs_sum = magnitude(locals[0]);
-    for (int r = 1; r < w; ++r) abs_sum = at::add(abs_sum, magnitude(locals[r]));
+    for (int r = 1; r < w; ++r) abs_sum = abs_sum.add(magnitude(locals[r]));
     const at::Tensor reduced_abs = magnitude(reduced);
-    slack = at::empty_like(abs_sum);
+    slack = abs_sum.new_empty(abs_sum.sizes());  // contiguous float64, as abs_sum
     const double* s = abs_sum.data_ptr<double>();
     const double* a = reduced_abs.data_ptr<double>();
     double* out = slack.data_ptr<double>();
@@ -201,8 +195,8 @@ OutputCheck Rejudge(const at::Tensor& full, const std::vector<at::Tensor>& local
   const at::Tensor reduced = ReducePartial(locals64, p).contiguous();
   // The scale at which the reduction over ranks itself rounds, per element
   // (rounding_slack.h), a product's relative to the reference's value.
-  at::Tensor abs_sum = at::zeros_like(ref);
-  for (int r = 0; r < w; ++r) abs_sum = at::add(abs_sum, at::abs(locals64[r]));
+  at::Tensor abs_sum = ref.new_zeros(ref.sizes());  // contiguous float64, as ref
+  for (int r = 0; r < w; ++r) abs_sum = abs_sum.add(locals64[r].abs());
   abs_sum = abs_sum.contiguous();
   const double* as = abs_sum.data_ptr<double>();
   const double* rp = ref.data_ptr<double>();

@@ -2,23 +2,16 @@
 
 #include <cmath>
 
-#include "ATen/Context.h"
-#include "ATen/TensorOperators.h"
 #include "ATen/core/Tensor.h"
-#include "ATen/ops/arange.h"
-#include "ATen/ops/mm.h"
-#include "ATen/ops/randint.h"
-#include "ATen/ops/randn.h"
-#include "ATen/ops/tensor.h"
-#include "ATen/ops/zeros.h"
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 #include "shrt/engine/distribute.h"
+#include "shrt/engine/test_tensors.h"
 
 namespace shrt {
 namespace {
 
-at::Tensor Full() { return at::arange(15, at::kFloat).reshape({5, 3}); }
+at::Tensor Full() { return Arange(15, at::kFloat).reshape({5, 3}); }
 const Tolerance kTol = DefaultTolerance(at::kFloat);
 
 TEST(OutputCheckTest, ShardAcceptsTheChunkLayout) {
@@ -32,7 +25,7 @@ TEST(OutputCheckTest, ShardAcceptsTheChunkLayout) {
 TEST(OutputCheckTest, ShardRejectsWrongChunksNamingTheRank) {
   const at::Tensor full = Full();
   std::vector<at::Tensor> locals = Distribute(full, Placement::Shard(0), 4, 0);
-  locals[2] = locals[2] + 1;
+  locals[2] = locals[2].add(1);
   OutputCheck c = CheckOutput(full, locals, Placement::Shard(0), {kTol});
   EXPECT_FALSE(c.ok);
   EXPECT_EQ(c.rank, 2);
@@ -42,7 +35,7 @@ TEST(OutputCheckTest, ShardRejectsWrongChunksNamingTheRank) {
 TEST(OutputCheckTest, EmptyChunkMustBeEmpty) {
   const at::Tensor full = Full();
   std::vector<at::Tensor> locals = Distribute(full, Placement::Shard(0), 4, 0);
-  locals[3] = at::zeros({1, 3});  // rank 3 should hold a [0, 3] chunk
+  locals[3] = Zeros({1, 3});  // rank 3 should hold a [0, 3] chunk
   OutputCheck c = CheckOutput(full, locals, Placement::Shard(0), {kTol});
   EXPECT_FALSE(c.ok);
   EXPECT_EQ(c.rank, 3);
@@ -89,7 +82,7 @@ TEST(OutputCheckTest, DtypeMustMatch) {
 }
 
 TEST(OutputCheckTest, ZeroDimOutputs) {
-  const at::Tensor full = at::arange(1, at::kFloat).reshape({}) + 3;
+  const at::Tensor full = Arange(1, at::kFloat).reshape({}).add(3);
   EXPECT_TRUE(CheckOutput(full, Distribute(full, Placement::Partial(ReduceOp::kSum), 4, 1),
                           Placement::Partial(ReduceOp::kSum), {kTol}).ok);
   EXPECT_TRUE(CheckOutput(full, Distribute(full, Placement::Replicate(), 4, 1),
@@ -99,27 +92,27 @@ TEST(OutputCheckTest, ZeroDimOutputs) {
 // DESIGN.md §3: inf - inf = nan, so a non-finite element of the full
 // output is no evidence against a Partial output.
 TEST(OutputCheckTest, NonFiniteFullElementsAreNoEvidenceForPartials) {
-  const at::Tensor full = at::tensor({1.0f, INFINITY, NAN, 4.0f});
-  const std::vector<at::Tensor> locals = {at::tensor({3.0f, INFINITY, 1.0f, 1.0f}),
-                                          at::tensor({-2.0f, -INFINITY, NAN, 3.0f})};
+  const at::Tensor full = TensorOf({1.0f, INFINITY, NAN, 4.0f}, at::kFloat);
+  const std::vector<at::Tensor> locals = {TensorOf({3.0f, INFINITY, 1.0f, 1.0f}, at::kFloat),
+                                          TensorOf({-2.0f, -INFINITY, NAN, 3.0f}, at::kFloat)};
   EXPECT_TRUE(CheckOutput(full, locals, Placement::Partial(ReduceOp::kSum), {kTol}).ok);
   CheckContext reference{kTol};
   reference.reference_paths = true;
   EXPECT_TRUE(CheckOutput(full, locals, Placement::Partial(ReduceOp::kSum), reference).ok);
   // Finite elements still count.
   std::vector<at::Tensor> wrong = locals;
-  wrong[0] = at::tensor({3.0f, INFINITY, 1.0f, 2.0f});
+  wrong[0] = TensorOf({3.0f, INFINITY, 1.0f, 2.0f}, at::kFloat);
   EXPECT_FALSE(CheckOutput(full, wrong, Placement::Partial(ReduceOp::kSum), {kTol}).ok);
   EXPECT_FALSE(CheckOutput(full, wrong, Placement::Partial(ReduceOp::kSum), reference).ok);
 }
 
 TEST(OutputCheckTest, NonFiniteElementsMustMatchForReplicateAndShard) {
-  const at::Tensor full = at::tensor({1.0f, INFINITY, NAN, 4.0f});
+  const at::Tensor full = TensorOf({1.0f, INFINITY, NAN, 4.0f}, at::kFloat);
   std::vector<at::Tensor> locals = {full.clone(), full.clone()};
   EXPECT_TRUE(CheckOutput(full, locals, Placement::Replicate(), {kTol}).ok);
-  locals[1] = at::tensor({1.0f, INFINITY, 3.0f, 4.0f});  // a number where NaN is
+  locals[1] = TensorOf({1.0f, INFINITY, 3.0f, 4.0f}, at::kFloat);  // a number where NaN is
   EXPECT_FALSE(CheckOutput(full, locals, Placement::Replicate(), {kTol}).ok);
-  locals[1] = at::tensor({1.0f, -INFINITY, NAN, 4.0f});
+  locals[1] = TensorOf({1.0f, -INFINITY, NAN, 4.0f}, at::kFloat);
   EXPECT_FALSE(CheckOutput(full, locals, Placement::Replicate(), {kTol}).ok);
 }
 
@@ -127,16 +120,16 @@ TEST(OutputCheckTest, NonFiniteElementsMustMatchForReplicateAndShard) {
 // passes against its float64 reference, but an error of one part in 10^3
 // does not.
 TEST(OutputCheckTest, ReferenceAllowsTheComputationsRoundingOnly) {
-  at::manual_seed(3);
-  const at::Tensor a = at::randn({6, 256}), b = at::randn({256, 5});
-  const at::Tensor full = at::mm(a, b);
-  RoundingReference ref{at::mm(a.to(at::kDouble), b.to(at::kDouble)), 0};
-  ref.own_error = (full.to(at::kDouble) - ref.value).abs().max().item<double>();
+  ManualSeed(3);
+  const at::Tensor a = Randn({6, 256}), b = Randn({256, 5});
+  const at::Tensor full = a.mm(b);
+  RoundingReference ref{a.to(at::kDouble).mm(b.to(at::kDouble)), 0};
+  ref.own_error = full.to(at::kDouble).sub(ref.value).abs().max().item<double>();
   // Two parts of a with large magnitudes: each rank's mm rounds relative to
   // them.
-  const at::Tensor p0 = a + 100 * at::randn({6, 256});
-  const at::Tensor p1 = a - p0;
-  const std::vector<at::Tensor> locals = {at::mm(p0, b), at::mm(p1, b)};
+  const at::Tensor p0 = a.add(Randn({6, 256}).mul(100));
+  const at::Tensor p1 = a.sub(p0);
+  const std::vector<at::Tensor> locals = {p0.mm(b), p1.mm(b)};
   const Placement sum = Placement::Partial(ReduceOp::kSum);
   CheckContext context{DefaultTolerance(at::kFloat), Epsilon(at::kFloat)};
   context.input_scale = std::max(p0.abs().max().item<double>(), p1.abs().max().item<double>());
@@ -145,14 +138,15 @@ TEST(OutputCheckTest, ReferenceAllowsTheComputationsRoundingOnly) {
   EXPECT_TRUE(CheckAgainstReference(full, locals, sum, context, ref,
                                     CheckOutput(full, locals, sum, context)).ok);
   std::vector<at::Tensor> off = locals;
-  off[1] = off[1] + 1e-3 * off[1].abs();
+  off[1] = off[1].add(off[1].abs().mul(1e-3));
   EXPECT_FALSE(CheckAgainstReference(full, off, sum, context, ref,
                                     CheckOutput(full, off, sum, context)).ok);
 }
 
 TEST(OutputCheckTest, ReferenceStillRejectsAShardOneRowOff) {
   // Rows that differ by one part in 10^3 of their value.
-  const at::Tensor full = 1000 + at::arange(8, at::kFloat).reshape({8, 1}).expand({8, 3}).contiguous();
+  const at::Tensor full =
+      Arange(8, at::kFloat).reshape({8, 1}).expand({8, 3}).contiguous().add(1000);
   // Even for an operator whose float32 result were far from float64 (the
   // relief is capped at kMaxRelativeRounding).
   RoundingReference ref{full.to(at::kDouble), 1.0};
@@ -168,12 +162,12 @@ TEST(OutputCheckTest, ReferenceStillRejectsAShardOneRowOff) {
 // P(max) self on a 2x3 mesh: a contraction of large terms with a small
 // result, off by 1.1e-4 of it in float32).
 TEST(OutputCheckTest, ReferenceJudgesMaxAndMinPartialsLikeReplicate) {
-  const at::Tensor want = at::tensor({2.0f, 1000.0f, -500.0f});
+  const at::Tensor want = TensorOf({2.0f, 1000.0f, -500.0f}, at::kFloat);
   RoundingReference ref{want.to(at::kDouble), 0.05};  // the call's own float32 error
   const Placement max = Placement::Partial(ReduceOp::kMax);
   const CheckContext context{DefaultTolerance(at::kFloat), Epsilon(at::kFloat)};
   // The holder of element 0 is off by 3e-4 (1.5e-4 of 2, 3e-7 of 1000).
-  std::vector<at::Tensor> locals = {want.clone(), want - 7};
+  std::vector<at::Tensor> locals = {want.clone(), want.sub(7)};
   locals[0][0] = 2.0003f;
   ASSERT_FALSE(CheckOutput(want, locals, max, context).ok);
   EXPECT_TRUE(CheckAgainstReference(want, locals, max, context, ref,
@@ -190,16 +184,16 @@ TEST(OutputCheckTest, ReferenceJudgesMaxAndMinPartialsLikeReplicate) {
 // slightly wrong sum passes with large enough parts); a re-judged check
 // reads them whatever its placement.
 TEST(OutputCheckTest, ReadsInputScalesSaysWhichChecksDependOnThem) {
-  const at::Tensor full = at::tensor({2.0f, 3.0f, 5.0f});
+  const at::Tensor full = TensorOf({2.0f, 3.0f, 5.0f}, at::kFloat);
   const CheckContext small{DefaultTolerance(at::kFloat), Epsilon(at::kFloat)};
   CheckContext large = small;
   large.input_scale = 1e6;
   large.full_input_scale = 1;
   const std::vector<std::vector<at::Tensor>> cases = {
-      {full.clone(), full.clone()},           // R, P(max), P(min): right
-      {full + 1e-3, full.clone()},            // off by 1e-3 on a rank
-      {full / 2, full / 2 + 1e-3},            // P(sum) off by 1e-3
-      {full.sqrt(), full.sqrt() + 1e-3},      // P(product) off
+      {full.clone(), full.clone()},          // R, P(max), P(min): right
+      {full.add(1e-3), full.clone()},        // off by 1e-3 on a rank
+      {full.div(2), full.div(2).add(1e-3)},  // P(sum) off by 1e-3
+      {full.sqrt(), full.sqrt().add(1e-3)},  // P(product) off
       {full.narrow(0, 0, 2).clone(), full.narrow(0, 2, 1).clone()},  // S(0)
   };
   for (const Placement& p :
@@ -231,7 +225,7 @@ TEST(OutputCheckTest, ReadsInputScalesSaysWhichChecksDependOnThem) {
 
 // CheckAgainstReference marks the checks it re-judges, and only those.
 TEST(OutputCheckTest, ReferenceMarksTheChecksItRejudges) {
-  const at::Tensor want = at::tensor({2.0f, 1000.0f});
+  const at::Tensor want = TensorOf({2.0f, 1000.0f}, at::kFloat);
   const RoundingReference ref{want.to(at::kDouble), 0.05};
   const CheckContext context{DefaultTolerance(at::kFloat), Epsilon(at::kFloat)};
   std::vector<at::Tensor> locals = {want.clone(), want.clone()};
@@ -254,7 +248,7 @@ TEST(OutputCheckTest, ReferenceMarksTheChecksItRejudges) {
 // output that matches, is off at one element, or holds inf and NaN
 // (contiguous or transposed).
 TEST(OutputCheckTest, FusedPartialAgreesWithTheATenPath) {
-  at::manual_seed(11);
+  ManualSeed(11);
   const std::vector<at::ScalarType> dtypes = {
       at::kFloat, at::kDouble, at::kHalf, at::kBFloat16, at::kComplexFloat, at::kComplexDouble,
       at::kLong,  at::kInt,    at::kShort, at::kChar,    at::kByte,         at::kBool};
@@ -263,10 +257,10 @@ TEST(OutputCheckTest, FusedPartialAgreesWithTheATenPath) {
   // A [5, 3] tensor of `t` in one of four layouts.
   auto draw = [](at::ScalarType t, int layout) {
     auto values = [&](std::vector<int64_t> shape) {
-      if (t == at::kBool) return at::randint(0, 2, shape).to(at::kBool);
-      if (t == at::kByte) return at::randint(0, 256, shape).to(t);
-      if (at::isIntegralType(t, false)) return at::randint(-40, 40, shape).to(t);
-      return at::randn(shape, at::TensorOptions().dtype(t));
+      if (t == at::kBool) return Randint(0, 2, shape).to(at::kBool);
+      if (t == at::kByte) return Randint(0, 256, shape).to(t);
+      if (at::isIntegralType(t, false)) return Randint(-40, 40, shape).to(t);
+      return Randn(shape, at::TensorOptions().dtype(t));
     };
     switch (layout) {
       case 1: return values({3, 5}).t();                  // transposed

@@ -1,10 +1,10 @@
 #include "shrt/spec/recipes.h"
 
 #include "ATen/core/Tensor.h"
-#include "ATen/ops/equal.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "shrt/engine/test_recipes.h"
+#include "shrt/engine/test_tensors.h"
 #include "shrt/spec/generators.h"
 
 namespace shrt {
@@ -26,8 +26,8 @@ TEST(RecipesTest, DefaultRecipeHasAtLeastSixGeneratorsAndInputsDiffer) {
       const at::Tensor a = *Generate(g, {4, 6}, dtype, 0, 11, NoContext());
       const at::Tensor b = *Generate(g, {4, 6}, dtype, 1, 11, NoContext());
       EXPECT_EQ(a.scalar_type(), dtype);
-      EXPECT_FALSE(at::equal(a, b)) << g.name() << " " << c10::toString(dtype);
-      EXPECT_TRUE(at::equal(a, *Generate(g, {4, 6}, dtype, 0, 11, NoContext())))
+      EXPECT_FALSE(a.equal(b)) << g.name() << " " << c10::toString(dtype);
+      EXPECT_TRUE(a.equal(*Generate(g, {4, 6}, dtype, 0, 11, NoContext())))
           << "deterministic";
     }
   }

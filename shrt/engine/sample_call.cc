@@ -5,11 +5,11 @@
 
 #include "ATen/core/dispatch/Dispatcher.h"
 #include "ATen/core/ivalue.h"
-#include "ATen/ops/empty.h"
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "c10/util/Exception.h"
 #include "shrt/engine/isolation.h"
+#include "shrt/spec/aten_functions.h"
 
 // Calling a bound sample's overload through the c10 dispatcher's boxed
 // path: the plain call, the call with a rank's output shape, the float64
@@ -48,7 +48,7 @@ absl::StatusOr<std::vector<at::Tensor>> BoundSample::CallInFloat64(
   for (const auto& [index, dtype] : out_args_) {
     if (index == out_list_) continue;  // shaped from the (float64) functional's outputs
     if (const std::optional<c10::ScalarType> to = wide(stack[index].toTensor())) {
-      stack[index] = at::empty({0}, at::TensorOptions().dtype(*to));
+      stack[index] = Empty({0}, at::TensorOptions().dtype(*to));
     }
   }
   return CallStack(std::move(stack));

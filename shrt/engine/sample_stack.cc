@@ -4,11 +4,11 @@
 
 #include "ATen/core/dispatch/Dispatcher.h"
 #include "ATen/core/ivalue.h"
-#include "ATen/ops/empty.h"
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
 #include "shrt/engine/isolation.h"
 #include "shrt/engine/sample_schema.h"
+#include "shrt/spec/aten_functions.h"
 
 // A bound sample's boxed stacks: its arguments with the tensor holes
 // filled, fresh out= tensors of the right dtypes, and, for the out=
@@ -49,7 +49,7 @@ std::vector<c10::IValue> BoundSample::Stack(const std::vector<at::Tensor>& input
     for (size_t k = 0; k < out_args_.size(); ++k) {
       stack[out_args_[k].first] = out_args_[k].first == out_list_
                                       ? c10::IValue(c10::List<at::Tensor>())
-                                      : c10::IValue(at::empty({0}, at::TensorOptions().dtype(dtypes[k])));
+                                      : c10::IValue(Empty({0}, at::TensorOptions().dtype(dtypes[k])));
     }
   }
   return stack;
@@ -122,7 +122,7 @@ absl::Status BoundSample::ShapeOutArgs(std::vector<c10::IValue>& stack) const {
   if (out_list_ >= 0) {
     // The one out= argument, a list: one tensor per functional output.
     c10::List<at::Tensor> outs;
-    for (const at::Tensor& r : results) outs.push_back(at::empty(r.sizes(), r.options()));
+    for (const at::Tensor& r : results) outs.push_back(Empty(r.sizes(), r.options()));
     stack[out_list_] = std::move(outs);
     return absl::OkStatus();
   }
@@ -135,7 +135,7 @@ absl::Status BoundSample::ShapeOutArgs(std::vector<c10::IValue>& stack) const {
     const c10::IValue& out = stack[out_args_[k].first];
     if (!out.isTensor()) return absl::FailedPreconditionError("an out= argument is not a tensor");
     stack[out_args_[k].first] =
-        at::empty(results[k].sizes(), at::TensorOptions().dtype(out.toTensor().scalar_type()));
+        Empty(results[k].sizes(), at::TensorOptions().dtype(out.toTensor().scalar_type()));
   }
   return absl::OkStatus();
 }

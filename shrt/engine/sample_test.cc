@@ -5,16 +5,12 @@
 #include <utility>
 #include <vector>
 
-#include "ATen/TensorOperators.h"
 #include "ATen/core/Tensor.h"
-#include "ATen/ops/arange.h"
-#include "ATen/ops/equal.h"
-#include "ATen/ops/full.h"
-#include "ATen/ops/ones.h"
 #include "absl/strings/str_cat.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
 #include "shrt/engine/test_recipes.h"
+#include "shrt/engine/test_tensors.h"
 
 namespace shrt {
 namespace {
@@ -123,7 +119,7 @@ TEST(BindTest, TensorListsFlattenInOrder) {
   ASSERT_EQ(b->inputs().size(), 2u);
   EXPECT_EQ(b->inputs()[1].label, "tensors[1]");
   absl::StatusOr<std::vector<at::Tensor>> out =
-      b->Call({at::ones({2, 3}), at::ones({4, 3})});
+      b->Call({Ones({2, 3}), Ones({4, 3})});
   ASSERT_TRUE(out.ok()) << out.status();
   ASSERT_EQ(out->size(), 1u);
   EXPECT_EQ((*out)[0].size(0), 6);
@@ -134,7 +130,7 @@ TEST(BindTest, MultiOutputsFlatten) {
       "op: \"aten::max.dim\"\nsample { name: \"s\"\n"
       "arg { name: \"self\" tensor { shape: [3, 4] } }\narg { name: \"dim\" int_value: 1 } }");
   ASSERT_TRUE(b.ok()) << b.status();
-  absl::StatusOr<std::vector<at::Tensor>> out = b->Call({at::ones({3, 4})});
+  absl::StatusOr<std::vector<at::Tensor>> out = b->Call({Ones({3, 4})});
   ASSERT_TRUE(out.ok());
   ASSERT_EQ(out->size(), 2u);
   EXPECT_EQ((*out)[1].scalar_type(), at::kLong);
@@ -147,8 +143,8 @@ TEST(BindTest, InPlaceOutputAliasesSelf) {
   ASSERT_TRUE(b.ok()) << b.status();
   EXPECT_TRUE(b->mutates());
   EXPECT_EQ(b->output_aliases(), std::vector<int>{0});
-  const at::Tensor self = at::ones({3});
-  absl::StatusOr<std::vector<at::Tensor>> out = b->Call({self, at::ones({3})});
+  const at::Tensor self = Ones({3});
+  absl::StatusOr<std::vector<at::Tensor>> out = b->Call({self, Ones({3})});
   ASSERT_TRUE(out.ok());
   EXPECT_EQ(self[0].item<float>(), 2.0f);
 }
@@ -162,11 +158,11 @@ TEST(BindTest, OutVariantsGetAFreshOutTensorPerCall) {
   EXPECT_EQ(b->output_aliases(), std::vector<int>{-1});
   // Writing only its fresh out= tensor, it writes no input.
   EXPECT_FALSE(b->mutates());
-  absl::StatusOr<std::vector<at::Tensor>> first = b->Call({at::ones({3}), at::ones({3})});
-  absl::StatusOr<std::vector<at::Tensor>> second = b->Call({at::ones({3}), at::ones({3})});
+  absl::StatusOr<std::vector<at::Tensor>> first = b->Call({Ones({3}), Ones({3})});
+  absl::StatusOr<std::vector<at::Tensor>> second = b->Call({Ones({3}), Ones({3})});
   ASSERT_TRUE(first.ok() && second.ok());
   EXPECT_NE((*first)[0].data_ptr(), (*second)[0].data_ptr());
-  EXPECT_TRUE(at::equal((*first)[0], at::ones({3}) * 2));
+  EXPECT_TRUE((*first)[0].equal(Ones({3}).mul(2)));
 }
 
 // An out= variant that also writes a non-out= argument (the running stats)
@@ -191,13 +187,13 @@ TEST(BindTest, InPlaceListOpsReturningNothingOutputTheWrittenList) {
       "arg { name: \"other\" tensors { tensor { shape: [3] } tensor { shape: [2, 2] } } } }");
   ASSERT_TRUE(b.ok()) << b.status();
   EXPECT_EQ(b->output_aliases(), (std::vector<int>{0, 1}));
-  const std::vector<at::Tensor> in = {at::ones({3}), at::ones({2, 2}), at::ones({3}), at::ones({2, 2})};
+  const std::vector<at::Tensor> in = {Ones({3}), Ones({2, 2}), Ones({3}), Ones({2, 2})};
   absl::StatusOr<std::vector<at::Tensor>> out = b->Call(in);
   ASSERT_TRUE(out.ok()) << out.status();
   ASSERT_EQ(out->size(), 2u);
   EXPECT_TRUE((*out)[0].is_same(in[0]));
   EXPECT_TRUE((*out)[1].is_same(in[1]));
-  EXPECT_TRUE(at::equal((*out)[1], at::full({2, 2}, 2.0)));
+  EXPECT_TRUE((*out)[1].equal(Full({2, 2}, 2.0)));
 }
 
 // A Tensor[] out= argument gets one tensor per functional output, shaped
@@ -209,11 +205,11 @@ TEST(BindTest, OutListsGetOneTensorPerFunctionalOutput) {
       "arg { name: \"self\" tensor { shape: [5, 2] } }\narg { name: \"split_size\" int_value: 2 } }",
       out_variant);
   ASSERT_TRUE(b.ok()) << b.status();
-  absl::StatusOr<std::vector<at::Tensor>> out = b->Call({at::arange(10, at::kFloat).reshape({5, 2})});
+  absl::StatusOr<std::vector<at::Tensor>> out = b->Call({Arange(10, at::kFloat).reshape({5, 2})});
   ASSERT_TRUE(out.ok()) << out.status();
   ASSERT_EQ(out->size(), 3u);
   EXPECT_EQ((*out)[2].sizes(), (std::vector<int64_t>{1, 2}));
-  EXPECT_TRUE(at::equal((*out)[2], at::arange(8, 10, at::kFloat).reshape({1, 2})));
+  EXPECT_TRUE((*out)[2].equal(Arange(8, 10, at::kFloat).reshape({1, 2})));
   absl::StatusOr<BoundSample> given = BindText(
       "op: \"aten::split_copy.Tensor\"\nsample { name: \"s\"\n"
       "arg { name: \"self\" tensor { shape: [5, 2] } }\narg { name: \"split_size\" int_value: 2 }\n"
@@ -238,7 +234,7 @@ TEST(BindTest, BoolListsBindAndUndefinedOutputsAreErrors) {
       "arg { name: \"output_mask\" bool_list { value: [true, false, true] } } }");
   ASSERT_TRUE(b.ok()) << b.status();
   std::vector<at::Tensor> in;
-  for (const auto& i : b->inputs()) in.push_back(at::ones(i.shape, at::kDouble));
+  for (const auto& i : b->inputs()) in.push_back(Ones(i.shape, at::kDouble));
   absl::StatusOr<std::vector<at::Tensor>> out = b->Call(in);
   ASSERT_FALSE(out.ok());
   EXPECT_THAT(std::string(out.status().message()), HasSubstr("output 1 is an undefined tensor"));
@@ -249,7 +245,7 @@ TEST(BindTest, OperatorErrorsBecomeStatus) {
       "op: \"aten::mm\"\nsample { name: \"s\"\n"
       "arg { name: \"self\" tensor { shape: [2, 3] } }\narg { name: \"mat2\" tensor { shape: [3, 2] } } }");
   ASSERT_TRUE(b.ok()) << b.status();
-  absl::StatusOr<std::vector<at::Tensor>> out = b->Call({at::ones({2, 3}), at::ones({2, 2})});
+  absl::StatusOr<std::vector<at::Tensor>> out = b->Call({Ones({2, 3}), Ones({2, 2})});
   ASSERT_FALSE(out.ok());
   EXPECT_THAT(std::string(out.status().message()), HasSubstr("cannot be multiplied"));
 }

@@ -4,9 +4,8 @@
 #include <cstring>
 #include <optional>
 
-#include "ATen/ops/cat.h"
-#include "ATen/ops/empty.h"
 #include "shrt/engine/torch_runtime.h"
+#include "shrt/spec/aten_functions.h"
 
 namespace shrt {
 namespace {
@@ -48,7 +47,7 @@ at::Tensor ShardPiece(const at::Tensor& t, const Placement& p, int world_size, i
   for (const ChunkRange& c : StridedChunkOf(t.size(p.dim()), world_size, p.split_factor(), rank)) {
     pieces.push_back(t.narrow(p.dim(), c.begin, c.length()));
   }
-  return at::cat(pieces, p.dim());
+  return Cat(pieces, p.dim());
 }
 
 Piece WholePiece(const at::Tensor& t) {
@@ -81,7 +80,7 @@ at::Tensor Cut(const Piece& piece) {
     }
     std::vector<at::Tensor> parts;
     for (const ChunkRange& r : ranges) parts.push_back(t.narrow(d, r.begin, r.length()));
-    t = at::cat(parts, d);
+    t = Cat(parts, d);
   }
   return t;
 }
@@ -119,7 +118,7 @@ at::Tensor CopyOf(const Piece& piece) {
   const int64_t ndim = src.dim();
   std::vector<int64_t> sizes(ndim);
   for (int64_t d = 0; d < ndim; ++d) sizes[d] = Length(piece.held[d]);
-  at::Tensor out = at::empty(sizes, src.options());
+  at::Tensor out = Empty(sizes, src.options());
   const int64_t item = src.element_size();
   const char* from = static_cast<const char*>(src.const_data_ptr());
   char* to = static_cast<char*>(out.data_ptr());

@@ -1,9 +1,7 @@
 #include "shrt/engine/shard_chunks.h"
 
-#include "ATen/ops/arange.h"
-#include "ATen/ops/equal.h"
-#include "ATen/ops/randn.h"
 #include "gtest/gtest.h"
+#include "shrt/engine/test_tensors.h"
 
 namespace shrt {
 namespace {
@@ -14,9 +12,9 @@ namespace {
 // buffer of its own.
 TEST(ShardChunksTest, ShardCopyIsTheShardPieceCopied) {
   for (const at::Tensor& full :
-       {at::randn({5, 7}, at::kDouble), at::randn({7, 5}, at::kFloat).t(),
-        at::randn({5, 14}, at::kComplexFloat).slice(1, 0, 14, 2), at::arange(35, at::kInt).view({5, 7}),
-        at::randn({3, 0}, at::kDouble)}) {
+       {Randn({5, 7}, at::kDouble), Randn({7, 5}, at::kFloat).t(),
+        Randn({5, 14}, at::kComplexFloat).slice(1, 0, 14, 2), Arange(35, at::kInt).view({5, 7}),
+        Randn({3, 0}, at::kDouble)}) {
     for (const char* text : {"S(0)", "S(1)", "_S(0, 2)", "_S(1, 3)"}) {
       const Placement p = *ParsePlacement(text);
       for (int w : {2, 3, 4, 6}) {
@@ -25,7 +23,7 @@ TEST(ShardChunksTest, ShardCopyIsTheShardPieceCopied) {
           const at::Tensor piece = ShardPiece(full, p, w, r);
           EXPECT_TRUE(copy.is_contiguous());
           EXPECT_EQ(copy.sizes(), piece.sizes()) << text << " w " << w << " r " << r;
-          EXPECT_TRUE(at::equal(copy, piece)) << full.sizes() << " " << text << " w " << w
+          EXPECT_TRUE(copy.equal(piece)) << full.sizes() << " " << text << " w " << w
                                               << " rank " << r;
           if (copy.numel() > 0) {
             EXPECT_NE(copy.data_ptr(), full.data_ptr());
@@ -40,7 +38,7 @@ TEST(ShardChunksTest, ShardCopyIsTheShardPieceCopied) {
 // holds what ShardPiece of ShardPiece's view holds: the nesting
 // DistributeNd and CheckNdOutput cut by, _StridedShard levels included.
 TEST(ShardChunksTest, ChunksOfChunksAreTheNestedShardPieces) {
-  const at::Tensor full = at::arange(7 * 10, at::kInt).view({7, 10});
+  const at::Tensor full = Arange(7 * 10, at::kInt).view({7, 10});
   for (const char* outer : {"S(0)", "S(1)", "_S(1, 2)"}) {
     for (const char* inner : {"S(0)", "S(1)", "_S(1, 3)"}) {
       const Placement p1 = *ParsePlacement(outer), p2 = *ParsePlacement(inner);
@@ -49,7 +47,7 @@ TEST(ShardChunksTest, ChunksOfChunksAreTheNestedShardPieces) {
           const at::Tensor copy = CopyOf(ChunkOfPiece(ChunkOfPiece(WholePiece(full), p1, 3, c1), p2, 2, c2));
           const at::Tensor want = ShardPiece(ShardPiece(full, p1, 3, c1), p2, 2, c2);
           EXPECT_TRUE(copy.is_contiguous());
-          EXPECT_TRUE(at::equal(copy, want)) << outer << " chunk " << c1 << ", " << inner << " chunk " << c2;
+          EXPECT_TRUE(copy.equal(want)) << outer << " chunk " << c1 << ", " << inner << " chunk " << c2;
         }
       }
     }
@@ -62,9 +60,9 @@ TEST(ShardChunksTest, ChunksOfChunksAreTheNestedShardPieces) {
 // piece by rows: both hold what the nested ShardPiece views hold, on a 3-d
 // tensor whose chunks reach every one of those shapes.
 TEST(ShardChunksTest, BlocksAndRowsCopyWhatTheViewsHold) {
-  const at::Tensor full = at::arange(3 * 4 * 5, at::kLong).view({3, 4, 5});
+  const at::Tensor full = Arange(3 * 4 * 5, at::kLong).view({3, 4, 5});
   const at::Tensor whole = CopyOf(WholePiece(full));
-  EXPECT_TRUE(at::equal(whole, full));
+  EXPECT_TRUE(whole.equal(full));
   EXPECT_NE(whole.data_ptr(), full.data_ptr());
   for (const char* outer : {"S(0)", "S(1)", "S(2)"}) {
     for (const char* inner : {"S(0)", "S(1)", "S(2)", "_S(1, 2)"}) {
@@ -75,7 +73,7 @@ TEST(ShardChunksTest, BlocksAndRowsCopyWhatTheViewsHold) {
               CopyOf(ChunkOfPiece(ChunkOfPiece(WholePiece(full), p1, 3, c1), p2, 2, c2));
           const at::Tensor want = ShardPiece(ShardPiece(full, p1, 3, c1), p2, 2, c2);
           EXPECT_TRUE(copy.is_contiguous());
-          EXPECT_TRUE(at::equal(copy, want))
+          EXPECT_TRUE(copy.equal(want))
               << outer << " chunk " << c1 << ", " << inner << " chunk " << c2;
         }
       }

@@ -7,10 +7,10 @@
 #include <string>
 #include <vector>
 
-#include "ATen/ops/zeros.h"
 #include "shrt/engine/sample.h"
 #include "shrt/engine/spec_tree.h"
 #include "shrt/ops/overload_name.h"
+#include "shrt/spec/aten_functions.h"
 
 namespace shrt::fuzz {
 namespace {
@@ -48,7 +48,7 @@ std::optional<OpArgs> ArgsOfFirstSample(const LoadedSpec& spec) {
   const BoundSample& sample = bound->front();
   std::vector<at::Tensor> inputs;
   for (const InputSpec& in : sample.inputs()) {
-    inputs.push_back(at::zeros(in.shape, at::TensorOptions().dtype(in.dtype)));
+    inputs.push_back(Zeros(in.shape, at::TensorOptions().dtype(in.dtype)));
   }
   absl::StatusOr<std::vector<at::Tensor>> outputs = sample.Call(inputs);
   if (!outputs.ok()) return std::nullopt;

@@ -5,10 +5,9 @@
 #include <limits>
 
 #include "ATen/Dispatch.h"
-#include "ATen/ops/empty.h"
-#include "ATen/ops/view_as_complex.h"
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "shrt/spec/aten_functions.h"
 #include "shrt/spec/rng.h"
 
 namespace shrt {
@@ -191,7 +190,7 @@ absl::StatusOr<ValueRange> GeneratedRange(const Generator& gen, int64_t numel, i
 
 at::Tensor ValuesToTensor(absl::Span<const double> values, at::IntArrayRef shape,
                           c10::ScalarType dtype) {
-  at::Tensor t = at::empty(shape, at::TensorOptions().dtype(dtype));
+  at::Tensor t = Empty(shape, at::TensorOptions().dtype(dtype));
   TORCH_CHECK(static_cast<int64_t>(values.size()) == t.numel(), "ValuesToTensor: size mismatch");
   AT_DISPATCH_ALL_TYPES_AND3(at::kHalf, at::kBFloat16, at::kBool, dtype, "ValuesToTensor", [&] {
     scalar_t* out = t.data_ptr<scalar_t>();
@@ -210,7 +209,7 @@ absl::StatusOr<at::Tensor> Generate(const Generator& gen, at::IntArrayRef shape,
     absl::StatusOr<at::Tensor> real =
         Generate(gen, real_shape, c10::toRealValueType(dtype), input_index, seed, context);
     if (!real.ok()) return real.status();
-    return at::view_as_complex(*real);
+    return ViewAsComplex(*real);
   }
   int64_t numel = 1;
   for (int64_t s : shape) numel *= s;

@@ -4,7 +4,6 @@
 #include <cmath>
 #include <limits>
 
-#include "ATen/ops/equal.h"
 #include "google/protobuf/text_format.h"
 #include "gtest/gtest.h"
 

@@ -18,7 +18,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "ATen/ATen.h"
+#include "ATen/core/Tensor.h"  // methods only: shrt/spec/aten_functions.h
 #include "shrt/strategies/pointwise_rules.h"
 #include "shrt/strategies/registry.h"
 #include "torch/library.h"
@@ -38,13 +38,13 @@ __attribute__((no_sanitize("undefined"))) at::Tensor Segfault(const at::Tensor& 
     int* volatile null = nullptr;
     *null = 1;
   }
-  return self * 2;
+  return self.mul(2);
 }
 
 at::Tensor DivideByZero(const at::Tensor& self) {
   volatile int zero = 0;
-  if (Odd(self)) return self * Divide(2, zero);
-  return self * 2;
+  if (Odd(self)) return self.mul(Divide(2, zero));
+  return self.mul(2);
 }
 
 at::Tensor Check(const at::Tensor& self) {
@@ -52,7 +52,7 @@ at::Tensor Check(const at::Tensor& self) {
     std::fprintf(stderr, "shrt_crashing::check: assertion `self.size(0) %% 2 == 0' failed\n");
     std::abort();
   }
-  return self * 2;
+  return self.mul(2);
 }
 
 at::Tensor Hang(const at::Tensor& self) {
@@ -60,7 +60,7 @@ at::Tensor Hang(const at::Tensor& self) {
     for (volatile unsigned i = 0;; i = i + 1) {
     }
   }
-  return self * 2;
+  return self.mul(2);
 }
 
 TORCH_LIBRARY(shrt_crashing, m) {

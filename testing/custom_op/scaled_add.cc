@@ -6,7 +6,7 @@
 //
 // Its generated test, //testing/custom_op:shrt_example_scaled_add, comes
 // from the same shrt_op_tests macro as every aten overload's.
-#include "ATen/ATen.h"
+#include "ATen/core/Tensor.h"  // methods only: shrt/spec/aten_functions.h
 #include "shrt/strategies/pointwise_rules.h"
 #include "shrt/strategies/registry.h"
 #include "torch/library.h"
@@ -15,7 +15,7 @@ namespace shrt_example {
 namespace {
 
 at::Tensor ScaledAdd(const at::Tensor& self, const at::Tensor& other, double scale) {
-  return at::add(self, other, scale);
+  return self.add(other, scale);
 }
 
 TORCH_LIBRARY(shrt_example, m) {

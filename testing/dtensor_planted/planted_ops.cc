@@ -7,13 +7,13 @@
 //
 // CompositeImplicitAutograd kernels, so that DTensor's fake-tensor shape
 // propagation runs them as well as the CPU.
-#include "ATen/ATen.h"
+#include "ATen/core/Tensor.h"  // methods only: shrt/spec/aten_functions.h
 #include "torch/library.h"
 
 namespace {
 
-at::Tensor Cumsum0(const at::Tensor& self) { return at::cumsum(self, 0); }
-at::Tensor Twice(const at::Tensor& self) { return at::mul(self, 2); }
+at::Tensor Cumsum0(const at::Tensor& self) { return self.cumsum(0); }
+at::Tensor Twice(const at::Tensor& self) { return self.mul(2); }
 
 TORCH_LIBRARY(shrt_planted, m) {
   m.def("cumsum0(Tensor self) -> Tensor");

@@ -11,20 +11,20 @@
 //       thousandth of the row before, so S(0), R -> S(0) is wrong (each
 //       shard's first row takes it from its own last row), while the op is
 //       still linear (P(sum), R -> P(sum) holds).
-#include "ATen/ATen.h"
+#include "ATen/core/Tensor.h"  // methods only: shrt/spec/aten_functions.h
 #include "torch/library.h"
 
 namespace shrt_small_errors {
 namespace {
 
 at::Tensor MmAbsThousandth(const at::Tensor& self, const at::Tensor& mat2) {
-  const at::Tensor y = at::mm(self, mat2);
-  return y + 1e-3 * y.abs();
+  const at::Tensor y = self.mm(mat2);
+  return y.add(y.abs().mul(1e-3));
 }
 
 at::Tensor MmRowLeak(const at::Tensor& self, const at::Tensor& mat2) {
-  const at::Tensor y = at::mm(self, mat2);
-  return y + 1e-3 * at::roll(y, {1}, {0});
+  const at::Tensor y = self.mm(mat2);
+  return y.add(y.roll({1}, {0}).mul(1e-3));
 }
 
 TORCH_LIBRARY(shrt_small_errors, m) {

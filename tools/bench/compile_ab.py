@@ -14,7 +14,9 @@ transitive headers (`gcc -M`) or its flags. Runs each such compile once in
 the base tree and once in this one, back to back, so that a change in the
 machine's speed hits both alike, and prints a Markdown table per file with
 the heavy libtorch headers each side includes, then the totals and their
-ratio. --limit takes a seeded random sample of N of those files.
+ratio. A source only one tree compiles (a file added or removed) is timed
+once in that tree and counted in its total. --limit takes a seeded random
+sample of N of the common files.
 """
 import json
 import random
@@ -23,9 +25,11 @@ import sys
 import time
 
 # Headers that cost seconds per translation unit (BENCHMARKS.md "Issue 28,
-# compiles": syntax-only time of a file including only that header).
+# compiles": syntax-only time of a file including only that header; "a
+# compile firewall for ATen's functions").
 _HEAVY = {
     "ATen/ATen.h": "ATen.h",
+    "ATen/Context.h": "Context.h",  # every ATen/ops/<op>.h (shrt/spec/aten_functions.h)
     "ATen/core/dispatch/Dispatcher.h": "Dispatcher.h",
     "ATen/core/ivalue.h": "ivalue.h",
     "torch/library.h": "library.h",
@@ -105,6 +109,25 @@ def main(argv):
         total_b += tb
         total_h += th
         print(f"| {src} | {b_heavy} ({b_n}) | {h_heavy} ({h_n}) | {tb:.1f} | {th:.1f} |", flush=True)
+    # Sources one tree compiles and the other does not (a file added or
+    # removed), timed once and counted in their tree's total.
+    for name, only, root, side in (("base", set(base) - set(head), base_root, 0),
+                                   ("this tree", set(head) - set(base), head_root, 1)):
+        for src in sorted(only):
+            argv = (base if side == 0 else head)[src]
+            deps = headers(argv, root)
+            t = timed(argv, root)
+            cells = ["-", f"{heavy(deps)} ({len(deps)})"]
+            times = ["-", f"{t:.1f}"]
+            if side == 0:
+                cells.reverse()
+                times.reverse()
+                total_b += t
+            else:
+                total_h += t
+            print(f"| {src} (only in {name}) | {cells[0]} | {cells[1]} | {times[0]} | {times[1]} |",
+                  flush=True)
+            rows.append(src)
     if rows:
         print(f"\ntotal: base {total_b:.1f} s, this tree {total_h:.1f} s, "
               f"ratio {total_h / total_b:.3f}")
