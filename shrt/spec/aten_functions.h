@@ -6,12 +6,12 @@
 // which costs a translation unit seconds of parsing whatever op it
 // declares; ATen/ATen.h includes every op (ATen/Functions.h), and so does
 // ATen/TensorOperators.h (`a + b`) unless its includer defines
-// AT_PER_OPERATOR_HEADERS, as PyTorch's own build does. A translation unit that calls ops through
-// at::Tensor's methods (t.add(u), t.where(mask, u), t.new_zeros(sizes)),
-// which ATen/core/TensorBody.h declares, and these few functions through
-// this header pays for none of it (BENCHMARKS.md "Issue 28, a compile
-// firewall for ATen's functions": shrt/engine/output_check.cc 10.7 s to
-// 5.9 s). Only aten_functions.cc includes ATen/ops/ headers, and for the
+// AT_PER_OPERATOR_HEADERS, as PyTorch's own build does. A translation unit
+// that calls ops through at::Tensor's methods (t.add(u), t.where(mask, u),
+// t.new_zeros(sizes)), which ATen/core/TensorBody.h declares, and these few
+// functions through this header pays for none of it (BENCHMARKS.md "Issue
+// 28, a compile firewall for ATen's functions": shrt/engine/output_check.cc
+// 12.8 s to 7.3 s, 28 sources 0.69x). Only aten_functions.cc includes ATen/ops/ headers, and for the
 // tests' factories shrt/engine/test_tensors.cc; //shrt:layering_test fails
 // on any other source of shrt/ that does.
 //
