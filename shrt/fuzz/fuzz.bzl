@@ -16,6 +16,7 @@ shrt_fuzz_target(name = "x_fuzz", ...) declares:
 """
 
 load("@rules_cc//cc:defs.bzl", "cc_binary")
+load("//shrt/pch:pch.bzl", "TORCH_PCH", "TORCH_PCH_COPTS")
 
 def shrt_fuzz_target(name, srcs, deps, runs = 20000):
     """A libFuzzer binary and its short fuzz test of `runs` executions."""
@@ -23,7 +24,7 @@ def shrt_fuzz_target(name, srcs, deps, runs = 20000):
         name = name,
         testonly = True,
         srcs = srcs,
-        copts = select({
+        copts = TORCH_PCH_COPTS + select({
             "//shrt/fuzz:libfuzzer_clang": [],
             "//conditions:default": ["-fsanitize-coverage=trace-cmp"],
         }),
@@ -31,7 +32,7 @@ def shrt_fuzz_target(name, srcs, deps, runs = 20000):
             "//shrt/fuzz:libfuzzer_clang": ["-fsanitize=fuzzer"],
             "//conditions:default": [],
         }),
-        deps = deps + select({
+        deps = deps + [TORCH_PCH] + select({
             "//shrt/fuzz:libfuzzer_clang": [],
             "//conditions:default": ["@libfuzzer"],
         }),
