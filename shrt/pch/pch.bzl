@@ -2,8 +2,8 @@
 
 Most of ShRT's C++ sources include libtorch's ATen/core/Tensor.h, directly
 or through an engine header, and gcc parsed it (with Abseil's status and
-strings headers) once per source: about 2.6 s of each compile on these
-machines. A cc_pch target precompiles a header of such includes once per
+strings headers) once per source: Tensor.h alone is 148,504 lines after
+preprocessing, 1.8 s of parsing (BENCHMARKS.md "Issue 28, compiles"). A cc_pch target precompiles a header of such includes once per
 configuration, with the command line the toolchain gives every C++ compile
 (cc_common: the same features, --copt and --cxxopt flags, the deps'
 defines and include directories), and a target that lists it in its deps
@@ -25,6 +25,7 @@ there `<name>.h` is empty and the directory holds no variant, and each
 source includes what it names, as without this rule.
 """
 
+load("@bazel_skylib//lib:shell.bzl", "shell")
 load("@bazel_tools//tools/cpp:toolchain_utils.bzl", "find_cpp_toolchain")
 
 # The precompiled header's target, for the deps of a target that uses it.
@@ -87,11 +88,11 @@ def _cc_pch_impl(ctx):
                 action_name = _CPP_COMPILE,
                 variables = variables,
             )
-            commands.append(" ".join([_quote(compiler)] + [_quote(f) for f in flags] + [
+            commands.append(" ".join([shell.quote(compiler)] + [shell.quote(f) for f in flags] + [
                 "-x c++-header",
-                _quote(header.path),
+                shell.quote(header.path),
                 "-o",
-                _quote(variants.path + "/" + file_name),
+                shell.quote(variants.path + "/" + file_name),
             ]))
         ctx.actions.run_shell(
             outputs = [variants],
@@ -110,9 +111,6 @@ def _cc_pch_impl(ctx):
         DefaultInfo(files = depset([header, variants])),
         cc_common.merge_cc_infos(direct_cc_infos = [own], cc_infos = [compile_only]),
     ]
-
-def _quote(s):
-    return "'" + s.replace("'", "'\\''") + "'"
 
 cc_pch = rule(
     implementation = _cc_pch_impl,
