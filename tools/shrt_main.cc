@@ -270,9 +270,9 @@ std::string RecipeDir() {
   return !stock.empty() && std::filesystem::is_directory(stock) ? stock : own;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
+// Runs the command line `argv` and returns its exit status (the kExit*
+// codes); every command has written its output when it returns.
+int Run(int argc, char** argv) {
   shrt::UseGroundTruthRuntime();  // before any tensor work (torch_runtime.h)
   std::vector<std::string> args(argv + 1, argv + argc);
   if (args.empty()) {
@@ -419,3 +419,8 @@ int main(int argc, char** argv) {
   cmd.call_time_limit = absl::GetFlag(FLAGS_call_time_limit);
   return shrt::RunValidate(cmd, shrt::StrategyRegistry::Global(), std::cout, std::cerr);
 }
+
+}  // namespace
+
+// Exits without libtorch's teardown (torch_runtime.h ExitWithoutTeardown).
+int main(int argc, char** argv) { shrt::ExitWithoutTeardown(Run(argc, argv)); }

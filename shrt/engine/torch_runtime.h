@@ -113,6 +113,21 @@ class UnfilledScope {
   bool was_;
 };
 
+// Ends the process with exit status `status` (main()'s return value)
+// after flushing std::cout, std::cerr and every C stdio stream, without
+// running static destructors or atexit handlers (std::_Exit). For the end
+// of main() in a program that links libtorch: libtorch's static
+// destructors deregister every operator from the dispatcher, which costs
+// about what registering them did at start-up. That teardown was about a
+// tenth of a generated test's run (valgrind --tool=callgrind: 262M of 3.0G
+// instructions for //op_specs:aten_relu) and a quarter of the CPU time of
+// `shrt --version` (BENCHMARKS.md "Issue 28, no libtorch teardown at the
+// CLI's exit"). Only for a program whose work is done when main() returns: an
+// object whose destructor writes a file or flushes a stream other than
+// the standard ones would lose its output. LeakSanitizer's check at exit
+// does not run either (--config=asan).
+[[noreturn]] void ExitWithoutTeardown(int status);
+
 }  // namespace shrt
 
 #endif  // SHRT_ENGINE_TORCH_RUNTIME_H_

@@ -1,8 +1,6 @@
 #include "shrt/op_test/op_test.h"
 
 #include <algorithm>
-#include <cstdio>
-#include <cstdlib>
 #include <functional>
 #include <iostream>
 #include <optional>
@@ -12,6 +10,7 @@
 
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
+#include "shrt/engine/torch_runtime.h"
 #include "shrt/engine/validate.h"
 #include "shrt/op_test/op_test_state.h"
 #include "shrt/ops/overload_name.h"
@@ -308,14 +307,8 @@ int RunOpTests(const OpTestData& data, int argc, char** argv) {
 
 }  // namespace shrt
 
-// Exits without running static destructors: libtorch's teardown (every
-// operator deregistered from the dispatcher) cost about a tenth of a test's
-// run (valgrind --tool=callgrind: 262M of 3.0G instructions for
-// //op_specs:aten_relu), and gtest has written its output by now.
+// Exits without libtorch's teardown (torch_runtime.h ExitWithoutTeardown):
+// gtest has written its output by now.
 int main(int argc, char** argv) {
-  const int status = shrt::RunOpTests(shrt::kOpTestData, argc, argv);
-  std::cout.flush();
-  std::cerr.flush();
-  std::fflush(nullptr);
-  std::_Exit(status);
+  shrt::ExitWithoutTeardown(shrt::RunOpTests(shrt::kOpTestData, argc, argv));
 }

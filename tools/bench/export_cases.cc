@@ -60,6 +60,7 @@
 #include "shrt/engine/full_case.h"
 #include "shrt/engine/sample.h"
 #include "shrt/engine/spec_tree.h"
+#include "shrt/engine/torch_runtime.h"
 #include "shrt/ops/overload_name.h"
 #include "shrt/spec/generators.h"
 #include "shrt/spec/recipes.h"
@@ -418,7 +419,8 @@ int Main() {
 }  // namespace
 }  // namespace shrt
 
+// Exits without libtorch's teardown (torch_runtime.h ExitWithoutTeardown).
 int main(int argc, char** argv) {
   absl::ParseCommandLine(argc, argv);
-  return shrt::Main();
+  shrt::ExitWithoutTeardown(shrt::Main());
 }
