@@ -25,8 +25,16 @@ trap 'rm -rf "$tmp"' EXIT
 tests="$(bazel query "$query" 2>/dev/null)"
 bazel build --config=ci $tests >"$tmp/log" 2>&1 ||
   { echo "test_action_split: build failed" >&2; tail -20 "$tmp/log" >&2; exit 1; }
-# Each label's binary under bazel-bin (child_cpu.binary_path): //a/b:c is bazel-bin/a/b/c.
-sed -e 's#^//##' -e 's#:#/#' -e 's#^#bazel-bin/#' <<<"$tests" >"$tmp/binaries"
+# Each label's binary (child_cpu.binary_path), and gtest's start-up-only filter.
+/usr/bin/python3 - "$tmp/binaries" $tests <<'PY'
+import sys
+sys.path.insert(0, "tools/bench")
+from child_cpu import binary_path
+with open(sys.argv[1], "w") as f:
+    f.writelines(binary_path(".", t) + "\n" for t in sys.argv[2:])
+PY
+start_up_only="$(/usr/bin/python3 -c 'import sys; sys.path.insert(0, "tools/bench")
+from child_cpu import START_UP_ONLY; print(*START_UP_ONLY)')"
 jobs="$(nproc)"
 
 timed() {  # timed LABEL COMMAND...: one table row, the command's wall seconds
@@ -51,7 +59,7 @@ for ((i = 1; i <= rounds; i++)); do
   timed "bazel, unsandboxed" bazel test --config=ci --nocache_test_results \
     --strategy=TestRunner=local $tests
   timed "direct" direct
-  timed "direct, start-up" direct "--gtest_filter=-*"
+  timed "direct, start-up" direct "$start_up_only"
 done | tee "$tmp/rows"
 /usr/bin/python3 - "$tmp/rows" <<'PY'
 import collections, statistics, sys
