@@ -19,6 +19,7 @@
 
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "shrt/engine/leak_check.h"
 
 namespace shrt {
 namespace {
@@ -147,7 +148,10 @@ bool TakeResult(std::string& buffer, absl::StatusOr<std::string>& result) {
   for (;;) {
     int32_t id = 0;
     uint32_t n = 0;
-    if (!ReadExact(in, &id, sizeof id) || !ReadExact(in, &n, sizeof n)) _exit(0);
+    if (!ReadExact(in, &id, sizeof id) || !ReadExact(in, &n, sizeof n)) {
+      CheckLeaksNow();  // the parent is done: the worker's normal end
+      _exit(0);
+    }
     WorkerCalls calls;
     calls.slot = slot;
     for (uint32_t i = 0; i < n; ++i) {
@@ -397,9 +401,17 @@ absl::StatusOr<std::vector<TaskOutcome>> RunIsolated(int num_tasks, const Isolat
     w.to = -1;
   }
   for (Worker& w : workers) {
-    if (!failure.ok() || w.task >= 0) kill(w.pid, SIGKILL);
+    const bool killed = !failure.ok() || w.task >= 0;
+    if (killed) kill(w.pid, SIGKILL);
     int status = 0;
     waitpid(w.pid, &status, 0);
+    // Its normal end exits 0 (WorkerMain); another exit status there is
+    // LeakSanitizer's (leak_check.h), whose report is on stderr.
+    if (!killed && failure.ok() && WIFEXITED(status) && WEXITSTATUS(status) != 0) {
+      failure = absl::InternalError(absl::StrCat(
+          "a worker exited with status ", WEXITSTATUS(status),
+          " after its last task: LeakSanitizer found a leak (its report is on stderr)"));
+    }
     Release(w);
   }
   sigaction(SIGPIPE, &previous, nullptr);

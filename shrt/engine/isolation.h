@@ -15,7 +15,8 @@
 // task judges that case as crashed and goes on with the rest.
 //
 // Workers are forked on demand, at most `jobs` at a time, and each runs
-// tasks until the parent is done (a crash costs one new fork). The parent
+// tasks until the parent is done (a crash costs one new fork); a worker
+// ends with _exit, after LeakSanitizer's exit check under AddressSanitizer. The parent
 // must be single-threaded when it calls RunIsolated (fork() copies only
 // the calling thread), and runs no task itself.
 #ifndef SHRT_ENGINE_ISOLATION_H_
@@ -69,7 +70,10 @@ struct TaskOutcome {
 // Runs tasks 0 .. num_tasks-1 in forked workers and returns their
 // outcomes in task order; `done` (if set) is called in the parent after
 // each task. Errors: InvalidArgument for options out of range; Internal
-// when a pipe, a shared mapping or fork() fails.
+// when a pipe, a shared mapping or fork() fails, or when a worker exits
+// with a non-zero status after its last task: under AddressSanitizer a
+// worker makes LeakSanitizer's exit check before it ends (leak_check.h),
+// and that is a leak in the tasks' code, reported on stderr.
 absl::StatusOr<std::vector<TaskOutcome>> RunIsolated(int num_tasks, const IsolatedTask& task,
                                                      const IsolationOptions& options,
                                                      const std::function<void(int)>& done = {});

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "gtest/gtest.h"
 
@@ -177,6 +178,28 @@ TEST(IsolationTest, TaskErrorsPassThrough) {
   absl::StatusOr<std::vector<TaskOutcome>> out = RunIsolated(1, task, IsolationOptions());
   ASSERT_TRUE(out.ok());
   EXPECT_EQ((*out)[0].result.status(), absl::InvalidArgumentError("spec.textproto:3: field 'x': bad"));
+}
+
+// Under AddressSanitizer a worker makes LeakSanitizer's exit check when
+// the parent is done with it (leak_check.h), so a task that leaks fails the
+// run; without it, nothing checks.
+TEST(IsolationTest, ALeakInATaskFailsTheRunUnderLeakSanitizer) {
+  const IsolatedTask task = [](int) -> absl::StatusOr<std::string> {
+    for (int k = 0; k < 16; ++k) {
+      void* volatile block = std::malloc(1000);  // volatile: the store is made, then cleared
+      block = nullptr;
+    }
+    return std::string("leaked");
+  };
+  absl::StatusOr<std::vector<TaskOutcome>> out = RunIsolated(1, task, IsolationOptions());
+#if defined(__SANITIZE_ADDRESS__)
+  ASSERT_FALSE(out.ok());
+  EXPECT_EQ(out.status().code(), absl::StatusCode::kInternal);
+  EXPECT_TRUE(absl::StrContains(out.status().message(), "LeakSanitizer")) << out.status();
+#else
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_EQ(*(*out)[0].result, "leaked");
+#endif
 }
 
 TEST(IsolationTest, OutsideAWorkerCallsAreNotNumbered) {

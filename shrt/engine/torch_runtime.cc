@@ -13,6 +13,7 @@
 #include "absl/container/flat_hash_map.h"
 #include "c10/core/CPUAllocator.h"
 #include "c10/util/Exception.h"
+#include "shrt/engine/leak_check.h"
 #include "sanitizer/asan_interface.h"  // no-op macros without AddressSanitizer
 
 namespace shrt {
@@ -121,7 +122,12 @@ class GuardedCpuAllocator final : public c10::Allocator {
 void UseGroundTruthRuntime() {
   static absl::once_flag once;
   absl::call_once(once, [] {
-    at::set_num_threads(1);
+    // This makes libtorch's thread pool (caffe2::pthreadpool), which every
+    // forked child leaks by design when it first uses it (caffe2/utils/
+    // threadpool/pthreadpool-cpp.cc, child_atfork and
+    // leak_corrupted_threadpool; pytorch#54752): LeakSanitizer, whose
+    // check the crash-isolation workers make, does not see it.
+    IgnoringLeaks([] { at::set_num_threads(1); });
     at::globalContext().setDeterministicAlgorithms(/*b=*/true, /*warn_only=*/true);
     // The allocator's fill is the only one: libtorch's would write every
     // at::empty buffer a second time (torch_runtime.h).
@@ -143,6 +149,7 @@ void ExitWithoutTeardown(int status) {
   std::cout.flush();
   std::cerr.flush();
   std::fflush(nullptr);
+  CheckLeaksNow();
   std::_Exit(status);
 }
 

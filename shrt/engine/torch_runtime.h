@@ -7,7 +7,9 @@
 // - One intra-op thread (`at::set_num_threads(1)`): a kernel's reduction
 //   order does not depend on the machine, and worker processes fork
 //   (isolation.h) from a parent that has no OpenMP threads. ShRT
-//   parallelises across processes instead.
+//   parallelises across processes instead. The thread pool this makes,
+//   which libtorch leaks in every forked child, is hidden from
+//   LeakSanitizer (leak_check.h IgnoringLeaks).
 // - Uninitialised memory filled deterministically: every CPU buffer
 //   libtorch allocates while the fill is on (at::empty*, the outputs and
 //   temporaries a kernel allocates, a structured kernel's output made by
@@ -124,8 +126,10 @@ class UnfilledScope {
 // `shrt --version` (BENCHMARKS.md "Issue 28, no libtorch teardown at the
 // CLI's exit"). Only for a program whose work is done when main() returns: an
 // object whose destructor writes a file or flushes a stream other than
-// the standard ones would lose its output. LeakSanitizer's check at exit
-// does not run either (--config=asan).
+// the standard ones would lose its output. Under AddressSanitizer it first
+// makes LeakSanitizer's exit check, which std::_Exit skips (leak_check.h
+// CheckLeaksNow): a leak ends the process with LeakSanitizer's report and
+// exit status instead of `status`.
 [[noreturn]] void ExitWithoutTeardown(int status);
 
 }  // namespace shrt

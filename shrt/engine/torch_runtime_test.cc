@@ -2,7 +2,10 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <vector>
+
+#include <sys/wait.h>
 
 #include "ATen/Context.h"
 #include "ATen/Parallel.h"
@@ -81,6 +84,33 @@ TEST(TorchRuntimeDeathTest, ReadsPastABufferAreReportedUnderAddressSanitizer) {
   at::Tensor t = at::empty({5}, at::kFloat);
   volatile const float* past = t.data_ptr<float>() + 5;
   EXPECT_DEATH((void)*past, "use-after-poison");
+}
+#endif
+
+TEST(TorchRuntimeDeathTest, ExitWithoutTeardownEndsWithTheStatusGiven) {
+  EXPECT_EXIT(ExitWithoutTeardown(3), testing::ExitedWithCode(3), "");
+}
+
+#if defined(__SANITIZE_ADDRESS__)
+// Blocks no pointer reaches once it returns (noinline: not folded into the
+// caller's frame, where a copy could stay reachable).
+[[gnu::noinline]] void Leak() {
+  for (int k = 0; k < 16; ++k) {
+    void* volatile block = std::malloc(1000);
+    block = nullptr;
+  }
+}
+
+// std::_Exit skips LeakSanitizer's check at exit; ExitWithoutTeardown makes
+// it, so a leak still fails a sanitized run.
+TEST(TorchRuntimeDeathTest, ALeakFailsAnExitWithoutTeardownUnderLeakSanitizer) {
+  EXPECT_EXIT(
+      {
+        Leak();
+        ExitWithoutTeardown(0);
+      },
+      [](int status) { return WIFEXITED(status) && WEXITSTATUS(status) != 0; },
+      "LeakSanitizer: detected memory leaks");
 }
 #endif
 
