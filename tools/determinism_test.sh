@@ -33,6 +33,7 @@ r = json.load(open(sys.argv[1]))
 r.pop("seconds", None)
 for op in r["ops"]:
     op.pop("seconds", None)
+    op.pop("operator_seconds", None)  # wall time, as seconds
     if sys.argv[3]:  # keep rule names only: evidence names the draws
         for k in ("incorrect", "missing", "unverified"):
             op[k] = sorted(v["rule"] if isinstance(v, dict) else v for v in op.get(k, []))

@@ -44,6 +44,8 @@ struct WorkerCalls {
   int64_t next = 0;
   std::map<int64_t, std::string> known;  // crashing call -> reason
   size_t replayed = 0;                   // known crashes reached
+  int64_t made = 0;                      // calls made (EndOperatorCall)
+  int64_t made_ns = 0;                   // their wall time
 };
 // Set only inside a worker, while it runs a task (workers are
 // single-threaded).
@@ -114,9 +116,11 @@ std::string TaskMessage(int task, const std::vector<CallCrash>& crashes) {
 }
 
 // Worker -> parent: [size][status code][result or message].
-std::string ResultMessage(const absl::StatusOr<std::string>& r) {
+std::string ResultMessage(const absl::StatusOr<std::string>& r, const WorkerCalls& calls) {
   std::string body;
   PutValue<int32_t>(body, static_cast<int32_t>(r.status().code()));
+  PutValue<int64_t>(body, calls.made);
+  PutValue<int64_t>(body, calls.made_ns);
   body += r.ok() ? *r : std::string(r.status().message());
   std::string m;
   PutString(m, body);
@@ -124,21 +128,29 @@ std::string ResultMessage(const absl::StatusOr<std::string>& r) {
 }
 
 // Parses a complete ResultMessage at the front of `buffer` (and removes
-// it), or returns false while it is incomplete.
-bool TakeResult(std::string& buffer, absl::StatusOr<std::string>& result) {
+// it) into `outcome`'s result and operator calls, or returns false while it
+// is incomplete.
+bool TakeResult(std::string& buffer, TaskOutcome& outcome) {
   uint64_t size = 0;
+  int32_t code = 0;
+  int64_t made = 0, made_ns = 0;
+  constexpr size_t kHead = sizeof code + sizeof made + sizeof made_ns;
   if (buffer.size() < sizeof size) return false;
   std::memcpy(&size, buffer.data(), sizeof size);
-  if (buffer.size() < sizeof size + size || size < sizeof(int32_t)) return false;
-  int32_t code = 0;
-  std::memcpy(&code, buffer.data() + sizeof size, sizeof code);
-  std::string rest = buffer.substr(sizeof size + sizeof code, size - sizeof code);
+  if (buffer.size() < sizeof size + size || size < kHead) return false;
+  const char* head = buffer.data() + sizeof size;
+  std::memcpy(&code, head, sizeof code);
+  std::memcpy(&made, head + sizeof code, sizeof made);
+  std::memcpy(&made_ns, head + sizeof code + sizeof made, sizeof made_ns);
+  std::string rest = buffer.substr(sizeof size + kHead, size - kHead);
   buffer.erase(0, sizeof size + size);
   if (code == 0) {
-    result = std::move(rest);
+    outcome.result = std::move(rest);
   } else {
-    result = absl::Status(static_cast<absl::StatusCode>(code), rest);
+    outcome.result = absl::Status(static_cast<absl::StatusCode>(code), rest);
   }
+  outcome.operator_calls = made;
+  outcome.operator_seconds = static_cast<double>(made_ns) * 1e-9;
   return true;
 }
 
@@ -170,7 +182,7 @@ bool TakeResult(std::string& buffer, absl::StatusOr<std::string>& result) {
           calls.known.rbegin()->second, " at call #", calls.known.rbegin()->first,
           "): the operator or its inputs are not deterministic"));
     }
-    if (!WriteAll(out, ResultMessage(result))) _exit(1);
+    if (!WriteAll(out, ResultMessage(result, calls))) _exit(1);
   }
 }
 
@@ -269,7 +281,11 @@ absl::Status BeginOperatorCall() {
 }
 
 void EndOperatorCall() {
-  if (g_worker != nullptr) g_worker->slot->started_ns.store(0, std::memory_order_release);
+  if (g_worker == nullptr) return;
+  const int64_t started = g_worker->slot->started_ns.load(std::memory_order_relaxed);
+  g_worker->slot->started_ns.store(0, std::memory_order_release);
+  ++g_worker->made;
+  g_worker->made_ns += MonotonicNanos() - started;
 }
 
 bool IsCrash(const absl::Status& status) {
@@ -358,7 +374,7 @@ absl::StatusOr<std::vector<TaskOutcome>> RunIsolated(int num_tasks, const Isolat
       if (n < 0 && errno == EINTR) continue;
       if (n > 0) {
         w.buffer.append(chunk, static_cast<size_t>(n));
-        if (TakeResult(w.buffer, outcomes[w.task].result)) {
+        if (TakeResult(w.buffer, outcomes[w.task])) {
           const int t = w.task;
           w.task = -1;
           finish(t);

@@ -65,6 +65,12 @@ struct TaskOutcome {
   // The calls that crashed, in the order found (the result's task has
   // already judged them).
   std::vector<CallCrash> crashes;
+  // The operator calls the run that gave `result` made (each from
+  // BeginOperatorCall to EndOperatorCall; a known crash, not made, is not
+  // counted), and their wall time in seconds: the part of the task's time
+  // spent in the operators themselves (DESIGN.md §8, the floor).
+  int64_t operator_calls = 0;
+  double operator_seconds = 0;
 };
 
 // Runs tasks 0 .. num_tasks-1 in forked workers and returns their

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <ctime>
 #include <string>
 
 #include "absl/strings/match.h"
@@ -66,6 +67,7 @@ TEST(IsolationTest, ResultsComeBackInTaskOrder) {
     ASSERT_TRUE((*out)[t].result.ok());
     EXPECT_EQ(*(*out)[t].result, absl::StrCat("task ", t, ": ok ok"));
     EXPECT_TRUE((*out)[t].crashes.empty());
+    EXPECT_EQ((*out)[t].operator_calls, 2);
   }
   EXPECT_EQ(done, 5);
 }
@@ -93,10 +95,35 @@ TEST(IsolationTest, ACrashingCallIsSkippedOnTheReRunAndTheRestRuns) {
     EXPECT_EQ(*(*out)[2].result, "task 2: ok ok ok ok");
     ASSERT_TRUE((*out)[1].result.ok()) << (*out)[1].result.status();
     EXPECT_EQ(*(*out)[1].result, absl::StrCat("task 1: ok ok [crashed: ", f.reason, "] ok"));
+    EXPECT_EQ((*out)[0].operator_calls, 4);
+    EXPECT_EQ((*out)[1].operator_calls, 3);  // the re-run: the crashing call is not made
     ASSERT_EQ((*out)[1].crashes.size(), 1u);
     EXPECT_EQ((*out)[1].crashes[0].call, 2);
     EXPECT_EQ((*out)[1].crashes[0].reason, f.reason);
   }
+}
+
+// A task's operator calls are counted, and timed from BeginOperatorCall to
+// EndOperatorCall only: the task's own work between calls is not theirs.
+TEST(IsolationTest, OperatorCallsAndTheirTimeAreCounted) {
+  auto sleep_ms = [](int ms) {
+    const timespec t = {0, ms * 1000000L};
+    nanosleep(&t, nullptr);
+  };
+  const IsolatedTask task = [&](int) -> absl::StatusOr<std::string> {
+    for (int c = 0; c < 3; ++c) {
+      if (absl::Status s = BeginOperatorCall(); !s.ok()) return s;
+      sleep_ms(20);
+      EndOperatorCall();
+      sleep_ms(60);  // outside any call
+    }
+    return std::string("done");
+  };
+  absl::StatusOr<std::vector<TaskOutcome>> out = RunIsolated(1, task, IsolationOptions());
+  ASSERT_TRUE(out.ok()) << out.status();
+  EXPECT_EQ((*out)[0].operator_calls, 3);
+  EXPECT_GE((*out)[0].operator_seconds, 0.060);
+  EXPECT_LT((*out)[0].operator_seconds, 0.180);  // not the 0.18 s spent between calls
 }
 
 TEST(IsolationTest, EveryCrashingCallIsFound) {

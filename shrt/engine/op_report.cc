@@ -40,6 +40,8 @@ OpReport MergeReports(const std::vector<OpReport>& reports) {
     }
     merged.combination_checks += r.combination_checks;
     merged.seconds += r.seconds;
+    merged.operator_calls += r.operator_calls;
+    merged.operator_seconds += r.operator_seconds;
     if (!r.error.empty()) {
       merged.error = merged.error.empty() ? r.error : absl::StrCat(merged.error, "; ", r.error);
     }

@@ -35,6 +35,13 @@ struct OpReport {
   // Wall time of this overload, seconds; with --dtensor, the time DTensor
   // took to answer for its samples included (DTensorClaims::AskSeconds).
   double seconds = 0;
+  // The operator calls the validation made (full inputs, float64
+  // references and every rank's locals alike) and their wall time, seconds,
+  // part of `seconds`: set by ValidateIsolated from its worker
+  // (isolation.h TaskOutcome), 0 for a validation run in-process. Not part
+  // of the wire form: the parent sets them.
+  int64_t operator_calls = 0;
+  double operator_seconds = 0;
   // In report order (verdicts.h InReportOrder). Empty on an N-D mesh.
   std::vector<RuleVerdict> rules;
   // On an N-D mesh: the verdicts of the expanded rules, in report order

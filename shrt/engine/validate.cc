@@ -266,7 +266,12 @@ absl::StatusOr<std::vector<absl::StatusOr<OpReport>>> ValidateIsolated(
   for (int i = 0; i < n; ++i) {
     TaskOutcome& o = (*outcomes)[i];
     if (o.result.ok()) {
-      reports.push_back(ParseOpReport(*o.result));
+      absl::StatusOr<OpReport> r = ParseOpReport(*o.result);
+      if (r.ok()) {
+        r->operator_calls = o.operator_calls;
+        r->operator_seconds = o.operator_seconds;
+      }
+      reports.push_back(std::move(r));
     } else if (o.result.status().code() == absl::StatusCode::kInternal && !o.crashes.empty()) {
       // The task could not finish: a report that says so, crashed.
       OpReport r = unfinished(i);

@@ -1,6 +1,7 @@
 #include "shrt/op_test/op_test.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <functional>
 #include <iostream>
 #include <optional>
@@ -22,21 +23,36 @@
 namespace shrt {
 namespace {
 
-// Records, in the running gtest's test.xml entry, the property
+// Records, in the running gtest's test.xml entry, the properties
 // validation_seconds: the wall time of the validations it reports
-// (OpReport::seconds, measured in the worker that ran them). A gtest's own
-// time is not that: the first gtest that asks for a report waits for every
-// gtest's validations (OpTestState::Compute). tools/bench/gtest_split.py
-// reads it.
-void RecordValidationSeconds(double seconds) {
-  ::testing::Test::RecordProperty("validation_seconds", absl::StrCat(seconds));
-}
+// (OpReport::seconds, measured in the worker that ran them), and
+// operator_calls and operator_seconds: the operator calls they made and
+// those calls' wall time, part of it (OpReport::operator_calls). A gtest's
+// own time is not validation_seconds: the first gtest that asks for a
+// report waits for every gtest's validations (OpTestState::Compute).
+// tools/bench/gtest_split.py reads them.
+struct ValidationCost {
+  double seconds = 0;
+  int64_t operator_calls = 0;
+  double operator_seconds = 0;
+
+  void Add(const OpReport& r) {
+    seconds += r.seconds;
+    operator_calls += r.operator_calls;
+    operator_seconds += r.operator_seconds;
+  }
+  void Record() const {
+    ::testing::Test::RecordProperty("validation_seconds", absl::StrCat(seconds));
+    ::testing::Test::RecordProperty("operator_calls", absl::StrCat(operator_calls));
+    ::testing::Test::RecordProperty("operator_seconds", absl::StrCat(operator_seconds));
+  }
+};
 
 void RunSampleTest(OpTestState& state, const Sample& sample) {
   if (!state.Runs(sample)) {
     GTEST_SKIP() << "nightly_only sample: runs with SHRT_TIER=nightly (--config=nightly)";
   }
-  double seconds = 0;
+  ValidationCost cost;
   for (int w : state.world_sizes()) {
     const absl::StatusOr<OpReport>& report = state.Report(sample.name(), w);
     if (!report.ok()) {
@@ -79,9 +95,9 @@ void RunSampleTest(OpTestState& state, const Sample& sample) {
               << report->Count(Verdict::kIncorrect) << " incorrect, "
               << report->Count(Verdict::kMissing) << " missing; " << report->combination_checks
               << " combination checks in " << report->seconds << " s\n";
-    seconds += report->seconds;
+    cost.Add(*report);
   }
-  RecordValidationSeconds(seconds);
+  cost.Record();
 }
 
 void RunXfailTest(OpTestState& state, const OpTestData& data) {
@@ -207,7 +223,9 @@ void RunMeshTest(OpTestState& state, const MeshShape& mesh) {
             << report->CompositionFailures() << " composition failures), "
             << report->Count(Verdict::kMissing) << " filtered but holding; "
             << report->combination_checks << " N-D rule checks in " << report->seconds << " s\n";
-  RecordValidationSeconds(report->seconds);
+  ValidationCost cost;
+  cost.Add(*report);
+  cost.Record();
 }
 
 // Every `crash` entry of the spec must still crash at some world size the

@@ -104,8 +104,13 @@ std::string TextReport(const std::vector<OpReport>& ops, int world_size, double 
     for (const SampleSummary& s : op.samples) {
       absl::StrAppend(&out, "    ", s.name, ": ", s.description, "\n");
     }
-    absl::StrAppendFormat(&out, "  %d combination checks in %.2f s\n", op.combination_checks,
+    absl::StrAppendFormat(&out, "  %d combination checks in %.2f s", op.combination_checks,
                           op.seconds);
+    if (op.operator_calls > 0) {
+      absl::StrAppendFormat(&out, "; %d operator calls took %.2f s of it", op.operator_calls,
+                            op.operator_seconds);
+    }
+    absl::StrAppend(&out, "\n");
     if (!op.error.empty()) absl::StrAppend(&out, "  ERROR: ", op.error, "\n");
     for (const std::string& note : op.notes) absl::StrAppend(&out, "  note: ", note, "\n");
     for (const std::string& note : op.sampled) absl::StrAppend(&out, "  note: ", note, "\n");
@@ -183,6 +188,8 @@ ValidationReport ReportProto(const std::vector<OpReport>& ops, int world_size, d
     v->set_op(op.op);
     v->set_combination_checks(op.combination_checks);
     v->set_seconds(op.seconds);
+    v->set_operator_calls(static_cast<int32_t>(op.operator_calls));
+    v->set_operator_seconds(op.operator_seconds);
     v->set_error(op.error);
     v->set_repro(op.repro.empty() ? ReproOf(op) : op.repro);
     for (const std::string& note : op.notes) v->add_notes(note);

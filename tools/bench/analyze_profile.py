@@ -1,7 +1,7 @@
 """Action time by kind from a Bazel JSON trace profile (`--profile=FILE`).
 
-Usage: analyze_profile.py PROFILE.json.gz SPEC_FILES
-       analyze_profile.py PROFILE.json.gz --sum=REGEX
+Usage: analyze_profile.py PROFILE.json[.gz] CODEGEN_ACTIONS
+       analyze_profile.py PROFILE.json[.gz] --sum=REGEX
 
 Sums the durations of the profile's "action processing" events (each
 action's wall time; with --jobs equal to the cores and the cores busy, the
@@ -11,12 +11,18 @@ overload test target of generating, compiling, linking and running the
 generated tests (targets under //op_specs whose name starts with the
 namespace "aten_").
 
-Bazel 4's profile holds an event for only some of the short actions (here,
-none under about 85 ms), so the per-target cost uses each kind's mean over
-the recorded actions times the number of actions the build really has: one
-codegen action per spec file (SPEC_FILES), one compile, link and run per
-overload test target (every run is recorded). Short actions being the ones
-left out, this overestimates.
+Bazel 4's default ("slim") profile merges short actions away (here, none
+under about 85 ms is recorded), so the per-target cost uses each kind's
+mean over the recorded actions times the number of actions the build
+really has: CODEGEN_ACTIONS codegen actions (one per shrt_op_tests call in
+codegen/op_test.bzl, a family: 28 for op_specs/; figures from before that
+passed the number of spec files), one compile, link and run per overload
+test target. Short actions being the ones left out, that overestimates
+the generated tests' compiles (0.02 s each, almost none recorded). A
+profile written with `--noslim_profile` records every action, and its
+figures are exact.
+
+The profile may be gzipped or plain JSON (Bazel writes PROFILE as named).
 
 With --sum=REGEX it prints only "ACTIONS SECONDS": how many recorded
 actions' progress messages match REGEX (e.g. '^Linking ') and their summed
@@ -43,15 +49,21 @@ _PER_TARGET = ["codegen (generated tests)", "compile (generated tests)", "link (
                "run (generated tests)"]
 
 
+def load_events(path):
+    """The profile's trace events, from gzipped or plain JSON."""
+    with open(path, "rb") as f:
+        gzipped = f.read(2) == b"\x1f\x8b"
+    with (gzip.open(path) if gzipped else open(path, "rb")) as f:
+        return json.load(f)["traceEvents"]
+
+
 def action_times(path):
     """(progress message, seconds) of every action event of the profile."""
-    with gzip.open(path) as f:
-        events = json.load(f)["traceEvents"]
-    return [(e["name"], e["dur"] / 1e6) for e in events
+    return [(e["name"], e["dur"] / 1e6) for e in load_events(path)
             if e.get("cat") == "action processing" and "dur" in e]
 
 
-def main(path, spec_files):
+def main(path, codegen_actions):
     count, seconds = collections.Counter(), collections.Counter()
     targets = set()
     for name, dur in action_times(path):
@@ -69,7 +81,7 @@ def main(path, spec_files):
     print(f"| all | {sum(count.values())} | {sum(seconds.values()):.0f} s | |")
     if targets:
         n = len(targets)
-        actions = {"codegen (generated tests)": spec_files}
+        actions = {"codegen (generated tests)": codegen_actions}
         total = 0
         parts = []
         for k in _PER_TARGET:
@@ -77,7 +89,7 @@ def main(path, spec_files):
             t = mean * actions.get(k, n)
             total += t
             parts.append(f"{k.split()[0]} {t / n:.2f} s")
-        print(f"\nper overload test target ({n}, {spec_files} spec files): {total / n:.2f} s "
+        print(f"\nper overload test target ({n}, {codegen_actions} codegen actions): {total / n:.2f} s "
               f"({', '.join(parts)}; mean of the recorded actions x actions built)")
 
 

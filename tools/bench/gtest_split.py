@@ -16,6 +16,14 @@ longer than their 1-D checks (issue 28's bound: the mesh check may cost no
 more than the 1-D checks of its test), by how much together, and the ten
 largest excesses. Cached results count with the times of the run that made
 them.
+
+Where the test.xml has them (op_test.cc ValidationCost), it also reads each
+case's operator_calls and operator_seconds: the operator calls the
+validations made and their wall time. For the targets over the bound it
+prints how many more calls the mesh check made than the 1-D checks, and
+how many of them spent longer in the mesh check's operator calls alone than
+in their whole 1-D checks: no mesh engine that makes those calls can meet
+the bound there.
 """
 import glob
 import os
@@ -25,23 +33,36 @@ import xml.etree.ElementTree as ET
 _BOOKKEEPING = {"xfails", "missing_rules", "known_crashes", "spec"}
 
 
+def prop(case, name, default):
+    """A testcase element's property `name` as a float, or `default`."""
+    for p in case.iter("property"):
+        if p.get("name") == name:
+            return float(p.get("value"))
+    return default
+
+
 def seconds(case):
     """A testcase element's validation seconds (see above)."""
-    for prop in case.iter("property"):
-        if prop.get("name") == "validation_seconds":
-            return float(prop.get("value"))
-    return float(case.get("time", "0"))
+    return prop(case, "validation_seconds", float(case.get("time", "0")))
 
 
 def split(xml_path):
     """(1-D seconds, mesh seconds) of one generated test's test.xml."""
-    one_d = mesh = 0.0
+    return tuple(x[0] for x in cost_split(xml_path))
+
+
+def cost_split(xml_path):
+    """((seconds, operator calls, operator seconds) of the 1-D checks, the
+    same of the mesh check) of one generated test's test.xml."""
+    one_d, mesh = [0.0, 0.0, 0.0], [0.0, 0.0, 0.0]
     for case in ET.parse(xml_path).getroot().iter("testcase"):
         name = case.get("name")
-        if name.startswith("mesh_"):
-            mesh += seconds(case)
-        elif name not in _BOOKKEEPING:
-            one_d += seconds(case)
+        if name in _BOOKKEEPING:
+            continue
+        side = mesh if name.startswith("mesh_") else one_d
+        for k, value in enumerate((seconds(case), prop(case, "operator_calls", 0.0),
+                                   prop(case, "operator_seconds", 0.0))):
+            side[k] += value
     return one_d, mesh
 
 
@@ -60,6 +81,15 @@ def main(argv):
           f"by {sum(o[0] for o in over):.1f} s together")
     for excess, target in over[:10]:
         print(f"  {target}: +{excess:.3f} s")
+    costs = {os.path.basename(os.path.dirname(p)): cost_split(p) for p in paths}
+    over_costs = [costs[t] for _, t in over if costs[t][0][1] > 0]
+    if over_costs:
+        ratios = sorted(m[1] / d[1] for d, m in over_costs)
+        floor_over = sum(1 for d, m in over_costs if m[2] > d[0])
+        print(f"of those, with operator calls recorded ({len(over_costs)}): the mesh check made "
+              f"{ratios[len(ratios) // 2]:.2f}x the 1-D checks' calls (median; "
+              f"{ratios[0]:.2f}x to {ratios[-1]:.2f}x); in {floor_over} its calls alone took "
+              f"longer than the whole 1-D checks")
 
 
 if __name__ == "__main__":
