@@ -115,7 +115,8 @@ std::string TaskMessage(int task, const std::vector<CallCrash>& crashes) {
   return m;
 }
 
-// Worker -> parent: [size][status code][result or message].
+// Worker -> parent: [size][status code][operator calls made][their wall
+// time, ns][result or message].
 std::string ResultMessage(const absl::StatusOr<std::string>& r, const WorkerCalls& calls) {
   std::string body;
   PutValue<int32_t>(body, static_cast<int32_t>(r.status().code()));
@@ -421,12 +422,13 @@ absl::StatusOr<std::vector<TaskOutcome>> RunIsolated(int num_tasks, const Isolat
     if (killed) kill(w.pid, SIGKILL);
     int status = 0;
     waitpid(w.pid, &status, 0);
-    // Its normal end exits 0 (WorkerMain); another exit status there is
-    // LeakSanitizer's (leak_check.h), whose report is on stderr.
+    // Its normal end exits 0 (WorkerMain); under AddressSanitizer, another
+    // exit status there is LeakSanitizer's (leak_check.h).
     if (!killed && failure.ok() && WIFEXITED(status) && WEXITSTATUS(status) != 0) {
       failure = absl::InternalError(absl::StrCat(
           "a worker exited with status ", WEXITSTATUS(status),
-          " after its last task: LeakSanitizer found a leak (its report is on stderr)"));
+          " after its last task (under AddressSanitizer: a leak LeakSanitizer found; its "
+          "report is on stderr)"));
     }
     Release(w);
   }
