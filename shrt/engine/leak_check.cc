@@ -20,6 +20,14 @@ void CheckLeaksNow() {
 #endif
 }
 
+bool LeakChecksBuiltIn() {
+#ifdef SHRT_ADDRESS_SANITIZER
+  return true;
+#else
+  return false;
+#endif
+}
+
 void IgnoringLeaks(void (*fn)()) {
 #ifdef SHRT_ADDRESS_SANITIZER
   __lsan_disable();

@@ -27,6 +27,10 @@ void CheckLeaksNow();
 // which no check should report. Without AddressSanitizer it runs `fn`.
 void IgnoringLeaks(void (*fn)());
 
+// True when this build has AddressSanitizer, so that CheckLeaksNow checks
+// (unless LeakSanitizer is turned off at run time: ASAN_OPTIONS=detect_leaks=0).
+bool LeakChecksBuiltIn();
+
 }  // namespace shrt
 
 #endif  // SHRT_ENGINE_LEAK_CHECK_H_
