@@ -81,7 +81,14 @@ class Parts {
 
 // The draws below take their Rng by value, the one draw sequence of their
 // Partial placement: through a reference, each draw's state waited on the
-// last one's store (perf annotate).
+// last one's store (perf annotate). Their element loops do not branch on
+// the holder, the rank drawn per element: it is random, so such a branch
+// is mispredicted about once per element (BENCHMARKS.md "Issue 28, Partial
+// parts drawn without a branch on the holder"). The draws, and so the
+// parts, are those of the branching loops, in the same order.
+
+// The k-th rank other than `holder` (k = 0 .. w - 2), in rank order.
+inline int OtherRank(int k, int holder) { return k + (k >= holder ? 1 : 0); }
 
 // Parts summing to `target` (see header). For integers the noise is
 // integral and the result is later wrapped into the dtype.
@@ -95,11 +102,10 @@ void SumParts(const std::vector<double>& target, int w, bool integral, Round rou
   for (size_t e = 0; e < target.size(); ++e) {
     const int holder = static_cast<int>(rng.Index(w));
     double rest = target[e];
-    for (int r = 0; r < w; ++r) {
-      if (r == holder) continue;
+    for (int k = 0; k + 1 < w; ++k) {
       double noise = rng.Uniform(-2, 2) * (max_abs + 1);
       noise = integral ? std::nearbyint(noise) : round(noise);
-      parts.at(r, e) = noise;
+      parts.at(OtherRank(k, holder), e) = noise;
       rest -= noise;
     }
     parts.at(holder, e) = rest;
@@ -120,17 +126,20 @@ void ExtremeParts(const std::vector<double>& target, int w, bool is_max, bool in
   const double range = hi - lo + 1;
   for (size_t e = 0; e < target.size(); ++e) {
     const int holder = static_cast<int>(rng.Index(w));
+    // Every rank draws a gap, the holder's unused; the holder's part is
+    // written last, over what the loop wrote for it.
     for (int r = 0; r < w; ++r) {
       double gap = rng.Uniform(0.5, 2) * range;
       if (integral) gap = std::max(1.0, std::nearbyint(gap));
-      double v = r == holder ? target[e] : target[e] + (is_max ? -gap : gap);
-      if (!integral && r != holder) {
+      double v = target[e] + (is_max ? -gap : gap);
+      if (!integral) {
         // Keep the bound strict after rounding to the dtype.
         v = round(v);
         if (is_max ? v > target[e] : v < target[e]) v = target[e];
       }
       parts.at(r, e) = v;
     }
+    parts.at(holder, e) = target[e];
   }
 }
 
@@ -140,10 +149,9 @@ void ProductParts(const std::vector<double>& target, int w, bool integral, Round
   for (size_t e = 0; e < target.size(); ++e) {
     const int holder = static_cast<int>(rng.Index(w));
     double others = 1;
-    for (int r = 0; r < w; ++r) {
-      if (r == holder) continue;
+    for (int k = 0; k + 1 < w; ++k) {
       const double f = integral ? rng.Sign() : round(rng.Sign() * rng.Uniform(0.5, 2));
-      parts.at(r, e) = f;
+      parts.at(OtherRank(k, holder), e) = f;
       others *= f;
     }
     parts.at(holder, e) = target[e] / others;

@@ -1,12 +1,14 @@
 #include "shrt/engine/distribute.h"
 
 #include <cmath>
+#include <cstring>
 #include <set>
 
 #include "ATen/core/Tensor.h"
 #include "gtest/gtest.h"
 #include "shrt/engine/test_tensors.h"
 #include "shrt/spec/generators.h"
+#include "shrt/spec/rng.h"
 
 namespace shrt {
 namespace {
@@ -247,6 +249,62 @@ TEST(PartialTest, SumPartsHaveMixedSigns) {
   for (int r = 0; r < 4; ++r) {
     EXPECT_GT(parts[r].lt(0).sum().item<int64_t>(), 10) << r;
     EXPECT_GT(parts[r].gt(0).sum().item<int64_t>(), 10) << r;
+  }
+}
+
+// The Partial parts for a fixed seed, as a fingerprint of every rank's
+// values: a change to the draws (their order, count or arithmetic) changes
+// the inputs of every Partial case, and verdicts may change with them
+// (RELIABILITY.md "Verdicts that depend on the draws"). A refactoring that
+// fails this draws differently: run tools/bench/compare_verdicts.sh against
+// the last revision before updating the fingerprint.
+uint64_t Fingerprint(const std::vector<at::Tensor>& parts) {
+  uint64_t h = MixSeed({parts.size()});
+  for (const at::Tensor& p : parts) {
+    const at::Tensor d = p.to(at::kDouble).contiguous();
+    for (int64_t e = 0; e < d.numel(); ++e) {
+      uint64_t bits = 0;
+      const double v = d.data_ptr<double>()[e];
+      std::memcpy(&bits, &v, sizeof(bits));
+      h = MixSeed({h, bits});
+    }
+  }
+  return h;
+}
+
+TEST(PartialTest, PartsForAFixedSeedDoNotChange) {
+  struct Case {
+    ReduceOp op;
+    at::ScalarType dtype;
+    int w;
+    uint64_t fingerprint;
+  };
+  const Case cases[] = {
+      {ReduceOp::kSum, at::kFloat, 3, 0xbcadcb12778b9a89u},
+      {ReduceOp::kSum, at::kFloat, 4, 0xf551e14d7160a3d3u},
+      {ReduceOp::kSum, at::kLong, 3, 0x4d82230e2217c2e0u},
+      {ReduceOp::kSum, at::kLong, 4, 0xbf09b483f0bdd417u},
+      {ReduceOp::kAvg, at::kFloat, 3, 0x7683c3375fe63698u},
+      {ReduceOp::kAvg, at::kFloat, 4, 0x95d80a353f9c5d24u},
+      {ReduceOp::kAvg, at::kLong, 3, 0x5530f1a6be209b61u},
+      {ReduceOp::kAvg, at::kLong, 4, 0x7816db75e8a34412u},
+      {ReduceOp::kMax, at::kFloat, 3, 0x675bc9ecba03b598u},
+      {ReduceOp::kMax, at::kFloat, 4, 0xc4c353ad87924382u},
+      {ReduceOp::kMax, at::kLong, 3, 0xc00eb079ecf70207u},
+      {ReduceOp::kMax, at::kLong, 4, 0x0599cfeb5710b4deu},
+      {ReduceOp::kMin, at::kFloat, 3, 0xf5df98ffb276ed8au},
+      {ReduceOp::kMin, at::kFloat, 4, 0xb92d5b66e85cfe50u},
+      {ReduceOp::kMin, at::kLong, 3, 0x66a382cf175c2819u},
+      {ReduceOp::kMin, at::kLong, 4, 0x181fa7c866263d66u},
+      {ReduceOp::kProduct, at::kFloat, 3, 0x9cdbddeeb7f64fb0u},
+      {ReduceOp::kProduct, at::kFloat, 4, 0x12501746ee72d68cu},
+      {ReduceOp::kProduct, at::kLong, 3, 0x1c7955d2dd2c3f4bu},
+      {ReduceOp::kProduct, at::kLong, 4, 0xd159d9b84b62b751u},
+  };
+  for (const Case& c : cases) {
+    const at::Tensor x = ArangeOf({3, 7}, c.dtype);
+    EXPECT_EQ(Fingerprint(Distribute(x, Placement::Partial(c.op), c.w, 0x5eed)), c.fingerprint)
+        << ReduceOpName(c.op) << " " << c10::toString(c.dtype) << " at W=" << c.w;
   }
 }
 
