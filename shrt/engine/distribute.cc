@@ -84,8 +84,9 @@ class Parts {
 // last one's store (perf annotate). Their element loops do not branch on
 // the holder, the rank drawn per element: it is random, so such a branch
 // is mispredicted about once per element (BENCHMARKS.md "Issue 28, Partial
-// parts drawn without a branch on the holder"). The draws, and so the
-// parts, are those of the branching loops, in the same order.
+// parts drawn without a branch on the holder; where the last bounds
+// stand"). The draws, and so the parts, are those of the branching loops,
+// in the same order (PartialTest.PartsForAFixedSeedDoNotChange).
 
 // The k-th rank other than `holder` (k = 0 .. w - 2), in rank order.
 inline int OtherRank(int k, int holder) { return k + (k >= holder ? 1 : 0); }
