@@ -30,18 +30,34 @@ namespace shrt {
 //          get an empty tensor (size 0 on d).
 //   _S(d, sf) the pieces of mesh.h StridedChunkOf, concatenated along d.
 //   P(sum) parts that sum to `full`: every element gets independent noise of
-//          mixed sign and magnitude up to 2 * (max|full| + 1) on all ranks
-//          but one, chosen per element, which holds the remainder; never a
-//          uniform split. Integers get integer parts (two's-complement sums
-//          wrap back to `full` exactly).
-//   P(avg) P(sum) parts of W * full.
+//          mixed sign and magnitude up to 2 * (max|ordinary full| + 1) on
+//          all ranks but one, chosen per element, which holds the
+//          remainder; never a uniform split. Non-finite values and those
+//          beyond a quarter of the dtype's range are not ordinary: their
+//          noise takes their sign, so inf (or nan) is on the holder and
+//          every other part is finite, and no part of a finite value
+//          overflows. Integers get integer parts, exact in int64 for any
+//          value (two's-complement sums wrap back to `full`).
+//   P(avg) P(sum) parts of W * full; where W * full overflows the dtype
+//          (floating) or is past 2^50 (integers, reduced in float64), every
+//          part is `full`.
 //   P(max) every part <= full; a rank chosen per element holds `full`, the
 //          others `full - gap` with gaps of 0.5 .. 2 times the value range of
-//          `full` plus 1 (clamped to the dtype's range for integers).
+//          the ordinary finite values plus 1, each part kept finite (clamped
+//          to the dtype's range). +inf and nan are held by one rank, the
+//          others finite values on both sides of the largest finite value;
+//          every part of -inf is -inf.
 //   P(min) the mirror image of P(max).
 //   P(product) parts whose product is `full`: factors of mixed sign and
 //          magnitude 0.5 .. 2 (+-1 for integers) on all ranks but one, chosen
-//          per element, which holds full / (product of the others).
+//          per element, which holds full / (product of the others): inf,
+//          nan and signed zeros on the holder; factors of +-1 where the
+//          holder's part would overflow or vanish.
+//   The reductions these parts meet in DTensor are those of its
+//   Partial._reduce_value (placement_types.py: funcol.all_reduce with the
+//   placement's op), which LocalTensorMode computes with add, mul,
+//   torch.maximum and torch.minimum (nan-propagating) and sum / W for avg
+//   (torch/distributed/_local_tensor/_c10d.py _local_reduce).
 //   _NormP(p) (real floating only, candidates.h PlacementApplies) parts
 //          full * u_r ** (1 / p), u_r in [0.05, 1] drawn per element and
 //          normalised to sum 1: sum_r part_r ** p = full ** p. They reduce
@@ -88,6 +104,8 @@ at::Tensor PrivateWithLayout(const at::Tensor& t, Layout layout);
 // `p`, in float64 for floating dtypes (so the reduction adds no rounding
 // of its own) and in the dtype itself for integers (wrapping, matching how
 // integer parts were built); P(avg) of integers is computed in float64.
+// P(avg) is the sum over W, or, where that sum overflows, the sum of each
+// part over W (a mean of values near float64's largest one).
 // A _MaskP(op, n) is reduced by op: the caller masks the locals first
 // (ApplyMask), as ground truth does. _NormP(p) is
 // (sum_r local_r ** p) ** (1 / p), as DTensor's

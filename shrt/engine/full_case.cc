@@ -93,6 +93,9 @@ absl::StatusOr<FullCase> CaseMaker::Make(size_t g) {
     }
     full.inputs.push_back(WithLayout(*t, in.layout));
     full.scales.push_back(FiniteMaxAbs(*t));
+    if (gen.kind_case() == Generator::kSpecial && (t->is_floating_point() || t->is_complex())) {
+      full.special_inputs = true;
+    }
   }
   full.generator = names.empty() ? "none" : names.front();
   if (std::any_of(names.begin(), names.end(), [&](const auto& n) { return n != names[0]; })) {
@@ -204,8 +207,10 @@ const RoundingReference* CaseMaker::Reference(FullCase& full, const std::vector<
   return it->second[k].has_value() ? &*it->second[k] : nullptr;
 }
 
-CheckContext CaseMaker::Context(size_t k, double input_scale, double full_input_scale) const {
+CheckContext CaseMaker::Context(size_t k, double input_scale, double full_input_scale,
+                                bool special_inputs) const {
   CheckContext context = contexts_[k];
+  context.special_inputs = special_inputs;
   context.input_scale = input_scale;
   context.full_input_scale = full_input_scale;
   return context;
@@ -215,7 +220,7 @@ OutputCheck CaseMaker::Check(FullCase& full, const std::vector<bool>& mask, cons
                              const Tensors& want, const Tensors& locals, size_t k,
                              const Placement& p, double input_scale, double full_input_scale,
                              double& magnitude) {
-  const CheckContext context = Context(k, input_scale, full_input_scale);
+  const CheckContext context = Context(k, input_scale, full_input_scale, full.special_inputs);
   OutputCheck check = CheckOutput(want[k], locals, p, context);
   if (check.ok || !std::isfinite(check.max_abs_diff) || !needs_reference_[k]) return check;
   // A cheap gate before the float64 call: the re-judgement allows at most

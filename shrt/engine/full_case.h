@@ -33,6 +33,11 @@ using Tensors = std::vector<at::Tensor>;
 void DisableC10Backtraces();
 
 // A case is informative when no full output is empty, all zero or all NaN.
+// A case of special values (FullCase::special_inputs) is never counted so
+// by the engines, whatever its outputs: it checks R and S outputs for
+// their shapes only, so a rule it passes has passed nothing there, and a
+// rule is valid on the finite generators' informative cases alone. It
+// still refutes.
 bool Informative(const Tensors& outputs);
 
 // The full inputs and outputs of one generator's case, with its negated
@@ -43,6 +48,10 @@ struct FullCase {
   Tensors inputs;
   // Per input: its largest finite |value| (negation keeps it).
   std::vector<double> scales;
+  // Some floating or complex input draws from a `special` generator
+  // (recipe.proto SpecialGen: inf, nan, subnormals): CheckContext::
+  // special_inputs.
+  bool special_inputs = false;
   // The call on the full inputs: its outputs or the operator's error.
   absl::StatusOr<Tensors> call;
   Tensors outputs;  // *call once accepted
@@ -123,8 +132,10 @@ class CaseMaker {
   const RoundingReference* Reference(FullCase& full, const std::vector<bool>& mask,
                                      const Tensors& inputs, const Tensors& want, size_t k);
 
-  // Output k's check context with the Partial inputs' scales.
-  CheckContext Context(size_t k, double input_scale, double full_input_scale) const;
+  // Output k's check context with the Partial inputs' scales and whether
+  // the case's inputs hold special values (FullCase::special_inputs).
+  CheckContext Context(size_t k, double input_scale, double full_input_scale,
+                       bool special_inputs) const;
 
   // Checks output k's locals against `want` under `p`, re-judging a numeric
   // failure of a low-precision computation against its float64 reference

@@ -37,6 +37,16 @@ double Reduce2(double acc, double x) {
   }
 }
 
+// The mean of element i's parts as sum_r part_r / W: ReducePartial's
+// P(avg) where the sum of the parts overflows float64 but their mean does
+// not (parts near float64's largest value).
+template <typename T>
+double MeanOfParts(const std::vector<const T*>& parts, int64_t i) {
+  double mean = 0;
+  for (const T* part : parts) mean += static_cast<double>(part[i]) / static_cast<double>(parts.size());
+  return mean;
+}
+
 // Floating locals (and P(avg) of integers), reduced in float64 as
 // ReducePartial does.
 template <typename T, ReduceOp kOp>
@@ -65,7 +75,10 @@ Comparison FusedReal(const at::Tensor& full, const std::vector<at::Tensor>& loca
     }
   }
   for (int64_t i = 0; i < n; ++i) {
-    if constexpr (kOp == ReduceOp::kAvg) acc[i] /= w;
+    if constexpr (kOp == ReduceOp::kAvg) {
+      acc[i] /= w;
+      if (std::isinf(acc[i])) acc[i] = MeanOfParts(parts, i);
+    }
     slack[i] = PartialRoundingSlack(kOp, abs_sum[i], std::abs(acc[i]), w, eps, input_scale);
     want[i] = static_cast<double>(ep[i]);
     // A non-finite full element is no evidence (output_check.h).

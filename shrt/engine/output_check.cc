@@ -12,6 +12,7 @@
 #include "shrt/engine/rounding_slack.h"
 #include "shrt/engine/shard_chunks.h"
 #include "shrt/engine/torch_runtime.h"
+#include "shrt/spec/generators.h"
 #include "shrt/vocab/mesh.h"
 
 namespace shrt {
@@ -48,6 +49,18 @@ OutputCheck CheckOutput(const at::Tensor& full, const std::vector<at::Tensor>& l
     // and checks them as P(op).
     return FailMeta(-1, absl::StrCat(p.ToString(), " is checked on masked locals, as P(",
                                      ReduceOpName(p.reduce_op()), ")"));
+  }
+  if (context.special_inputs && !p.is_partial()) {
+    // Shapes only (see CheckContext::special_inputs).
+    for (int r = 0; r < w; ++r) {
+      if (p.is_shard() && (p.dim() < 0 || p.dim() >= full.dim())) break;
+      const at::Tensor want = p.is_replicate() ? full : ShardPiece(full, p, w, r);
+      if (locals[r].sizes() != want.sizes()) {
+        return FailMeta(r, absl::StrCat("shape ", ShapeText(locals[r].sizes()), " vs expected ",
+                                        ShapeText(want.sizes())));
+      }
+    }
+    if (!p.is_shard() || (p.dim() >= 0 && p.dim() < full.dim())) return {};
   }
   switch (p.kind()) {
     case Placement::Kind::kReplicate:
@@ -121,12 +134,16 @@ OutputCheck CheckOutput(const at::Tensor& full, const std::vector<at::Tensor>& l
 
 namespace {
 
-// Compares `actual` with the reference where the full output and the
-// reference are finite (allowing `allowance(i)` at element i), and with the full output
-// elsewhere: exactly for R and S, not at all for Partial (`partial`). All
-// three float64, contiguous, one shape.
+// Compares `actual` with the reference where the full output is finite
+// and the reference within `limit`, the largest finite value of the
+// computation's dtype (allowing `allowance(i)` at element i), and with the
+// full output elsewhere: exactly for R and S, not at all for Partial
+// (`partial`) where the full output is not finite. A reference past
+// `limit` is another computation, not a rounder one: float64's largest
+// finite value where nan_to_num maps inf in float32. All three float64,
+// contiguous, one shape.
 Comparison CompareToReference(const at::Tensor& actual, const at::Tensor& full,
-                              const at::Tensor& ref, bool partial, Tolerance tol,
+                              const at::Tensor& ref, bool partial, Tolerance tol, double limit,
                               const std::function<double(int64_t)>& allowance) {
   const int64_t n = actual.numel();
   const double* a = actual.data_ptr<double>();
@@ -137,7 +154,7 @@ Comparison CompareToReference(const at::Tensor& actual, const at::Tensor& full,
     if (!std::isfinite(f[i])) {
       want[i] = f[i];
       if (partial) got[i] = f[i];
-    } else if (!std::isfinite(e[i])) {
+    } else if (!(std::abs(e[i]) <= limit)) {
       want[i] = f[i];
     } else {
       want[i] = e[i];
@@ -157,6 +174,9 @@ OutputCheck Rejudge(const at::Tensor& full, const std::vector<at::Tensor>& local
                     const Placement& p, const CheckContext& context,
                     const RoundingReference& reference) {
   const double eps = context.eps >= 0 ? context.eps : Epsilon(full.scalar_type());
+  const double limit = c10::isIntegralType(full.scalar_type(), /*includeBool=*/true)
+                           ? std::numeric_limits<double>::infinity()
+                           : SpecialValueOf(LARGEST_FINITE, full.scalar_type());
   const at::Tensor ref = Float64(reference.value);
   const at::Tensor f = Float64(full);
   const double max_ref = FiniteMaxAbs(ref);
@@ -182,7 +202,7 @@ OutputCheck Rejudge(const at::Tensor& full, const std::vector<at::Tensor>& local
           want_ref = ShardPiece(ref, p, w, r).contiguous();
         }
         Comparison c = CompareToReference(Float64(locals[r]), want, want_ref, false,
-                                          context.tol, [&](int64_t) { return allowance; });
+                                          context.tol, limit, [&](int64_t) { return allowance; });
         if (!c.equal) return Fail(r, c);
       }
       return {};
@@ -209,7 +229,7 @@ OutputCheck Rejudge(const at::Tensor& full, const std::vector<at::Tensor>& local
   // allowance is R's and S's, relative to the output's magnitude (a
   // contraction rounds relative to its terms, not to a small result).
   const bool exact = p.reduce_op() == ReduceOp::kMax || p.reduce_op() == ReduceOp::kMin;
-  Comparison c = CompareToReference(reduced, f, ref, true, context.tol, [&](int64_t i) {
+  Comparison c = CompareToReference(reduced, f, ref, true, context.tol, limit, [&](int64_t i) {
     if (exact) {
       return std::min(kRoundingFactor * eps * max_ref + own, kMaxRelativeRounding * max_ref);
     }

@@ -52,6 +52,49 @@ void Mask(const MaskGen& g, int i, Rng& rng, Values& v) {
   }
 }
 
+// Standard normal draws, each element of a floating (complex) tensor
+// special with probability g.density(); then as many of the special
+// values as the tensor has elements (all of them, or a 0-d tensor one), in
+// consecutive positions from a random start, from a random one of them on
+// (recipe.proto SpecialGen).
+void Special(const SpecialGen& g, c10::ScalarType dtype, Rng& rng, Values& v) {
+  if (!c10::isFloatingType(dtype)) {
+    for (double& x : v) x = rng.Normal();
+    return;
+  }
+  std::vector<double> specials;
+  for (int s : g.values()) specials.push_back(SpecialValueOf(static_cast<SpecialValue>(s), dtype));
+  if (specials.empty()) return;
+  const int64_t n = static_cast<int64_t>(specials.size());
+  for (double& x : v) {
+    const double normal = rng.Normal();
+    x = rng.Uniform() < g.density() ? specials[rng.Index(n)] : normal;
+  }
+  if (!v.empty()) {
+    const size_t start = rng.Index(static_cast<int64_t>(v.size()));
+    const size_t first = rng.Index(n);
+    for (size_t k = 0; k < std::min(v.size(), specials.size()); ++k) {
+      v[(start + k) % v.size()] = specials[(first + k) % specials.size()];
+    }
+  }
+}
+
+// SpecialValueOf for the C++ type T of a floating dtype.
+template <typename T>
+double SpecialOf(SpecialValue s) {
+  using Limits = std::numeric_limits<T>;
+  switch (s) {
+    case POSITIVE_INFINITY: return std::numeric_limits<double>::infinity();
+    case NEGATIVE_INFINITY: return -std::numeric_limits<double>::infinity();
+    case NOT_A_NUMBER: return std::numeric_limits<double>::quiet_NaN();
+    case NEGATIVE_ZERO: return -0.0;
+    case LARGEST_FINITE: return static_cast<double>(Limits::max());
+    case LOWEST_FINITE: return static_cast<double>(Limits::lowest());
+    case SMALLEST_NORMAL: return static_cast<double>(Limits::min());
+    default: return static_cast<double>(Limits::denorm_min());
+  }
+}
+
 absl::Status Index(const IndexGen& g, Rng& rng, const GenContext& ctx, Values& v) {
   absl::StatusOr<int64_t> n = IndexBound(g, ctx);
   if (!n.ok()) return n.status();
@@ -83,6 +126,13 @@ double Convert<double>(double x) {
 }
 
 }  // namespace
+
+double SpecialValueOf(SpecialValue v, c10::ScalarType dtype) {
+  double out = 0;
+  AT_DISPATCH_FLOATING_TYPES_AND2(at::kHalf, at::kBFloat16, c10::toRealValueType(dtype),
+                                  "SpecialValueOf", [&] { out = SpecialOf<scalar_t>(v); });
+  return out;
+}
 
 bool DrawsFromSeed(const Generator& gen) {
   switch (gen.kind_case()) {
@@ -177,6 +227,16 @@ absl::StatusOr<ValueRange> GeneratedRange(const Generator& gen, int64_t numel, i
     }
     case Generator::kMask:
       return ValueRange{0, 1};
+    case Generator::kSpecial: {
+      ValueRange r{-kNormalBound, kNormalBound};
+      for (int v : gen.special().values()) {
+        const double x = SpecialValueOf(static_cast<SpecialValue>(v), at::kDouble);
+        if (std::isnan(x)) continue;
+        r.lo = std::min(r.lo, x);
+        r.hi = std::max(r.hi, x);
+      }
+      return r;
+    }
     case Generator::kIndex: {
       absl::StatusOr<int64_t> n = IndexBound(gen.index(), context);
       if (!n.ok()) return n.status();
@@ -225,6 +285,7 @@ absl::StatusOr<at::Tensor> Generate(const Generator& gen, at::IntArrayRef shape,
     case Generator::kMagnitude: Magnitude(gen.magnitude(), i, rng, v); break;
     case Generator::kTies: Ties(gen.ties(), i, rng, v); break;
     case Generator::kMask: Mask(gen.mask(), i, rng, v); break;
+    case Generator::kSpecial: Special(gen.special(), dtype, rng, v); break;
     case Generator::kIndex:
       if (absl::Status s = Index(gen.index(), rng, context, v); !s.ok()) return s;
       break;

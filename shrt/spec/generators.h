@@ -37,6 +37,14 @@ absl::StatusOr<at::Tensor> Generate(const Generator& gen, at::IntArrayRef shape,
                                     c10::ScalarType dtype, int input_index, uint64_t seed,
                                     const GenContext& context);
 
+// Special value `v` (recipe.proto SpecialValue) for floating `dtype`, as
+// the double that converts to it (ValuesToTensor): the infinities, NaN,
+// -0.0, and std::numeric_limits max(), lowest(), min() (smallest normal)
+// and denorm_min() of its C++ type (c10::Half and c10::BFloat16 for the
+// half types). A complex dtype takes its real dtype's values (each part is
+// generated as a real value). Any other dtype throws c10::Error.
+double SpecialValueOf(SpecialValue v, c10::ScalarType dtype);
+
 // True when `gen`'s values depend on the seed Generate takes: false for
 // arange and constant, whose values are the same at every seed.
 bool DrawsFromSeed(const Generator& gen);
@@ -61,8 +69,9 @@ struct ValueRange {
 // dtype, for an input of `numel` elements at `input_index`: exact for
 // arange, constant, ties, mask and index (indices up to IndexBound - 1);
 // magnitude bounds for uniform, sparse and magnitude (both signs when the
-// sign is random); mean +- kNormalBound * std for normal. Errors: those of
-// IndexBound.
+// sign is random); mean +- kNormalBound * std for normal; for special, the
+// normal draws' bounds widened to its values as float64 resolves them
+// (infinities included). Errors: those of IndexBound.
 absl::StatusOr<ValueRange> GeneratedRange(const Generator& gen, int64_t numel, int input_index,
                                           const GenContext& context);
 

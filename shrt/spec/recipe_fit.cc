@@ -4,8 +4,6 @@
 #include <limits>
 
 #include "absl/strings/str_cat.h"
-#include "c10/util/BFloat16.h"
-#include "c10/util/Half.h"
 #include "shrt/spec/recipes.h"
 #include "shrt/vocab/limits.h"
 
@@ -15,13 +13,8 @@ namespace {
 // The largest finite value of a floating (complex) dtype's parts, or 0 for
 // other dtypes.
 double LargestFinite(c10::ScalarType dtype) {
-  switch (c10::toRealValueType(dtype)) {
-    case c10::ScalarType::Double: return std::numeric_limits<double>::max();
-    case c10::ScalarType::Float: return std::numeric_limits<float>::max();
-    case c10::ScalarType::Half: return static_cast<float>(std::numeric_limits<c10::Half>::max());
-    case c10::ScalarType::BFloat16: return static_cast<float>(std::numeric_limits<c10::BFloat16>::max());
-    default: return 0;
-  }
+  return c10::isFloatingType(c10::toRealValueType(dtype)) ? SpecialValueOf(LARGEST_FINITE, dtype)
+                                                          : 0;
 }
 
 // What `index` indexes, for messages: "'num_weights' is 2", "'self' has
@@ -47,6 +40,11 @@ absl::Status CheckRecipeFits(const Recipe& recipe, const std::vector<int64_t>& s
       return absl::InvalidArgumentError(
           absl::StrCat("recipe '", recipe.name(), "', generator '", g.name(), "': ", what));
     };
+    if (g.kind_case() == Generator::kSpecial) {
+      // Its infinities and extremes are the dtype's own, on purpose.
+      if (indices) return bad("special values are not indices");
+      continue;
+    }
     absl::StatusOr<ValueRange> range = GeneratedRange(g, numel, input_index, context);
     if (!range.ok()) return bad(range.status().message());
     const double magnitude = std::max(std::abs(range->lo), std::abs(range->hi));

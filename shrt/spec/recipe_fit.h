@@ -3,12 +3,15 @@
 //   - values finite in the input's dtype: a generator whose values pass
 //     the dtype's largest finite value (3.4e38 for float32, 65504 for
 //     float16) feeds inf to the operator, and inf arithmetic invents
-//     missing and incorrect rules;
+//     missing and incorrect rules by accident (a `special` generator's
+//     infinities and extremes are the dtype's own, drawn on purpose, and
+//     are not checked);
 //   - indices inside what they index: every value of an index recipe
 //     (recipes.h IsIndexRecipe) must lie in [0, n), n from its index
 //     generators or its `indexes` (generators.h IndexBound), or an operator
 //     that does not check its indices (embedding_dense_backward with
-//     scale_grad_by_freq) writes out of bounds.
+//     scale_grad_by_freq) writes out of bounds; an index recipe has no
+//     `special` generator.
 // Integer dtypes take any value (the generators clamp to the dtype's
 // range), and so does bool.
 #ifndef SHRT_SPEC_RECIPE_FIT_H_

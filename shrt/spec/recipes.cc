@@ -86,9 +86,14 @@ std::string BadParameters(const Generator& g) {
                  : "constant needs a non-zero per_input_step so that inputs differ";
     case Generator::kIndex:
       return BadIndexTarget(g.index());
+    case Generator::kSpecial:
+      if (g.special().values_size() == 0) return "special needs at least one value";
+      return g.special().density() > 0 && g.special().density() <= 1
+                 ? ""
+                 : "special density must be in (0, 1]";
     case Generator::KIND_NOT_SET:
       return "generator has no kind (arange, normal, uniform, constant, sparse, magnitude, ties, "
-             "mask or index)";
+             "mask, index or special)";
     default:
       return "";
   }

@@ -18,21 +18,28 @@
 // linear; by a scalar c it is monotone by the sign of c; by a tensor it has
 // no Partial rule (the divisor's sign is unknown).
 // mul is bilinear and multiplicative; div is linear in self (off zero
-// divisors, see kDiv) and multiplicative; maximum/minimum/fmax/fmin commute with max/min over ranks;
+// divisors, see kDiv) and multiplicative; maximum/minimum commute with max/min over ranks;
+// fmax/fmin do not: they drop a nan, which a Partial(max/min) nan holds on
+// one rank only (the others' finite parts then win);
 // logaddexp and logaddexp2 are non-decreasing in both arguments.
 // copysign(x, y) = |x| or -|x| by y's sign bit: multiplicative in both
 // (|ab| = |a||b|, signbit(cd) = signbit(c) xor signbit(d)) and
-// non-decreasing in y for a fixed x; by a scalar c with a clear sign bit it
-// is |x| (multiplicative); with c < 0 it is -|x| (multiplicative only at odd
-// world sizes, not claimed).
+// non-decreasing in y for a fixed x, but only off nan: the sign bit of a
+// nan y, held on one rank, is no product's or maximum's of the parts, so
+// the Tensor overload has no Partial rule; by a scalar c with a clear sign
+// bit it is |x| (multiplicative); with c < 0 it is -|x| (multiplicative
+// only at odd world sizes, not claimed).
 // xlogy(x, c) = x * log(c) is linear for c > 0 (monotone by the sign of
 // log c); xlogy(c, y) = c * log(y) is monotone from below (log's domain) by
 // the sign of c; xlogy(x, y) has no Partial rule (log(y) is -inf or NaN for
 // y <= 0, so a split x gives NaN where the full result is finite).
 // pow(x, e): multiplicative for integral e ((ab)^e = a^e b^e, also with
 // integer wrapping); non-decreasing for odd positive e; for non-integral
-// e > 0 (< 0) non-decreasing (non-increasing) on x >= 0, NaN below, so only
-// the P(min) rule of it holds; e == 1 is the identity.
+// e > 0 non-decreasing on x >= 0, NaN below, so only the P(min) rule of it
+// holds (pow(-inf, e) = inf, no evidence); for non-integral e < 0 nothing:
+// pow(-inf, e) = 0 (C99 pow), while the other ranks' finite parts of a
+// Partial(min) -inf, negative ones among them, give NaN; e == 1 is the
+// identity.
 // pow(c, y) is monotone in y: non-decreasing for c >= 1, non-increasing for
 // 0 <= c <= 1 (0^y is inf, 1, 0 for y <0, =0, >0); nothing for c < 0.
 // remainder, fmod, hypot, atan2, pow(Tensor, Tensor) have no Partial rule.
@@ -57,11 +64,12 @@
 // x <= 1 gives inf/NaN, so P(min) parts of x (each >= x) give P(max) too;
 // for c < 1 the first term c^-x grows with x: no rule. The Tensor overload
 // has no Partial rule (monotone only for values it cannot see).
-// _add_relu(a, b, alpha) = relu(a + alpha * b): relu is non-decreasing, so
-// the result is non-decreasing in a and monotone in b by the sign of alpha
-// (P(max)/P(min) on one input, the other R); relu is not linear, so no
-// P(sum)/P(avg) rule. The Scalar overload relu(x + alpha * c) is
-// non-decreasing in x.
+// _add_relu(a, b, alpha) = relu(a + alpha * b) would be non-decreasing in
+// a and monotone in b by the sign of alpha, but its kernel maps nan to 0
+// in its scalar loop (torch 2.13: _add_relu(tensor(nan), tensor(0.)) is
+// 0, relu(nan) is nan): a Partial(max) nan, nan on one rank and finite on
+// the others, then reduces to the largest finite part. No Partial rule for
+// either overload; relu is not linear, so no P(sum)/P(avg) rule anyway.
 // heaviside(x, v) is 0 (x < 0), v (x == 0), 1 (x > 0): with x replicated,
 // every rank writes the same constants 0 and 1 off x == 0 and its part of
 // v on x == 0. 0 and 1 are fixed by max, min, mean and product over ranks,
@@ -172,13 +180,6 @@ Rules ZetaOtherScalar(const OpArgs& args) {
   return Other(args) >= 1 ? DecreasingFromBelowRules() : kNone;
 }
 
-Rules AddReluTensor(const OpArgs& args) {
-  const double alpha = Alpha(args);
-  if (alpha > 0) return Concat({kIncreasingSelf, kIncreasingOther});
-  if (alpha < 0) return Concat({kIncreasingSelf, kDecreasingOther});
-  return kIncreasingSelf;
-}
-
 Rules PowTensorScalar(const OpArgs& args) {
   const double e = args.GetDouble("exponent").value_or(1.0);
   if (e == 1) return IdentityRules();
@@ -186,7 +187,7 @@ Rules PowTensorScalar(const OpArgs& args) {
     const bool odd_positive = e > 0 && std::fmod(e, 2.0) == 1;
     return odd_positive ? Concat({MultiplicativeRules(), kIncreasing}) : MultiplicativeRules();
   }
-  return e > 0 ? IncreasingFromBelowRules() : DecreasingFromBelowRules();
+  return e > 0 ? IncreasingFromBelowRules() : kNone;
 }
 
 Rules PowScalar(const OpArgs& args) {
@@ -202,8 +203,6 @@ const Rules& kMaximum = MaximumRules();
 const Rules& kMinimum = MinimumRules();
 const Rules kIncreasingBoth = ParseRules({"P(max), R -> P(max)", "R, P(max) -> P(max)",
                                           "P(min), R -> P(min)", "R, P(min) -> P(min)"});
-const Rules kCopysign = ParseRules({"P(product), P(product) -> P(product)",
-                                    "R, P(max) -> P(max)", "R, P(min) -> P(min)"});
 
 const Rules kHeaviside = ParseRules({"R, P(max) -> P(max)", "R, P(min) -> P(min)",
                                      "R, P(avg) -> P(avg)", "R, P(product) -> P(product)"});
@@ -228,12 +227,12 @@ const bool kRegistered = RegisterPointwiseOps({
     {"aten::floor_divide", kNone},
     {"aten::floor_divide.Scalar", FloorDivideScalar},
     {"aten::maximum", kMaximum},
-    {"aten::fmax", kMaximum},
+    {"aten::fmax", kNone},
     {"aten::minimum", kMinimum},
-    {"aten::fmin", kMinimum},
+    {"aten::fmin", kNone},
     {"aten::logaddexp", kIncreasingBoth},
     {"aten::logaddexp2", kIncreasingBoth},
-    {"aten::copysign.Tensor", kCopysign},
+    {"aten::copysign.Tensor", kNone},
     {"aten::copysign.Scalar", CopysignScalar},
     {"aten::xlogy.Tensor", kNone},
     {"aten::xlogy.Scalar_Other", XlogyScalarOther},
@@ -270,8 +269,8 @@ const bool kRegistered = RegisterPointwiseOps({
     {"aten::special_zeta", kNone},
     {"aten::special_zeta.self_scalar", ZetaSelfScalar},
     {"aten::special_zeta.other_scalar", ZetaOtherScalar},
-    {"aten::_add_relu.Tensor", AddReluTensor},
-    {"aten::_add_relu.Scalar", kIncreasing},
+    {"aten::_add_relu.Tensor", kNone},
+    {"aten::_add_relu.Scalar", kNone},
     {"aten::heaviside", kHeaviside},
     {"aten::ldexp.Tensor", kLdexp},
     {"aten::float_power.Tensor_Tensor", kNone},

@@ -10,9 +10,11 @@
 // the rules whose output keeps self's placement. So the rows below list the
 // rules a 0/1 result in a non-bool dtype allows, and those survive where
 // that result is self (in place) or an out= tensor of a non-bool dtype:
-//   - gt/ge are non-decreasing in self (max_r [p_r > y] = [max_r p_r > y],
-//     and the same for min): P(max), R -> P(max) and P(min), R -> P(min)
-//     (one input for the Scalar overloads). lt/le are non-increasing in
+//   - gt/ge are non-decreasing in self (min_r [p_r > y] = [min_r p_r > y])
+//     and map nan to 0, their least value: P(min), R -> P(min) (one input
+//     for the Scalar overloads). The max over ranks would hold too, but a
+//     Partial(max) nan is nan on one rank only, [nan > y] = 0 there, and
+//     the other ranks' finite parts may exceed y: no P(max) rule. lt/le are non-increasing in
 //     self, which turns P(max) into P(min): no rule keeps self's placement,
 //     none is listed. eq/ne and logical_xor/not are not monotone.
 //   - logical_and and logical_or see their inputs only through [v != 0],
@@ -31,7 +33,8 @@ namespace shrt {
 namespace {
 
 const Rules kNone = {};
-const Rules kIncreasingSelf = ParseRules({"P(max), R -> P(max)", "P(min), R -> P(min)"});
+const Rules kIncreasingSelf = ParseRules({"P(min), R -> P(min)"});
+const Rules kIncreasingScalar = ParseRules({"P(min) -> P(min)"});
 const Rules kLogicalAnd =
     ParseRules({"P(product), R -> P(product)", "P(product), P(product) -> P(product)"});
 const Rules kLogicalOr = ParseRules({"P(product), R -> P(product)"});
@@ -42,9 +45,9 @@ Rules NeScalar(const OpArgs& args) {
 
 const bool kRegistered = RegisterPointwiseOps({
     {"aten::gt.Tensor", kIncreasingSelf},
-    {"aten::gt.Scalar", IncreasingRules()},
+    {"aten::gt.Scalar", kIncreasingScalar},
     {"aten::ge.Tensor", kIncreasingSelf},
-    {"aten::ge.Scalar", IncreasingRules()},
+    {"aten::ge.Scalar", kIncreasingScalar},
     {"aten::lt.Tensor", kNone},
     {"aten::lt.Scalar", kNone},
     {"aten::le.Tensor", kNone},
@@ -58,9 +61,9 @@ const bool kRegistered = RegisterPointwiseOps({
     {"aten::logical_xor", kNone},
     {"aten::logical_not", kNone},
     {"aten::greater.Tensor", kIncreasingSelf},
-    {"aten::greater.Scalar", IncreasingRules()},
+    {"aten::greater.Scalar", kIncreasingScalar},
     {"aten::greater_equal.Tensor", kIncreasingSelf},
-    {"aten::greater_equal.Scalar", IncreasingRules()},
+    {"aten::greater_equal.Scalar", kIncreasingScalar},
     {"aten::less.Tensor", kNone},
     {"aten::less.Scalar", kNone},
     {"aten::less_equal.Tensor", kNone},

@@ -29,8 +29,10 @@
 // masked_scatter copy values of self and a second tensor: both P(op) ->
 // P(op), one P(avg|max|min) beside a Replicate other (AddCopyPartials, as
 // masked_fill and index_fill with a tensor value). index_fill writes a
-// constant like masked_fill; with 0, P(product) self and index S(0) ->
-// P(product) (0 absorbs the product, as scatter.value).
+// constant like masked_fill. A 0 written by the rank whose index chunk
+// holds a position would absorb the product, but not an inf that another
+// rank holds there (0 * inf is nan): P(product) self with index S(0) has
+// no rule (nor has scatter.value's).
 // The registry derives the in-place and out= overloads (scatter_,
 // scatter_add_, masked_fill_, gather.out, ...): in place, self keeps its
 // placement (rules that change it dropped).
@@ -133,10 +135,6 @@ absl::StatusOr<std::vector<Rule>> IndexFillRules(const OpArgs& args, bool tensor
   } else {
     const std::optional<double> value = args.GetDouble("value");
     AddFillPartials(rules, value);
-    // 0 absorbs a product: a position any rank's index chunk fills is 0.
-    if (value.has_value() && *value == 0) {
-      rules.Add({P::Partial(ReduceOp::kProduct), P::Shard(0)}, {P::Partial(ReduceOp::kProduct)});
-    }
   }
   return rules.Take();
 }

@@ -167,11 +167,9 @@ absl::StatusOr<std::vector<Rule>> ScatterRules(const OpArgs& args, ScatterKind k
       break;
     case ScatterKind::kValue: {
       const std::optional<double> value = args.GetDouble("value");
+      // A 0 written by one rank absorbs no inf of another's part (0 * inf
+      // is nan): no P(product) rule with a sharded index (indexing.cc).
       AddFillPartials(rules, value);
-      // 0 absorbs a product: a position any rank's index chunk writes is 0.
-      if (value.has_value() && *value == 0 && index.ndim() > 0) {
-        rules.Add({P::Partial(ReduceOp::kProduct), P::Shard(dim)}, {P::Partial(ReduceOp::kProduct)});
-      }
       break;
     }
     case ScatterKind::kAdd: {

@@ -5,10 +5,9 @@ namespace shrt {
 bool ConversionKeeps(c10::ScalarType from, c10::ScalarType to, ReduceOp op) {
   if (from == to) return true;
   if (from == c10::ScalarType::Bool || to == c10::ScalarType::Bool) return false;
-  const bool order_based = op == ReduceOp::kMax || op == ReduceOp::kMin;
   const bool ff = c10::isFloatingType(from), tf = c10::isFloatingType(to);
   if (tf) return true;
-  if (ff) return order_based;
+  if (ff) return op == ReduceOp::kMin;
   if (c10::elementSize(to) >= c10::elementSize(from) &&
       (c10::isSignedType(to) || !c10::isSignedType(from))) {
     return true;

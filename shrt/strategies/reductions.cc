@@ -77,8 +77,9 @@
 // nansum does not keep P(sum): a NaN in one rank's part is dropped there
 // while the other parts' values at that element are still summed.
 // When the reduction covers exactly one element per output (every reduced
-// dim has size 1, or a 0-d input), sum/mean/amax/amin/prod/logsumexp/nansum
-// are the identity and keep every Partial; norms are |x| and keep
+// dim has size 1, or a 0-d input), sum/mean/amax/amin/prod/logsumexp
+// are the identity and keep every Partial (nansum is not: it maps nan to
+// 0, and a nan value is nan on one rank and finite on the others); norms are |x| and keep
 // P(product). On a size-1 reduced dim, S(d) leaves rank 0 the whole tensor
 // and the others empty: norms (p >= 0) give 0 there, so P(sum) and P(max);
 // logsumexp gives -inf, so P(max).
@@ -346,7 +347,7 @@ const std::vector<ReductionOp>& Ops() {
   static const auto* ops = new std::vector<ReductionOp>{
       {"aten::sum", DimArg::kAll, {"P(sum)"}, {"P(sum) -> P(sum)", "P(avg) -> P(avg)"}, Unit::kIdentity},
       {"aten::sum.dim_IntList", DimArg::kIntList, {"P(sum)"}, {"P(sum) -> P(sum)", "P(avg) -> P(avg)"}, Unit::kIdentity},
-      {"aten::nansum", DimArg::kIntList, {"P(sum)"}, {}, Unit::kIdentity},
+      {"aten::nansum", DimArg::kIntList, {"P(sum)"}, {}, Unit::kNone},
       {"aten::mean", DimArg::kAll, {}, {"P(sum) -> P(sum)", "P(avg) -> P(avg)"}, Unit::kIdentity},
       {"aten::mean.dim", DimArg::kIntList, {}, {"P(sum) -> P(sum)", "P(avg) -> P(avg)"}, Unit::kIdentity},
       {"aten::amax", DimArg::kIntList, {}, {"P(max) -> P(max)"}, Unit::kIdentity},

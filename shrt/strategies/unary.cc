@@ -11,8 +11,10 @@
 // Functions defined on a bounded interval (acos, asin, atanh, erfinv, logit
 // without eps) or not monotone (cos, cosh, tan, silu, gelu, mish, hardswish,
 // frac, sinc, i0, digamma and lgamma on the negative axis) have no Partial
-// rule. Square is |x|^2: multiplicative only. Bool-valued ops (isnan,
-// isinf, isfinite, signbit) have no Partial output.
+// rule. Square is |x|^2: multiplicative only. sign and sgn are
+// multiplicative only: they map nan to 0, below the finite parts that the
+// other ranks hold of a Partial(max) nan. Bool-valued ops (isnan, isinf,
+// isfinite, signbit) have no Partial output.
 //
 // Aliases (PyTorch's alias table: torch/_refs and native_functions.yaml
 // name them as the same function) get their sibling's row: absolute = abs,
@@ -62,10 +64,12 @@
 //   logit(eps):                     with eps >= 0 the input is clamped to
 //       [eps, 1 - eps] first, so it is non-decreasing on the whole line;
 //       with eps None it has no Partial rule (NaN outside [0, 1]);
-//   nan_to_num(nan, posinf, neginf): the identity on finite values and
-//       monotone on the extended line when posinf/neginf keep their
-//       defaults (largest / lowest finite value); it is not linear
-//       (an infinite element split across ranks).
+//   nan_to_num(nan, posinf, neginf): the identity on finite values, but
+//       no Partial rule: not linear (an infinite element split across
+//       ranks maps to the largest finite value plus the other parts), and
+//       not monotone, whatever posinf and neginf are: P(max) of nan is nan
+//       on one rank and finite values on the others, and nan maps to the
+//       constant `nan` below them.
 #include <cmath>
 #include <optional>
 
@@ -84,7 +88,6 @@ const Rules& kDecreasingFromBelow = DecreasingFromBelowRules();
 const Rules kNone = {};
 const Rules kLinearDecreasing = Concat({kLinear, kDecreasing});
 const Rules kLinearIncreasing = Concat({kLinear, kIncreasing});
-const Rules kSign = Concat({kIncreasing, kMultiplicative});
 
 Rules LeakyReluRules(const OpArgs& args) {
   return args.GetDouble("negative_slope").value_or(0.01) >= 0 ? kIncreasing : kNone;
@@ -124,12 +127,6 @@ Rules IsRealRules(const OpArgs& args) {
   return kPartialToReplicate;
 }
 
-Rules NanToNumRules(const OpArgs& args) {
-  return !args.GetDouble("posinf").has_value() && !args.GetDouble("neginf").has_value()
-             ? kIncreasing
-             : kNone;
-}
-
 const bool kRegistered = RegisterPointwiseOps({
     // linear
     {"aten::neg", kLinearDecreasing},
@@ -157,8 +154,8 @@ const bool kRegistered = RegisterPointwiseOps({
     {"aten::atan", kIncreasing},
     {"aten::sinh", kIncreasing},
     {"aten::asinh", kIncreasing},
-    {"aten::sign", kSign},
-    {"aten::sgn", kSign},
+    {"aten::sign", kMultiplicative},
+    {"aten::sgn", kMultiplicative},
     // non-increasing
     {"aten::erfc", kDecreasing},
     {"aten::angle", kDecreasing},
@@ -253,7 +250,7 @@ const bool kRegistered = RegisterPointwiseOps({
     {"aten::elu", EluRules},
     {"aten::softplus", SoftplusRules},
     {"aten::logit", LogitRules},
-    {"aten::nan_to_num", NanToNumRules},
+    {"aten::nan_to_num", kNone},
 });
 
 }  // namespace
