@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <set>
 
 #include "ATen/core/Tensor.h"
@@ -306,6 +307,78 @@ TEST(PartialTest, PartsForAFixedSeedDoNotChange) {
     EXPECT_EQ(Fingerprint(Distribute(x, Placement::Partial(c.op), c.w, 0x5eed)), c.fingerprint)
         << ReduceOpName(c.op) << " " << c10::toString(c.dtype) << " at W=" << c.w;
   }
+}
+
+// Partial parts of special values keep each Partial's meaning exactly
+// (distribute.h): inf and nan on one rank, finite values on the others;
+// every part of -inf under P(max) is -inf; signed zeros keep their sign
+// through a product; the largest finite value splits into finite parts.
+TEST(PartialTest, NonFiniteValuesSitOnOneRankAndTheOthersAreFinite) {
+  const double inf = INFINITY;
+  const at::Tensor x = TensorOf({inf, -inf, NAN, 1.5, -0.0, 3.4028234663852886e38}, at::kFloat);
+  for (ReduceOp op : {ReduceOp::kSum, ReduceOp::kAvg, ReduceOp::kProduct}) {
+    const std::vector<at::Tensor> parts = Distribute(x, Placement::Partial(op), 4, 11);
+    for (int64_t e : {0, 1, 2}) {
+      int nonfinite = 0;
+      for (const at::Tensor& p : parts) nonfinite += std::isfinite(p[e].item<double>()) ? 0 : 1;
+      EXPECT_EQ(nonfinite, 1) << ReduceOpName(op) << " element " << e;
+    }
+    for (const at::Tensor& p : parts) {
+      EXPECT_TRUE(std::isfinite(p[5].item<double>())) << ReduceOpName(op) << ": largest finite";
+    }
+    const at::Tensor back = ReducePartial(parts, Placement::Partial(op)).to(at::kFloat);
+    EXPECT_EQ(back[0].item<double>(), inf) << ReduceOpName(op);
+    EXPECT_EQ(back[1].item<double>(), -inf) << ReduceOpName(op);
+    EXPECT_TRUE(std::isnan(back[2].item<double>())) << ReduceOpName(op);
+  }
+  const std::vector<at::Tensor> prod = Distribute(x, Placement::Partial(ReduceOp::kProduct), 4, 11);
+  EXPECT_TRUE(std::signbit(ReducePartial(prod, Placement::Partial(ReduceOp::kProduct))[4].item<double>()));
+
+  const std::vector<at::Tensor> max = Distribute(x, Placement::Partial(ReduceOp::kMax), 4, 11);
+  int holders_inf = 0, holders_nan = 0;
+  for (const at::Tensor& p : max) {
+    EXPECT_EQ(p[1].item<double>(), -inf) << "every part of -inf is -inf";
+    holders_inf += std::isinf(p[0].item<double>()) ? 1 : 0;
+    holders_nan += std::isnan(p[2].item<double>()) ? 1 : 0;
+    EXPECT_LE(p[3].item<double>(), 1.5);
+    EXPECT_TRUE(std::isfinite(p[5].item<double>()));
+  }
+  EXPECT_EQ(holders_inf, 1);
+  EXPECT_EQ(holders_nan, 1);
+  // The others' parts of inf lie on both sides of the largest ordinary
+  // finite value (1.5), so an op that maps inf to a small finite value
+  // (nan_to_num(posinf=3)) meets a larger finite part.
+  bool above = false;
+  for (uint64_t seed = 0; seed < 8 && !above; ++seed) {
+    for (const at::Tensor& p : Distribute(x, Placement::Partial(ReduceOp::kMax), 4, seed)) {
+      const double v = p[0].item<double>();
+      above = above || (std::isfinite(v) && v > 3);
+    }
+  }
+  EXPECT_TRUE(above);
+}
+
+// int64's extremes split into parts that wrap back exactly (in int64,
+// not through float64, which holds no 2^63 - 1).
+TEST(PartialTest, Int64ExtremesSplitExactly) {
+  const int64_t max = std::numeric_limits<int64_t>::max();
+  const int64_t lowest = std::numeric_limits<int64_t>::lowest();
+  at::Tensor x = Arange(4, at::kLong);
+  x[0] = max;
+  x[1] = lowest;
+  x[2] = max - 1000;
+  for (ReduceOp op : {ReduceOp::kSum, ReduceOp::kMax, ReduceOp::kMin, ReduceOp::kProduct}) {
+    const std::vector<at::Tensor> parts = Distribute(x, Placement::Partial(op), 3, 5);
+    EXPECT_TRUE(ReducePartial(parts, Placement::Partial(op)).equal(x)) << ReduceOpName(op);
+  }
+}
+
+// P(avg) of values near float64's largest one: their sum overflows, their
+// mean does not (ReducePartial).
+TEST(PartialTest, AvgOfHugeValuesDoesNotOverflow) {
+  const at::Tensor x = TensorOf({1.5e308, -1.7e308, 2}, at::kDouble);
+  const std::vector<at::Tensor> same(4, x);
+  EXPECT_TRUE(ReducePartial(same, Placement::Partial(ReduceOp::kAvg)).equal(x));
 }
 
 }  // namespace

@@ -115,6 +115,9 @@ std::vector<int64_t> NdLocalShape(std::vector<int64_t> shape,
 // alone as Replicate of its piece. Numeric failures of a low-precision
 // computation are re-judged against `reference` (if not null: the full
 // output's float64 reference, pieced alike) by CheckAgainstReference.
+// With `context.special_inputs`, a placement that shards on some mesh dim
+// is checked for the pieces' shapes only, Partial levels included (its
+// locals are chunks: output_check.h CheckContext).
 // OutputCheck::rank is the flat rank (mesh.RankName names it), or -1 when
 // only a group's reduction is wrong, with the group in `detail`;
 // OutputCheck::rejudged is true when any group was re-judged.

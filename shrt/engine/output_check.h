@@ -60,7 +60,9 @@ struct CheckContext {
   // elu_backward, hardswish_backward, remainder by a subnormal, and conv2d's and
   // chain_matmul's blocking, which spreads a nan to other elements of
   // some batch sizes only). A Partial local has the full output's shape,
-  // its elements where the full output's are.
+  // its elements where the full output's are; on a mesh, a Partial
+  // output that another mesh dim shards has chunks for locals, and is
+  // checked for their shapes only too (nd_layout.h CheckNdOutput).
   bool special_inputs = false;
 };
 

@@ -49,6 +49,23 @@ TEST(OutputCheckTest, ReplicateNeedsEveryRankWhole) {
   EXPECT_FALSE(CheckOutput(full, locals, Placement::Shard(0), {kTol}).ok);
 }
 
+// A case of special values checks R and S outputs for their shapes only
+// (CheckContext::special_inputs), its Partial outputs in full.
+TEST(OutputCheckTest, SpecialInputsCheckShardShapesOnlyAndPartialValues) {
+  const at::Tensor full = Full();
+  CheckContext special{kTol};
+  special.special_inputs = true;
+  std::vector<at::Tensor> locals = Distribute(full, Placement::Shard(0), 4, 0);
+  locals[1] = locals[1].add(1);  // a kernel's other value for nan
+  EXPECT_FALSE(CheckOutput(full, locals, Placement::Shard(0), {kTol}).ok);
+  EXPECT_TRUE(CheckOutput(full, locals, Placement::Shard(0), special).ok);
+  locals[3] = Zeros({1, 3});  // rank 3 should hold a [0, 3] chunk
+  EXPECT_FALSE(CheckOutput(full, locals, Placement::Shard(0), special).ok);
+  std::vector<at::Tensor> parts = Distribute(full, Placement::Partial(ReduceOp::kMax), 4, 0);
+  parts[0] = parts[0].add(100);
+  EXPECT_FALSE(CheckOutput(full, parts, Placement::Partial(ReduceOp::kMax), special).ok);
+}
+
 TEST(OutputCheckTest, PartialChecksTheReduction) {
   const at::Tensor full = Full();
   for (ReduceOp op : kAllReduceOps) {

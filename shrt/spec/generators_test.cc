@@ -1,6 +1,7 @@
 // Converting generated values to tensors (generators.h ValuesToTensor).
 #include "shrt/spec/generators.h"
 
+#include <cfloat>
 #include <cmath>
 #include <limits>
 
@@ -33,12 +34,47 @@ TEST(GeneratorsTest, DrawsFromSeedIsFalseExactlyWhenTheSeedChangesNoValue) {
   for (const char* text : {"arange { start: 1 step: 1 }", "constant { value: -2 }",
                            "normal {}", "uniform { low: 1 high: 2 random_sign: true }",
                            "sparse { density: 0.5 low: 1 high: 10 }",
-                           "magnitude { min_exp: -3 max_exp: 3 }", "ties { values: [-1, 0, 1] }"}) {
+                           "magnitude { min_exp: -3 max_exp: 3 }", "ties { values: [-1, 0, 1] }",
+                           "special { values: [NOT_A_NUMBER] density: 0.2 }"}) {
     ASSERT_TRUE(google::protobuf::TextFormat::ParseFromString(text, &g)) << text;
     const at::Tensor a = *Generate(g, {64}, at::kFloat, 0, 1, context);
     const at::Tensor b = *Generate(g, {64}, at::kFloat, 0, 2, context);
     EXPECT_EQ(DrawsFromSeed(g), !a.equal(b)) << text;
   }
+}
+
+// The special values are the dtype's own (std::numeric_limits of its C++
+// type), so that float16's largest finite value is 65504, not inf.
+TEST(GeneratorsTest, SpecialValuesAreTheDtypesOwn) {
+  EXPECT_EQ(SpecialValueOf(LARGEST_FINITE, at::kHalf), 65504.0);
+  EXPECT_EQ(SpecialValueOf(LOWEST_FINITE, at::kFloat), -static_cast<double>(FLT_MAX));
+  EXPECT_EQ(SpecialValueOf(SMALLEST_NORMAL, at::kDouble), DBL_MIN);
+  EXPECT_EQ(SpecialValueOf(SMALLEST_SUBNORMAL, at::kFloat), static_cast<double>(FLT_TRUE_MIN));
+  EXPECT_EQ(SpecialValueOf(LARGEST_FINITE, at::kComplexFloat), static_cast<double>(FLT_MAX));
+  EXPECT_TRUE(std::signbit(SpecialValueOf(NEGATIVE_ZERO, at::kBFloat16)));
+  EXPECT_TRUE(std::isnan(SpecialValueOf(NOT_A_NUMBER, at::kFloat)));
+}
+
+// Every input of a floating dtype holds every listed value (when it has as
+// many elements); an integer input gets the normal draws alone.
+TEST(GeneratorsTest, SpecialPutsEveryValueInEveryFloatingInput) {
+  Generator g;
+  ASSERT_TRUE(google::protobuf::TextFormat::ParseFromString(
+      "special { values: [POSITIVE_INFINITY, NEGATIVE_INFINITY, NOT_A_NUMBER, NEGATIVE_ZERO] "
+      "density: 0.01 }",
+      &g));
+  const GenContext context;
+  for (int input = 0; input < 3; ++input) {
+    const at::Tensor t = *Generate(g, {5, 3}, at::kFloat, input, 9, context);
+    EXPECT_TRUE(t.isposinf().any().item<bool>()) << input;
+    EXPECT_TRUE(t.isneginf().any().item<bool>()) << input;
+    EXPECT_TRUE(t.isnan().any().item<bool>()) << input;
+    EXPECT_TRUE(t.eq(0).logical_and(t.signbit()).any().item<bool>()) << input;
+  }
+  const at::Tensor scalar = *Generate(g, {}, at::kDouble, 1, 9, context);
+  EXPECT_FALSE(std::isfinite(scalar.item<double>()) && !std::signbit(scalar.item<double>()));
+  const at::Tensor ints = *Generate(g, {64}, at::kLong, 0, 9, context);
+  EXPECT_LT(ints.abs().max().item<int64_t>(), 10);
 }
 
 }  // namespace

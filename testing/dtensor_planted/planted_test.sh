@@ -30,6 +30,28 @@ assert "--dtensor_rules=" in cumsum0["repro"] and "planted_rules.py" in cumsum0[
 print("incorrect:", incorrect)
 PY
 
+# A rule that holds on finite inputs only, and one that holds for one order
+# of two scalar arguments only: each refuted with evidence naming the
+# generator or the swept values; their siblings correct.
+expect 1 "the planted finite-only and one-order rules fail the run" -- "$shrt" validate --dtensor \
+  --quiet --load="$lib" --dtensor_rules="$dir/planted_rules.py" \
+  --spec="$dir/shrt_planted_posinf_to.textproto,$dir/shrt_planted_scaled_gap.textproto" \
+  --spec_dir="$dir" --recipe_dir=op_specs/recipes --world_size=4 --format=json
+check "verdicts of the planted special-value and scalar-order rules" /usr/bin/python3 - "$TEST_TMPDIR/out" <<'PY'
+import json, sys
+ops = {op["op"]: op for op in json.load(open(sys.argv[1]))["ops"]}
+posinf, gap = ops["shrt_planted::posinf_to"], ops["shrt_planted::scaled_gap"]
+incorrect = {r["rule"]: r["evidence"] for r in posinf["incorrect"]}
+assert list(incorrect) == ["P(max) -> P(max)"], incorrect
+assert "generator nonfinite" in incorrect["P(max) -> P(max)"], incorrect
+assert "P(min) -> P(min)" in posinf["correct"] and "S(0) -> S(0)" in posinf["correct"], posinf["correct"]
+incorrect = {r["rule"]: r["evidence"] for r in gap["incorrect"]}
+assert list(incorrect) == ["P(max) -> P(max)"], incorrect
+assert "lo=2, hi=-1" in incorrect["P(max) -> P(max)"], incorrect
+assert "P(sum) -> P(sum)" in gap["correct"] and "S(0) -> S(0)" in gap["correct"], gap["correct"]
+print("incorrect:", incorrect)
+PY
+
 expect 2 "a rules file that raises is a usage error naming it" -- "$shrt" validate --dtensor \
   --quiet --load="$lib" --dtensor_rules=/nonexistent/rules.py \
   --spec="$dir/shrt_planted_twice.textproto" --spec_dir="$dir" --recipe_dir=op_specs/recipes
