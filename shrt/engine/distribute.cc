@@ -135,7 +135,8 @@ void SumParts(const std::vector<double>& target, int w, double finite_max, Round
 // finite: a gap that would overflow stops at the dtype's end. An element
 // whose value is +inf under P(max) (-inf under P(min)) or nan has the
 // value on its holder and finite values on either side of the largest
-// (smallest) finite value on the others: any finite value lies below inf,
+// (smallest) finite value on the others (above it on even ranks, below on
+// odd ones): any finite value lies below inf,
 // and torch.maximum, by which LocalTensorMode reduces P(max)
 // (torch/distributed/_local_tensor/_c10d.py _local_reduce), propagates
 // nan. Under P(max) every part of -inf is -inf, as nothing lies below it.
@@ -162,7 +163,9 @@ void ExtremeParts(const std::vector<double>& target, int w, bool is_max, double 
     // written last, over what the loop wrote for it.
     for (int r = 0; r < w; ++r) {
       double gap = rng.Uniform(0.5, 2) * range;
-      if (unbounded) gap *= rng.Sign();
+      // Above the base on even ranks, below on odd ones: at W >= 3 some
+      // other rank lies on each side.
+      if (unbounded && r % 2 == 0) gap = -gap;
       // Keep the bound strict after rounding to the dtype.
       double v = round(base + (is_max ? -gap : gap));
       if (!std::isfinite(v) && std::isfinite(base)) v = is_max ? -finite_max : finite_max;

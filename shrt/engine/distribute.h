@@ -45,7 +45,8 @@ namespace shrt {
 //          others `full - gap` with gaps of 0.5 .. 2 times the value range of
 //          the ordinary finite values plus 1, each part kept finite (clamped
 //          to the dtype's range). +inf and nan are held by one rank, the
-//          others finite values on both sides of the largest finite value;
+//          others finite values on both sides of the largest finite value
+//          (above it on even ranks, below on odd ones);
 //          every part of -inf is -inf.
 //   P(min) the mirror image of P(max).
 //   P(product) parts whose product is `full`: factors of mixed sign and

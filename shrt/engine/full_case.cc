@@ -10,6 +10,7 @@
 #include "shrt/engine/compare.h"
 #include "shrt/engine/distribute.h"
 #include "shrt/engine/isolation.h"
+#include "shrt/engine/tensor_bytes.h"
 #include "shrt/spec/generators.h"
 #include "shrt/spec/rng.h"
 #include "shrt/spec/tensor_args.h"
@@ -93,9 +94,7 @@ absl::StatusOr<FullCase> CaseMaker::Make(size_t g) {
     }
     full.inputs.push_back(WithLayout(*t, in.layout));
     full.scales.push_back(FiniteMaxAbs(*t));
-    if (gen.kind_case() == Generator::kSpecial && (t->is_floating_point() || t->is_complex())) {
-      full.special_inputs = true;
-    }
+    full.special_inputs = full.special_inputs || DrawsSpecialValues(gen, in.dtype);
   }
   full.generator = names.empty() ? "none" : names.front();
   if (std::any_of(names.begin(), names.end(), [&](const auto& n) { return n != names[0]; })) {
@@ -109,7 +108,10 @@ absl::StatusOr<FullCase> CaseMaker::Make(size_t g) {
   const Tensors copies = CallInputs(full.inputs, /*copy=*/true);
   full.call = sample_.Call(copies);
   for (size_t i = 0; !sample_.mutates() && i < copies.size(); ++i) {
-    if (!copies[i].equal(full.inputs[i])) sample_.MarkWritesInputs();
+    // Bytes first: a NaN equals no value, itself included.
+    if (!SameBytes(copies[i], full.inputs[i]) && !copies[i].equal(full.inputs[i])) {
+      sample_.MarkWritesInputs();
+    }
   }
   if (!full.call.ok() && IsCrash(full.call.status())) {
     Crashed(full.call.status(), full.generator, "", "", "");

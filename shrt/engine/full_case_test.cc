@@ -34,9 +34,9 @@ std::pair<size_t, int> Cases(const LoadedSpec& spec, int s) {
   return {maker.cases(), fresh};
 }
 
-// The default recipe has 8 generators, 4 of them seeded (randn, sparse,
-// mixed_magnitude, ties; op_specs/recipes/default.textproto): later rounds
-// run those 4.
+// The default recipe has 10 generators, 6 of them seeded (randn, sparse,
+// mixed_magnitude, ties, nonfinite, extremes;
+// op_specs/recipes/default.textproto): later rounds run those 6.
 TEST(CaseMakerTest, TheLargestInputSetsTheRounds) {
   const LoadedSpec spec = Spec(R"pb(
     op: "aten::add.Tensor"
@@ -61,10 +61,10 @@ TEST(CaseMakerTest, TheLargestInputSetsTheRounds) {
       arg { name: "other" tensor { shape: [] } }
     }
   )pb");
-  EXPECT_EQ(Cases(spec, 0), std::make_pair(size_t{64}, 8 + 7 * 4));  // 8 rounds
-  EXPECT_EQ(Cases(spec, 1), std::make_pair(size_t{32}, 8 + 3 * 4));  // ceil(8 / 2)
-  EXPECT_EQ(Cases(spec, 2), std::make_pair(size_t{8}, 8));           // 35 elements: one round
-  EXPECT_EQ(Cases(spec, 3), std::make_pair(size_t{64}, 8 + 7 * 4));  // no value but a 0-d one
+  EXPECT_EQ(Cases(spec, 0), std::make_pair(size_t{80}, 10 + 7 * 6));  // 8 rounds
+  EXPECT_EQ(Cases(spec, 1), std::make_pair(size_t{40}, 10 + 3 * 6));  // ceil(8 / 2)
+  EXPECT_EQ(Cases(spec, 2), std::make_pair(size_t{10}, 10));          // 35 elements: one round
+  EXPECT_EQ(Cases(spec, 3), std::make_pair(size_t{80}, 10 + 7 * 6));  // no value but a 0-d one
 }
 
 TEST(CaseMakerTest, ALaterRoundDrawsNewValuesUnderTheSameGenerator) {
@@ -77,7 +77,7 @@ TEST(CaseMakerTest, ALaterRoundDrawsNewValuesUnderTheSameGenerator) {
   const TruthOptions options;
   CaseMaker maker(spec, 0, bound->front(), options);
   ASSERT_TRUE(maker.Init().ok());
-  const absl::StatusOr<FullCase> first = maker.Make(1), later = maker.Make(1 + 8);
+  const absl::StatusOr<FullCase> first = maker.Make(1), later = maker.Make(1 + maker.generators());
   ASSERT_TRUE(first.ok() && later.ok());
   EXPECT_EQ(first->generator, "randn");
   EXPECT_EQ(later->generator, "randn, round 2");

@@ -51,7 +51,7 @@ double MeanOfParts(const std::vector<const T*>& parts, int64_t i) {
 // ReducePartial does.
 template <typename T, ReduceOp kOp>
 Comparison FusedReal(const at::Tensor& full, const std::vector<at::Tensor>& locals,
-                     Tolerance tol, double eps, double input_scale) {
+                     Tolerance tol, double eps, double input_scale, bool special) {
   const int64_t n = full.numel();
   const int w = static_cast<int>(locals.size());
   std::vector<const T*> parts;
@@ -79,10 +79,13 @@ Comparison FusedReal(const at::Tensor& full, const std::vector<at::Tensor>& loca
       acc[i] /= w;
       if (std::isinf(acc[i])) acc[i] = MeanOfParts(parts, i);
     }
+    // A non-finite full element is no evidence (output_check.h), nor, in a
+    // case of special values, an overflow: an infinite part (its |part|
+    // summed to inf) or reduction.
+    const bool overflow = special && (std::isinf(abs_sum[i]) || std::isinf(acc[i]));
     slack[i] = PartialRoundingSlack(kOp, abs_sum[i], std::abs(acc[i]), w, eps, input_scale);
     want[i] = static_cast<double>(ep[i]);
-    // A non-finite full element is no evidence (output_check.h).
-    if (!std::isfinite(want[i])) acc[i] = want[i];
+    if (!std::isfinite(want[i]) || overflow) acc[i] = want[i];
   }
   return CompareValues(n, reduced.data(), want.data(), slack.data(), tol, full.sizes());
 }
@@ -90,14 +93,14 @@ Comparison FusedReal(const at::Tensor& full, const std::vector<at::Tensor>& loca
 // FusedReal<T, op> for the op named at run time.
 template <typename T>
 Comparison FusedRealOf(const at::Tensor& full, const std::vector<at::Tensor>& locals, ReduceOp op,
-                       Tolerance tol, double eps, double input_scale) {
+                       Tolerance tol, double eps, double input_scale, bool special) {
   switch (op) {
-    case ReduceOp::kSum: return FusedReal<T, ReduceOp::kSum>(full, locals, tol, eps, input_scale);
-    case ReduceOp::kAvg: return FusedReal<T, ReduceOp::kAvg>(full, locals, tol, eps, input_scale);
-    case ReduceOp::kMax: return FusedReal<T, ReduceOp::kMax>(full, locals, tol, eps, input_scale);
-    case ReduceOp::kMin: return FusedReal<T, ReduceOp::kMin>(full, locals, tol, eps, input_scale);
+    case ReduceOp::kSum: return FusedReal<T, ReduceOp::kSum>(full, locals, tol, eps, input_scale, special);
+    case ReduceOp::kAvg: return FusedReal<T, ReduceOp::kAvg>(full, locals, tol, eps, input_scale, special);
+    case ReduceOp::kMax: return FusedReal<T, ReduceOp::kMax>(full, locals, tol, eps, input_scale, special);
+    case ReduceOp::kMin: return FusedReal<T, ReduceOp::kMin>(full, locals, tol, eps, input_scale, special);
     case ReduceOp::kProduct:
-      return FusedReal<T, ReduceOp::kProduct>(full, locals, tol, eps, input_scale);
+      return FusedReal<T, ReduceOp::kProduct>(full, locals, tol, eps, input_scale, special);
     case ReduceOp::kNorm: break;
   }
   TORCH_INTERNAL_ASSERT(false, "FusedRealOf: _NormP is never fused (FusedPartialComparison)");
@@ -109,7 +112,7 @@ Comparison FusedRealOf(const at::Tensor& full, const std::vector<at::Tensor>& lo
 // its parts.
 template <typename T>
 Comparison FusedComplex(const at::Tensor& full, const std::vector<at::Tensor>& locals,
-                        ReduceOp op, Tolerance tol, double eps, double input_scale) {
+                        ReduceOp op, Tolerance tol, double eps, double input_scale, bool special) {
   using Real = typename T::value_type;
   const int64_t n = full.numel();
   const int w = static_cast<int>(locals.size());
@@ -133,7 +136,9 @@ Comparison FusedComplex(const at::Tensor& full, const std::vector<at::Tensor>& l
     }
     const double s = PartialRoundingSlack(op, abs_sum, 0, w, eps, input_scale);  // P(sum), P(avg)
     const double fre = static_cast<double>(ep[i].real()), fim = static_cast<double>(ep[i].imag());
-    const bool finite = std::isfinite(fre) && std::isfinite(fim);
+    const bool overflow =
+        special && (std::isinf(abs_sum) || std::isinf(re) || std::isinf(im));
+    const bool finite = std::isfinite(fre) && std::isfinite(fim) && !overflow;
     reduced[2 * i] = finite ? re : fre;
     reduced[2 * i + 1] = finite ? im : fim;
     want[2 * i] = fre;
@@ -182,7 +187,7 @@ Comparison FusedExact(const at::Tensor& full, const std::vector<at::Tensor>& loc
 std::optional<Comparison> FusedPartialComparison(const at::Tensor& full,
                                                  const std::vector<at::Tensor>& locals,
                                                  ReduceOp op, Tolerance tol, double eps,
-                                                 double input_scale) {
+                                                 double input_scale, bool special) {
   if (op == ReduceOp::kNorm || locals.empty()) return std::nullopt;
   const at::ScalarType t = full.scalar_type();
   const bool floating = at::isFloatingType(t);
@@ -201,11 +206,11 @@ std::optional<Comparison> FusedPartialComparison(const at::Tensor& full,
   Comparison c;
   if (floating || (integral && op == ReduceOp::kAvg)) {
     AT_DISPATCH_ALL_TYPES_AND3(at::kHalf, at::kBFloat16, at::kBool, t, "FusedReal", [&] {
-      c = FusedRealOf<scalar_t>(expected, plain, op, tol, eps, input_scale);
+      c = FusedRealOf<scalar_t>(expected, plain, op, tol, eps, input_scale, special);
     });
   } else if (complex) {
     AT_DISPATCH_COMPLEX_TYPES(t, "FusedComplex", [&] {
-      c = FusedComplex<scalar_t>(expected, plain, op, tol, eps, input_scale);
+      c = FusedComplex<scalar_t>(expected, plain, op, tol, eps, input_scale, special);
     });
   } else {
     AT_DISPATCH_INTEGRAL_TYPES_AND(at::kBool, t, "FusedExact",

@@ -29,7 +29,9 @@ namespace shrt {
 // does for P(op): the reduction of floating and complex locals in float64
 // (complex128), of integer and bool locals in their own dtype (wrapping as
 // ATen's add and mul do), P(avg) in float64; a non-finite element of
-// `full` is no evidence; each element allows rounding_slack.h's
+// `full` is no evidence, nor, when `special` (a case of special values:
+// output_check.h CheckContext::special_inputs), an element where a local
+// or the reduction is +-inf; each element allows rounding_slack.h's
 // PartialRoundingSlack besides `tol`; integers compare exactly.
 // Every local must have `full`'s dtype and shape (the caller checks); any
 // layout, conjugate or negative bit is read through a contiguous copy.
@@ -40,7 +42,7 @@ namespace shrt {
 std::optional<Comparison> FusedPartialComparison(const at::Tensor& full,
                                                  const std::vector<at::Tensor>& locals,
                                                  ReduceOp op, Tolerance tol, double eps,
-                                                 double input_scale);
+                                                 double input_scale, bool special = false);
 
 }  // namespace shrt
 

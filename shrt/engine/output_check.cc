@@ -101,7 +101,8 @@ OutputCheck CheckOutput(const at::Tensor& full, const std::vector<at::Tensor>& l
   const at::ScalarType t = full.scalar_type();
   if (!reference) {
     if (std::optional<Comparison> c =
-            FusedPartialComparison(full, locals, p.reduce_op(), tol, eps, input_scale);
+            FusedPartialComparison(full, locals, p.reduce_op(), tol, eps, input_scale,
+                                   context.special_inputs);
         c.has_value()) {
       if (!c->equal) return Fail(-1, *c);
       return {};
@@ -110,7 +111,12 @@ OutputCheck CheckOutput(const at::Tensor& full, const std::vector<at::Tensor>& l
   // The ATen path: _NormP, complex P(product), and reference_paths.
   at::Tensor reduced = ReducePartial(locals, p);
   if (at::isFloatingType(t) || at::isComplexType(t)) {
-    reduced = reduced.where(full.isfinite(), full);
+    at::Tensor evidence = full.isfinite();
+    if (context.special_inputs) {  // an overflow is no evidence either (CheckContext)
+      evidence = evidence.logical_and(reduced.isinf().logical_not());
+      for (const at::Tensor& l : locals) evidence = evidence.logical_and(l.isinf().logical_not());
+    }
+    reduced = reduced.where(evidence, full);
   }
   at::Tensor slack;  // rounding_slack.h, per element
   if (eps > 0) {
@@ -138,12 +144,14 @@ namespace {
 // and the reference within `limit`, the largest finite value of the
 // computation's dtype (allowing `allowance(i)` at element i), and with the
 // full output elsewhere: exactly for R and S, not at all for Partial
-// (`partial`) where the full output is not finite. A reference past
+// (`partial`) where the full output is not finite, nor, with `special`
+// (CheckContext::special_inputs), where `actual`, the reduction, is +-inf. A reference past
 // `limit` is another computation, not a rounder one: float64's largest
 // finite value where nan_to_num maps inf in float32. All three float64,
 // contiguous, one shape.
 Comparison CompareToReference(const at::Tensor& actual, const at::Tensor& full,
-                              const at::Tensor& ref, bool partial, Tolerance tol, double limit,
+                              const at::Tensor& ref, bool partial, bool special, Tolerance tol,
+                              double limit,
                               const std::function<double(int64_t)>& allowance) {
   const int64_t n = actual.numel();
   const double* a = actual.data_ptr<double>();
@@ -151,7 +159,7 @@ Comparison CompareToReference(const at::Tensor& actual, const at::Tensor& full,
   const double* e = ref.data_ptr<double>();
   std::vector<double> got(a, a + n), want(n), slack(n, 0);
   for (int64_t i = 0; i < n; ++i) {
-    if (!std::isfinite(f[i])) {
+    if (!std::isfinite(f[i]) || (partial && special && std::isinf(a[i]))) {
       want[i] = f[i];
       if (partial) got[i] = f[i];
     } else if (!(std::abs(e[i]) <= limit)) {
@@ -201,7 +209,7 @@ OutputCheck Rejudge(const at::Tensor& full, const std::vector<at::Tensor>& local
           want = ShardPiece(f, p, w, r).contiguous();
           want_ref = ShardPiece(ref, p, w, r).contiguous();
         }
-        Comparison c = CompareToReference(Float64(locals[r]), want, want_ref, false,
+        Comparison c = CompareToReference(Float64(locals[r]), want, want_ref, false, false,
                                           context.tol, limit, [&](int64_t) { return allowance; });
         if (!c.equal) return Fail(r, c);
       }
@@ -212,7 +220,15 @@ OutputCheck Rejudge(const at::Tensor& full, const std::vector<at::Tensor>& local
   }
   std::vector<at::Tensor> locals64;
   for (const at::Tensor& l : locals) locals64.push_back(Float64(l));
-  const at::Tensor reduced = ReducePartial(locals64, p).contiguous();
+  at::Tensor reduced = ReducePartial(locals64, p);
+  if (context.special_inputs) {
+    // An overflow is no evidence (CheckContext): an infinite reduction is
+    // skipped below, so is an element where a local is infinite.
+    for (const at::Tensor& l : locals64) {
+      reduced = reduced.where(l.isinf().logical_not(), std::numeric_limits<double>::infinity());
+    }
+  }
+  reduced = reduced.contiguous();
   // The scale at which the reduction over ranks itself rounds, per element
   // (rounding_slack.h), a product's relative to the reference's value.
   at::Tensor abs_sum = ref.new_zeros(ref.sizes());  // contiguous float64, as ref
@@ -229,7 +245,8 @@ OutputCheck Rejudge(const at::Tensor& full, const std::vector<at::Tensor>& local
   // allowance is R's and S's, relative to the output's magnitude (a
   // contraction rounds relative to its terms, not to a small result).
   const bool exact = p.reduce_op() == ReduceOp::kMax || p.reduce_op() == ReduceOp::kMin;
-  Comparison c = CompareToReference(reduced, f, ref, true, context.tol, limit, [&](int64_t i) {
+  Comparison c = CompareToReference(reduced, f, ref, true, context.special_inputs, context.tol,
+                                    limit, [&](int64_t i) {
     if (exact) {
       return std::min(kRoundingFactor * eps * max_ref + own, kMaxRelativeRounding * max_ref);
     }

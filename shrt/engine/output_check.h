@@ -62,7 +62,13 @@ struct CheckContext {
   // some batch sizes only). A Partial local has the full output's shape,
   // its elements where the full output's are; on a mesh, a Partial
   // output that another mesh dim shards has chunks for locals, and is
-  // checked for their shapes only too (nd_layout.h CheckNdOutput).
+  // checked for their shapes only too (nd_layout.h CheckNdOutput). Nor is
+  // an element where a Partial output's local or reduction is +-inf while
+  // the full output is finite evidence here: a part larger than the value
+  // overflowed where the value did not (x / the smallest normal value is
+  // finite for x, inf for a P(sum) part of it). Such a case never makes a
+  // rule valid (full_case.h Informative), so what it skips cannot make a
+  // rule hold vacuously.
   bool special_inputs = false;
 };
 

@@ -58,7 +58,7 @@ void Mask(const MaskGen& g, int i, Rng& rng, Values& v) {
 // consecutive positions from a random start, from a random one of them on
 // (recipe.proto SpecialGen).
 void Special(const SpecialGen& g, c10::ScalarType dtype, Rng& rng, Values& v) {
-  if (!c10::isFloatingType(dtype)) {
+  if (!c10::isFloatingType(dtype)) {  // DrawsSpecialValues
     for (double& x : v) x = rng.Normal();
     return;
   }
@@ -132,6 +132,10 @@ double SpecialValueOf(SpecialValue v, c10::ScalarType dtype) {
   AT_DISPATCH_FLOATING_TYPES_AND2(at::kHalf, at::kBFloat16, c10::toRealValueType(dtype),
                                   "SpecialValueOf", [&] { out = SpecialOf<scalar_t>(v); });
   return out;
+}
+
+bool DrawsSpecialValues(const Generator& gen, c10::ScalarType dtype) {
+  return gen.kind_case() == Generator::kSpecial && c10::isFloatingType(c10::toRealValueType(dtype));
 }
 
 bool DrawsFromSeed(const Generator& gen) {

@@ -45,6 +45,11 @@ absl::StatusOr<at::Tensor> Generate(const Generator& gen, at::IntArrayRef shape,
 // generated as a real value). Any other dtype throws c10::Error.
 double SpecialValueOf(SpecialValue v, c10::ScalarType dtype);
 
+// True when `gen` draws special values (recipe.proto SpecialGen: inf, nan,
+// subnormals) for an input of `dtype`: a `special` generator and a
+// floating or complex dtype (an integer input gets its normal draws).
+bool DrawsSpecialValues(const Generator& gen, c10::ScalarType dtype);
+
 // True when `gen`'s values depend on the seed Generate takes: false for
 // arange and constant, whose values are the same at every seed.
 bool DrawsFromSeed(const Generator& gen);

@@ -19,11 +19,11 @@
 //   c <= 0:         P(max), R -> P(min), P(min), R -> P(max);
 //   c in {0, 1}:    P(product), R -> P(product) (prod_r c * g_r =
 //                   c^W * prod_r g_r, and c^W = c only for c in {0, 1}).
-//   c = [x > t]:    P(product), P(min) -> P(product) would hold on finite
-//                   g (P(min) parts x_r are >= x and one equals x, so
-//                   x > t iff every x_r > t), but a rank whose x_r <= t
-//                   writes 0 where another holds an inf part of g, and
-//                   0 * inf is nan: not claimed.
+//   c = [x > t]:    P(product), P(min) -> P(product) on integers only
+//                   (NanFree): P(min) parts x_r are >= x and one equals
+//                   x, so x > t iff every x_r > t, but a rank whose
+//                   x_r <= t writes 0 where another holds an inf part of
+//                   g, and 0 * inf is nan.
 // The coefficients:
 //   threshold_backward(t):     c = [x > t]                   in {0, 1}
 //   hardtanh_backward(lo, hi): c = [lo < x < hi]             in {0, 1}
@@ -109,13 +109,17 @@ const Rules kProductInGrad = ParseRules({"P(product), R -> P(product)"});
 const Rules kNonNegative = Concat({kLinearInGrad, kIncreasingInGrad});
 // c in {0, 1}
 const Rules kMask = Concat({kLinearInGrad, kIncreasingInGrad, kProductInGrad});
+// c = [x > t]
+const Rules kThresholdMask =
+    Concat({kMask, ParseRules({"P(product), P(min) -> P(product)"})});
+Rules ThresholdMask(const OpArgs& args) { return NanFree(args) ? kThresholdMask : kMask; }
 // log_sigmoid_backward: g, x, buffer; c >= 0.
 const Rules kLogSigmoid = ParseRules({"P(sum), R, R -> P(sum)", "P(avg), R, R -> P(avg)",
                                       "P(max), R, R -> P(max)", "P(min), R, R -> P(min)"});
 
 Rules LeakyReluBackward(const OpArgs& args) {
   const double s = args.GetDouble("negative_slope").value_or(0.01);
-  if (s == 0) return kMask;
+  if (s == 0) return ThresholdMask(args);
   if (s > 0) return kNonNegative;
   return kLinearInGrad;
 }
@@ -142,7 +146,7 @@ Rules Softshrink(const OpArgs& args) {
 }
 
 const bool kPointwiseRegistered = RegisterPointwiseOps({
-    {"aten::threshold_backward", kMask},
+    {"aten::threshold_backward", ThresholdMask},
     {"aten::hardtanh_backward", kMask},
     {"aten::hardshrink_backward", kMask},
     {"aten::softshrink_backward", kMask},

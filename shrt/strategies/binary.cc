@@ -19,14 +19,16 @@
 // no Partial rule (the divisor's sign is unknown).
 // mul is bilinear and multiplicative; div is linear in self (off zero
 // divisors, see kDiv) and multiplicative; maximum/minimum commute with max/min over ranks;
-// fmax/fmin do not: they drop a nan, which a Partial(max/min) nan holds on
-// one rank only (the others' finite parts then win);
+// fmax/fmin only on integers (NanFree): they drop a nan, which a
+// Partial(max/min) nan holds on one rank only (the others' finite parts
+// then win);
 // logaddexp and logaddexp2 are non-decreasing in both arguments.
 // copysign(x, y) = |x| or -|x| by y's sign bit: multiplicative in both
 // (|ab| = |a||b|, signbit(cd) = signbit(c) xor signbit(d)) and
 // non-decreasing in y for a fixed x, but only off nan: the sign bit of a
 // nan y, held on one rank, is no product's or maximum's of the parts, so
-// the Tensor overload has no Partial rule; by a scalar c with a clear sign
+// the Tensor overload has these rules on integers only (NanFree); by a
+// scalar c with a clear sign
 // bit it is |x| (multiplicative); with c < 0 it is -|x| (multiplicative
 // only at odd world sizes, not claimed).
 // xlogy(x, c) = x * log(c) is linear for c > 0 (monotone by the sign of
@@ -68,8 +70,9 @@
 // a and monotone in b by the sign of alpha, but its kernel maps nan to 0
 // in its scalar loop (torch 2.13: _add_relu(tensor(nan), tensor(0.)) is
 // 0, relu(nan) is nan): a Partial(max) nan, nan on one rank and finite on
-// the others, then reduces to the largest finite part. No Partial rule for
-// either overload; relu is not linear, so no P(sum)/P(avg) rule anyway.
+// the others, then reduces to the largest finite part. So these Partial
+// rules hold on integers only (NanFree), for both overloads; relu is not
+// linear, so no P(sum)/P(avg) rule anyway.
 // heaviside(x, v) is 0 (x < 0), v (x == 0), 1 (x > 0): with x replicated,
 // every rank writes the same constants 0 and 1 off x == 0 and its part of
 // v on x == 0. 0 and 1 are fixed by max, min, mean and product over ranks,
@@ -204,6 +207,22 @@ const Rules& kMinimum = MinimumRules();
 const Rules kIncreasingBoth = ParseRules({"P(max), R -> P(max)", "R, P(max) -> P(max)",
                                           "P(min), R -> P(min)", "R, P(min) -> P(min)"});
 
+const Rules kCopysign = ParseRules({"P(product), P(product) -> P(product)",
+                                    "R, P(max) -> P(max)", "R, P(min) -> P(min)"});
+Rules CopysignTensor(const OpArgs& args) { return NanFree(args) ? kCopysign : kNone; }
+Rules FmaxRules(const OpArgs& args) { return NanFree(args) ? kMaximum : kNone; }
+Rules FminRules(const OpArgs& args) { return NanFree(args) ? kMinimum : kNone; }
+
+// relu(a + alpha * b), on integers only (the header).
+Rules AddReluTensor(const OpArgs& args) {
+  if (!NanFree(args)) return kNone;
+  const double alpha = Alpha(args);
+  if (alpha > 0) return Concat({kIncreasingSelf, kIncreasingOther});
+  if (alpha < 0) return Concat({kIncreasingSelf, kDecreasingOther});
+  return kIncreasingSelf;
+}
+Rules AddReluScalar(const OpArgs& args) { return NanFree(args) ? kIncreasing : kNone; }
+
 const Rules kHeaviside = ParseRules({"R, P(max) -> P(max)", "R, P(min) -> P(min)",
                                      "R, P(avg) -> P(avg)", "R, P(product) -> P(product)"});
 const Rules kLdexp = ParseRules({"P(sum), R -> P(sum)", "P(avg), R -> P(avg)",
@@ -227,12 +246,12 @@ const bool kRegistered = RegisterPointwiseOps({
     {"aten::floor_divide", kNone},
     {"aten::floor_divide.Scalar", FloorDivideScalar},
     {"aten::maximum", kMaximum},
-    {"aten::fmax", kNone},
+    {"aten::fmax", FmaxRules},
     {"aten::minimum", kMinimum},
-    {"aten::fmin", kNone},
+    {"aten::fmin", FminRules},
     {"aten::logaddexp", kIncreasingBoth},
     {"aten::logaddexp2", kIncreasingBoth},
-    {"aten::copysign.Tensor", kNone},
+    {"aten::copysign.Tensor", CopysignTensor},
     {"aten::copysign.Scalar", CopysignScalar},
     {"aten::xlogy.Tensor", kNone},
     {"aten::xlogy.Scalar_Other", XlogyScalarOther},
@@ -269,8 +288,8 @@ const bool kRegistered = RegisterPointwiseOps({
     {"aten::special_zeta", kNone},
     {"aten::special_zeta.self_scalar", ZetaSelfScalar},
     {"aten::special_zeta.other_scalar", ZetaOtherScalar},
-    {"aten::_add_relu.Tensor", kNone},
-    {"aten::_add_relu.Scalar", kNone},
+    {"aten::_add_relu.Tensor", AddReluTensor},
+    {"aten::_add_relu.Scalar", AddReluScalar},
     {"aten::heaviside", kHeaviside},
     {"aten::ldexp.Tensor", kLdexp},
     {"aten::float_power.Tensor_Tensor", kNone},

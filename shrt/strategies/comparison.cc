@@ -14,7 +14,8 @@
 //     and map nan to 0, their least value: P(min), R -> P(min) (one input
 //     for the Scalar overloads). The max over ranks would hold too, but a
 //     Partial(max) nan is nan on one rank only, [nan > y] = 0 there, and
-//     the other ranks' finite parts may exceed y: no P(max) rule. lt/le are non-increasing in
+//     the other ranks' finite parts may exceed y: P(max) on integers only
+//     (NanFree). lt/le are non-increasing in
 //     self, which turns P(max) into P(min): no rule keeps self's placement,
 //     none is listed. eq/ne and logical_xor/not are not monotone.
 //   - logical_and and logical_or see their inputs only through [v != 0],
@@ -33,8 +34,11 @@ namespace shrt {
 namespace {
 
 const Rules kNone = {};
-const Rules kIncreasingSelf = ParseRules({"P(min), R -> P(min)"});
-const Rules kIncreasingScalar = ParseRules({"P(min) -> P(min)"});
+const Rules kIncreasingSelf = ParseRules({"P(max), R -> P(max)", "P(min), R -> P(min)"});
+const Rules kMinSelf = ParseRules({"P(min), R -> P(min)"});
+const Rules kMinScalar = ParseRules({"P(min) -> P(min)"});
+Rules IncreasingSelf(const OpArgs& args) { return NanFree(args) ? kIncreasingSelf : kMinSelf; }
+Rules IncreasingScalar(const OpArgs& args) { return NanFree(args) ? IncreasingRules() : kMinScalar; }
 const Rules kLogicalAnd =
     ParseRules({"P(product), R -> P(product)", "P(product), P(product) -> P(product)"});
 const Rules kLogicalOr = ParseRules({"P(product), R -> P(product)"});
@@ -44,10 +48,10 @@ Rules NeScalar(const OpArgs& args) {
 }
 
 const bool kRegistered = RegisterPointwiseOps({
-    {"aten::gt.Tensor", kIncreasingSelf},
-    {"aten::gt.Scalar", kIncreasingScalar},
-    {"aten::ge.Tensor", kIncreasingSelf},
-    {"aten::ge.Scalar", kIncreasingScalar},
+    {"aten::gt.Tensor", IncreasingSelf},
+    {"aten::gt.Scalar", IncreasingScalar},
+    {"aten::ge.Tensor", IncreasingSelf},
+    {"aten::ge.Scalar", IncreasingScalar},
     {"aten::lt.Tensor", kNone},
     {"aten::lt.Scalar", kNone},
     {"aten::le.Tensor", kNone},
@@ -60,10 +64,10 @@ const bool kRegistered = RegisterPointwiseOps({
     {"aten::logical_or", kLogicalOr},
     {"aten::logical_xor", kNone},
     {"aten::logical_not", kNone},
-    {"aten::greater.Tensor", kIncreasingSelf},
-    {"aten::greater.Scalar", kIncreasingScalar},
-    {"aten::greater_equal.Tensor", kIncreasingSelf},
-    {"aten::greater_equal.Scalar", kIncreasingScalar},
+    {"aten::greater.Tensor", IncreasingSelf},
+    {"aten::greater.Scalar", IncreasingScalar},
+    {"aten::greater_equal.Tensor", IncreasingSelf},
+    {"aten::greater_equal.Scalar", IncreasingScalar},
     {"aten::less.Tensor", kNone},
     {"aten::less.Scalar", kNone},
     {"aten::less_equal.Tensor", kNone},

@@ -7,7 +7,7 @@ bool ConversionKeeps(c10::ScalarType from, c10::ScalarType to, ReduceOp op) {
   if (from == c10::ScalarType::Bool || to == c10::ScalarType::Bool) return false;
   const bool ff = c10::isFloatingType(from), tf = c10::isFloatingType(to);
   if (tf) return true;
-  if (ff) return op == ReduceOp::kMin;
+  if (ff) return op == ReduceOp::kMax || op == ReduceOp::kMin;
   if (c10::elementSize(to) >= c10::elementSize(from) &&
       (c10::isSignedType(to) || !c10::isSignedType(from))) {
     return true;

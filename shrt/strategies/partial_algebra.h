@@ -26,11 +26,9 @@ inline constexpr ReduceOp kIdempotentReduceOps[] = {ReduceOp::kAvg, ReduceOp::kM
 //     the rounding of the less precise dtype, which is the computation's
 //     precision: DESIGN.md §3 judges float32 widened to float64 at float32
 //     tolerance);
-//   - float -> int: min only: truncation is monotone, not linear, but nan
-//     and inf convert to the integer's lowest value (x86's cvttss2si, to
-//     which ATen's static_cast compiles: torch.tensor(nan).long() is
-//     -2^63), the least value, which a min keeps and a max of the other
-//     ranks' finite parts of a Partial(max) nan does not;
+//   - float -> int: max and min only (truncation is monotone, not linear;
+//     the conversion of nan and inf is undefined, and the specs of casts
+//     say so: spec.proto special_values_undefined);
 //   - int widening (no signed -> unsigned): always;
 //   - int narrowing or signed -> unsigned: sum and product only (wrapping
 //     is a ring homomorphism, not monotone).

@@ -129,6 +129,13 @@ const Rules& IncreasingRules() { return Lists().increasing; }
 const Rules& DecreasingRules() { return Lists().decreasing; }
 const Rules& MultiplicativeRules() { return Lists().multiplicative; }
 const Rules& IdentityRules() { return Lists().identity; }
+bool NanFree(const OpArgs& args) {
+  for (const TensorMeta& t : args.inputs()) {
+    if (c10::isFloatingType(t.dtype) || c10::isComplexType(t.dtype)) return false;
+  }
+  return true;
+}
+
 const Rules& IncreasingFromBelowRules() { return Lists().increasing_from_below; }
 const Rules& DecreasingFromBelowRules() { return Lists().decreasing_from_below; }
 

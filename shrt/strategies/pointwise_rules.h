@@ -55,6 +55,12 @@ Rules Concat(std::initializer_list<Rules> parts);
 // Appends `more` to `rules`.
 void Append(Rules& rules, const Rules& more);
 
+// True when no tensor input of `args` can hold nan or inf: every one is of
+// an integer dtype or bool. Rules that nan breaks (an op that maps nan to
+// a number: fmax, sign, gt; a nan held on one rank of a Partial(max) with
+// finite parts on the others) hold there.
+bool NanFree(const OpArgs& args);
+
 // Partial rule lists common to one-tensor maps f, parsed once:
 const Rules& LinearRules();          // P(sum) -> P(sum), P(avg) -> P(avg)
 const Rules& IncreasingRules();      // P(max) -> P(max), P(min) -> P(min)

@@ -12,8 +12,8 @@
 // without eps) or not monotone (cos, cosh, tan, silu, gelu, mish, hardswish,
 // frac, sinc, i0, digamma and lgamma on the negative axis) have no Partial
 // rule. Square is |x|^2: multiplicative only. sign and sgn are
-// multiplicative only: they map nan to 0, below the finite parts that the
-// other ranks hold of a Partial(max) nan. Bool-valued ops (isnan, isinf,
+// non-decreasing on integers only (NanFree): they map nan to 0, below the
+// finite parts that the other ranks hold of a Partial(max) nan. Bool-valued ops (isnan, isinf,
 // isfinite, signbit) have no Partial output.
 //
 // Aliases (PyTorch's alias table: torch/_refs and native_functions.yaml
@@ -88,6 +88,8 @@ const Rules& kDecreasingFromBelow = DecreasingFromBelowRules();
 const Rules kNone = {};
 const Rules kLinearDecreasing = Concat({kLinear, kDecreasing});
 const Rules kLinearIncreasing = Concat({kLinear, kIncreasing});
+const Rules kSign = Concat({kIncreasing, kMultiplicative});
+Rules SignRules(const OpArgs& args) { return NanFree(args) ? kSign : kMultiplicative; }
 
 Rules LeakyReluRules(const OpArgs& args) {
   return args.GetDouble("negative_slope").value_or(0.01) >= 0 ? kIncreasing : kNone;
@@ -154,8 +156,8 @@ const bool kRegistered = RegisterPointwiseOps({
     {"aten::atan", kIncreasing},
     {"aten::sinh", kIncreasing},
     {"aten::asinh", kIncreasing},
-    {"aten::sign", kMultiplicative},
-    {"aten::sgn", kMultiplicative},
+    {"aten::sign", SignRules},
+    {"aten::sgn", SignRules},
     // non-increasing
     {"aten::erfc", kDecreasing},
     {"aten::angle", kDecreasing},

@@ -35,8 +35,11 @@
 //     and is_variant (the engine skips a sample whose full inputs the
 //     variant rejects);
 //   - per case g the engine runs (CaseMaker::cases(), less its Repeats): the
-//     seed the engine used (rng.h CaseSeed), the generator name of
-//     each input (generator g % n of its recipe) and its full tensor.
+//     seed the engine used (rng.h CaseSeed), whether some input draws
+//     special values (generators.h DrawsSpecialValues: the engine checks
+//     R and S outputs for shapes only and counts no such case
+//     informative), the generator name of each input (generator g % n of
+//     its recipe) and its full tensor.
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -278,11 +281,13 @@ absl::Status Export(const LoadedSpec& spec, uint64_t seed, const std::string& di
         const uint64_t case_seed = CaseSeed(seed, spec.proto().sample(s).name(), g);
         std::vector<at::Tensor> full;
         std::vector<std::string> names, tensors;
+        bool special = false;  // CheckContext::special_inputs
         for (size_t i = 0; i < sample.inputs().size(); ++i) {
           const InputSpec& in = sample.inputs()[i];
           const Generator& gen =
               recipes[i]->generator(static_cast<int>(g % recipes[i]->generator_size()));
           names.push_back(Quote(gen.name()));
+          special = special || DrawsSpecialValues(gen, in.dtype);
           absl::StatusOr<at::Tensor> t =
               Generate(gen, in.shape, in.dtype, static_cast<int>(i), case_seed, context);
           if (!t.ok()) {
@@ -292,6 +297,9 @@ absl::Status Export(const LoadedSpec& spec, uint64_t seed, const std::string& di
           tensors.push_back(TensorRecord(*t, blob));
           full.push_back(*t);
         }
+        // The engine does not run such a case (spec.proto
+        // special_values_undefined).
+        if (special && !spec.proto().special_values_undefined().empty()) continue;
         if (g == 0) {
           // The argument list, with the tensors of this case found by identity.
           const std::vector<c10::IValue> stack = sample.Stack(full);
@@ -308,6 +316,7 @@ absl::Status Export(const LoadedSpec& spec, uint64_t seed, const std::string& di
           args_json = absl::StrCat("[\n        ", absl::StrJoin(args, ",\n        "), "]");
         }
         case_json.push_back(absl::StrCat("{\"g\": ", g, ", \"seed\": ", case_seed,
+                                         ", \"special\": ", special ? "true" : "false",
                                          ", \"generators\": [", absl::StrJoin(names, ", "),
                                          "], \"tensors\": [", absl::StrJoin(tensors, ", "), "]}"));
       }

@@ -86,9 +86,20 @@ def extreme_parts(target, w, is_max, dtype, g):
     if integral:
         gap = gap.round().clamp_min(1.0)
     t = target.unsqueeze(0)
-    v = t - gap if is_max else t + gap
+    # +inf under max (-inf under min) and nan: the others hold finite values
+    # on both sides of the largest (smallest) finite value (distribute.h).
+    unbounded = torch.isnan(t) | (t == (math.inf if is_max else -math.inf))
+    base = torch.where(unbounded, torch.full_like(t, hi if is_max else lo), t)
+    # Above the base on even ranks, below on odd ones (distribute.h).
+    side = torch.tensor([1.0 if r % 2 else -1.0 for r in range(w)],
+                        dtype=gap.dtype).view((w,) + (1,) * len(shape))
+    gap = torch.where(unbounded, gap * side, gap)
+    v = base - gap if is_max else base + gap
     if not integral:
         v = _round_to(v, dtype)
+        top = torch.finfo(dtype).max
+        v = torch.where(torch.isfinite(v) | ~torch.isfinite(base), v,
+                        torch.full_like(v, -top if is_max else top))
         # Keep the bound strict after rounding to the dtype.
         v = torch.where(v > t, t, v) if is_max else torch.where(v < t, t, v)
     return torch.where(hold, t, v)
@@ -104,6 +115,14 @@ def product_parts(target, w, dtype, g):
         f = _round_to(random_sign((w,) + shape, g) * uniform((w,) + shape, 0.5, 2.0, g), dtype)
     f.masked_fill_(hold, 1.0)
     others = f.prod(0)
+    if not integral:
+        # A finite non-zero value whose holder's part would overflow or fall
+        # below the smallest normal value gets factors of +-1 (distribute.h).
+        h = _round_to(target / others, dtype)
+        tiny = torch.finfo(dtype).tiny
+        fix = torch.isfinite(target) & (target != 0) & ~(torch.isfinite(h) & (h.abs() >= tiny))
+        f = torch.where(fix.unsqueeze(0), torch.sign(f), f)
+        others = f.prod(0)
     return torch.where(hold, (target / others).unsqueeze(0), f)
 
 
