@@ -187,7 +187,15 @@ OutputCheck Rejudge(const at::Tensor& full, const std::vector<at::Tensor>& local
                            : SpecialValueOf(LARGEST_FINITE, full.scalar_type());
   const at::Tensor ref = Float64(reference.value);
   const at::Tensor f = Float64(full);
-  const double max_ref = FiniteMaxAbs(ref);
+  // The reference's scale over the elements it is a reference for (within
+  // `limit`: nan_to_num's float64 inf is float64's largest value).
+  double max_ref = 0;
+  {
+    const double* rp = ref.data_ptr<double>();
+    for (int64_t i = 0; i < ref.numel(); ++i) {
+      if (std::abs(rp[i]) <= limit) max_ref = std::max(max_ref, std::abs(rp[i]));
+    }
+  }
   const int w = static_cast<int>(locals.size());
   const double base = std::max(reference.own_error, eps * max_ref);
   double growth = 1;
