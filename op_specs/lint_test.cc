@@ -12,8 +12,10 @@
 #include <vector>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "google/protobuf/text_format.h"
 #include "gtest/gtest.h"
+#include "shrt/engine/scalar_regimes.h"
 #include "shrt/engine/spec_tree.h"
 #include "shrt/ops/overload_name.h"
 #include "shrt/report/checkability.h"
@@ -240,6 +242,42 @@ TEST(LintTest, NoSampleIsWrittenTwice) {
                          << "{ op: \"" << op << "\" sample: \"" << name << "\""
                          << Renames(unnamed.items, first.items) << " }, giving the taken inputs "
                          << "their recipes with the entry's recipe or arg_recipe";
+    }
+  }
+}
+
+// Every scalar argument of a spec's op takes more than one regime in its
+// samples, and every pair of interacting ones both orders
+// (shrt/engine/scalar_regimes.h), or the spec says why one is all the op
+// has (spec.proto OpSpec.single_regime); and no such entry is stale.
+TEST(LintTest, ScalarArgumentsSpanTheirRegimes) {
+  absl::StatusOr<std::vector<LoadedSpec>> specs = LoadSpecTree("op_specs", "op_specs/recipes");
+  ASSERT_TRUE(specs.ok()) << specs.status();
+  std::set<std::string> files;
+  for (const LoadedSpec& s : *specs) {
+    if (s.is_variant() || !files.insert(s.path()).second) continue;  // the group's own op, once
+    absl::StatusOr<std::vector<ScalarRegimeGap>> gaps = ScalarRegimeGaps(s);
+    ASSERT_TRUE(gaps.ok()) << gaps.status();
+    std::set<std::vector<std::string>> explained;
+    for (const SingleRegime& entry : s.proto().single_regime()) {
+      EXPECT_FALSE(entry.reason().empty())
+          << s.WhereOp() << ": single_regime [" << absl::StrJoin(entry.arg(), ", ")
+          << "]: field 'reason' is required";
+      explained.insert({entry.arg().begin(), entry.arg().end()});
+    }
+    for (const ScalarRegimeGap& gap : *gaps) {
+      EXPECT_TRUE(explained.erase(gap.args))
+          << s.WhereOp() << ": " << OverloadToString(s.op()) << ": "
+          << (gap.args.size() == 1 ? "argument '" : "arguments '")
+          << absl::StrJoin(gap.args, "', '") << "': " << gap.seen
+          << ": sweep the other regimes (a Sweep of the samples), or say why this one is all "
+          << "the op has: single_regime { arg: \"" << absl::StrJoin(gap.args, "\" arg: \"")
+          << "\" reason: \"...\" }";
+    }
+    for (const std::vector<std::string>& stale : explained) {
+      ADD_FAILURE() << s.WhereOp() << ": single_regime [" << absl::StrJoin(stale, ", ")
+                    << "] is stale: the samples give it more than one regime, or the op has no "
+                    << "such scalar argument; remove the entry";
     }
   }
 }

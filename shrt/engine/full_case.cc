@@ -25,12 +25,7 @@ void DisableC10Backtraces() {
 
 bool Informative(const Tensors& outputs) {
   for (const at::Tensor& t : outputs) {
-    if (t.numel() == 0) return false;
-    const bool all_zero = !t.ne(0).any().item<bool>();
-    const bool all_nan =
-        (at::isFloatingType(t.scalar_type()) || at::isComplexType(t.scalar_type())) &&
-        t.isnan().all().item<bool>();
-    if (all_zero || all_nan) return false;
+    if (!t.isfinite().logical_and(t.ne(0)).any().item<bool>()) return false;
   }
   return true;
 }

@@ -32,7 +32,11 @@ using Tensors = std::vector<at::Tensor>;
 // time, and ShRT reports only what_without_backtrace().
 void DisableC10Backtraces();
 
-// A case is informative when no full output is empty, all zero or all NaN.
+// A case is informative when every full output has an element that is
+// finite and nonzero. An output that is empty, or all 0, inf and NaN,
+// matches too many rules to tell them apart: R -> P(sum) holds on it, as
+// inf + inf = inf, nan + nan = nan and 0 + 0 = 0 (xlogy(x, -2) is NaN but
+// where x is 0).
 // A case of special values (FullCase::special_inputs) is never counted so
 // by the engines, whatever its outputs: it checks R and S outputs for
 // their shapes only, so a rule it passes has passed nothing there, and a

@@ -3,12 +3,15 @@
 // hold by luck is refuted.
 #include "shrt/engine/full_case.h"
 
+#include <limits>
 #include <string>
+#include <vector>
 #include <utility>
 
 #include "gtest/gtest.h"
 #include "shrt/engine/sample.h"
 #include "shrt/engine/test_recipes.h"
+#include "shrt/engine/test_tensors.h"
 #include "shrt/engine/validate.h"
 #include "shrt/vocab/placement.h"
 
@@ -110,6 +113,24 @@ TEST(CaseMakerTest, ATinySampleDoesNotLetARuleHoldByLuck) {
     }
     EXPECT_TRUE(refuted) << "seed " << seed;
   }
+}
+
+// An output tells rules apart only where it has a finite nonzero element:
+// on one of 0, inf and NaN alone, R -> P(sum) holds (x + x = x).
+TEST(InformativeTest, AnOutputNeedsAFiniteNonzeroElement) {
+  const double inf = std::numeric_limits<double>::infinity();
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  auto f = [](std::vector<double> v) { return TensorOf(v, at::kFloat); };
+  auto informative = [](std::vector<at::Tensor> outputs) { return Informative(outputs); };
+  EXPECT_FALSE(informative({f({})}));
+  EXPECT_FALSE(informative({f({0, 0})}));
+  EXPECT_FALSE(informative({f({nan, 0, nan})}));  // xlogy(x, -2), with a 0 in x
+  EXPECT_FALSE(informative({f({inf, -inf, 0})}));
+  EXPECT_FALSE(informative({f({1.5}), f({nan})}));  // every output must be
+  EXPECT_TRUE(informative({f({nan, -0.5, inf})}));
+  EXPECT_TRUE(informative({TensorOf({0, 3}, at::kLong)}));
+  EXPECT_TRUE(informative({TensorOf({0, 1}, at::kBool)}));
+  EXPECT_FALSE(informative({TensorOf({0, 0}, at::kBool)}));
 }
 
 }  // namespace

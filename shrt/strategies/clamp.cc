@@ -4,7 +4,8 @@
 //
 // clamp / clip with Scalar bounds, clamp_min (max(x, c)) and clamp_max
 // (min(x, c)) are non-decreasing in x, so they commute with max and min
-// over ranks: P(max) -> P(max), P(min) -> P(min).
+// over ranks: P(max) -> P(max), P(min) -> P(min); clamp and clip with
+// crossed bounds (min > max) are the constant max (ClampScalarRules).
 // clamp_min.Tensor is maximum(x, lo) and clamp_max.Tensor is minimum(x, hi)
 // (binary.cc's kMaximum/kMinimum): non-decreasing in each input, and
 // max_r max(p_r, q_r) = max(max_r p_r, max_r q_r), so max(., .) keeps
@@ -40,6 +41,10 @@ bool IsTensor(const OpArgs& args, const char* name) {
   return v != nullptr && std::holds_alternative<TensorMeta>(*v);
 }
 
+Rules ClampScalar(const OpArgs& args) {
+  return ClampScalarRules(args.GetDouble("min"), args.GetDouble("max"), NanFree(args));
+}
+
 Rules ClampTensor(const OpArgs& args) {
   const bool lo = IsTensor(args, "min"), hi = IsTensor(args, "max");
   if (lo && hi) return kClampBoth;
@@ -49,8 +54,8 @@ Rules ClampTensor(const OpArgs& args) {
 }
 
 const bool kRegistered = RegisterPointwiseOps({
-    {"aten::clamp", IncreasingRules()},
-    {"aten::clip", IncreasingRules()},
+    {"aten::clamp", ClampScalar},
+    {"aten::clip", ClampScalar},
     {"aten::clamp_min", IncreasingRules()},
     {"aten::clamp_max", IncreasingRules()},
     {"aten::clamp_min.Tensor", kMaximum},

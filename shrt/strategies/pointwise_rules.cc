@@ -4,6 +4,7 @@
 
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "shrt/strategies/partial_algebra.h"
 #include "shrt/strategies/rule_set.h"
 
 namespace shrt {
@@ -153,6 +154,18 @@ Rules ScalarAffineRules(double a, double b) {
   if (a == 1 && b == 0) Append(out, l.multiplicative);  // the identity
   if (a >= 0) Append(out, l.increasing);
   if (a <= 0) Append(out, l.decreasing);
+  return out;
+}
+
+Rules ClampScalarRules(std::optional<double> lo, std::optional<double> hi, bool nan_free) {
+  if (!lo.has_value() || !hi.has_value() || !(*lo > *hi)) return IncreasingRules();
+  Rules out;
+  for (ReduceOp in : kAllReduceOps) {
+    if (nan_free) out.push_back({{Placement::Partial(in)}, {Placement::Replicate()}});
+    for (ReduceOp op : kAllReduceOps) {
+      if (ConstantKeeps(*hi, op)) out.push_back({{Placement::Partial(in)}, {Placement::Partial(op)}});
+    }
+  }
   return out;
 }
 

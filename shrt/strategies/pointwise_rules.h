@@ -27,6 +27,7 @@
 #define SHRT_STRATEGIES_POINTWISE_RULES_H_
 
 #include <initializer_list>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -71,6 +72,19 @@ const Rules& IdentityRules();        // P(op) -> P(op) for every reduce op
 // >= x, stay in the domain.
 const Rules& IncreasingFromBelowRules();  // P(min) -> P(min)
 const Rules& DecreasingFromBelowRules();  // P(min) -> P(max)
+
+// The Partial rules of clamp(x, lo, hi) = min(max(x, lo), hi) with scalar
+// bounds, either absent (nullopt), as clamp, clip and hardtanh compute it
+// (aten/src/ATen/native/cpu/UnaryOpsKernel.cpp clamp_scalar_kernel_impl,
+// hardtanh's kernel is clamp's): non-decreasing in x (IncreasingRules)
+// while lo <= hi. With lo > hi every finite or infinite x gives hi (max
+// first, then min; torch.clamp's documentation: "If min is greater than
+// max ... sets all elements in input to the value of max"), a constant, so
+// P(any) -> P(avg|max|min), and P(any) -> P(sum|product) where hi keeps
+// that reduction (partial_algebra.h ConstantKeeps). nan stays nan, so
+// P(any) -> R holds only when no input can hold nan (`nan_free`, NanFree):
+// a nan held on one rank gives nan there and hi on the others.
+Rules ClampScalarRules(std::optional<double> lo, std::optional<double> hi, bool nan_free);
 
 // The Partial rules of a * x + b * y, two tensors with broadcasting:
 // linear in both (P(sum) and P(avg) on both), affine in each (P(avg) on one,

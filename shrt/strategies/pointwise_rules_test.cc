@@ -114,5 +114,23 @@ TEST(PointwiseRulesTest, TextFormParsesPerCall) {
   EXPECT_THAT(Texts(PointwiseShardRules(OpArgs({}, {Meta({4})}, {}))), IsEmpty());
 }
 
+// clamp with crossed bounds is the constant max: its Partial rules are a
+// constant's, and R only where no nan can stay on one rank.
+TEST(ClampScalarRulesTest, CrossedBoundsAreAConstant) {
+  EXPECT_THAT(Texts(ClampScalarRules(-1.0, 1.0, false)),
+              ElementsAre("P(max) -> P(max)", "P(min) -> P(min)"));
+  EXPECT_THAT(Texts(ClampScalarRules(0.5, std::nullopt, false)),
+              ElementsAre("P(max) -> P(max)", "P(min) -> P(min)"));
+  const std::vector<std::string> crossed = Texts(ClampScalarRules(0.5, -0.5, false));
+  EXPECT_EQ(crossed.size(), 15u);  // five reductions in, avg/max/min out
+  EXPECT_THAT(crossed, ::testing::Contains("P(sum) -> P(max)"));
+  EXPECT_THAT(crossed, ::testing::Not(::testing::Contains("P(sum) -> R")));
+  EXPECT_THAT(crossed, ::testing::Not(::testing::Contains("P(sum) -> P(sum)")));
+  const std::vector<std::string> to_zero = Texts(ClampScalarRules(1.0, 0.0, true));
+  EXPECT_THAT(to_zero, ::testing::Contains("P(sum) -> R"));
+  EXPECT_THAT(to_zero, ::testing::Contains("P(max) -> P(sum)"));      // 0 keeps sum
+  EXPECT_THAT(to_zero, ::testing::Contains("P(avg) -> P(product)"));  // and product
+}
+
 }  // namespace
 }  // namespace shrt

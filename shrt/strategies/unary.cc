@@ -91,6 +91,13 @@ const Rules kLinearIncreasing = Concat({kLinear, kIncreasing});
 const Rules kSign = Concat({kIncreasing, kMultiplicative});
 Rules SignRules(const OpArgs& args) { return NanFree(args) ? kSign : kMultiplicative; }
 
+// hardtanh(x, min_val, max_val) is clamp(x, min_val, max_val), crossed
+// bounds included (pointwise_rules.h ClampScalarRules).
+Rules HardtanhRules(const OpArgs& args) {
+  return ClampScalarRules(args.GetDouble("min_val").value_or(-1.0),
+                          args.GetDouble("max_val").value_or(1.0), NanFree(args));
+}
+
 Rules LeakyReluRules(const OpArgs& args) {
   return args.GetDouble("negative_slope").value_or(0.01) >= 0 ? kIncreasing : kNone;
 }
@@ -149,7 +156,7 @@ const bool kRegistered = RegisterPointwiseOps({
     {"aten::relu6", kIncreasing},
     {"aten::selu", kIncreasing},
     {"aten::celu", kIncreasing},
-    {"aten::hardtanh", kIncreasing},
+    {"aten::hardtanh", HardtanhRules},
     {"aten::hardsigmoid", kIncreasing},
     {"aten::sigmoid", kIncreasing},
     {"aten::tanh", kIncreasing},
