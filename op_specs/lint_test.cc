@@ -2,7 +2,9 @@
 // dispatcher overload; every registered strategy has a spec or a reasoned
 // exemption (an `exclude` of its group's spec, or exemptions.textproto); no
 // exemption is stale; op_specs/groups.bzl is what the dispatcher says the
-// specs' groups are; no sample is written in two spec files. (Target naming
+// specs' groups are; no sample is written in two spec files; every scalar
+// argument takes more than one regime in its spec's samples, or the spec
+// says why not (shrt/engine/scalar_regimes.h). (Target naming
 // and collisions are checked by //codegen:lint_specs_test with the naming
 // function itself.)
 #include <algorithm>

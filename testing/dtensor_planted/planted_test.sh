@@ -55,7 +55,8 @@ PY
 expect 2 "a rules file that raises is a usage error naming it" -- "$shrt" validate --dtensor \
   --quiet --load="$lib" --dtensor_rules=/nonexistent/rules.py \
   --spec="$dir/shrt_planted_twice.textproto" --spec_dir="$dir" --recipe_dir=op_specs/recipes
-check "the error names the rules file" grep -q "rule_modules\[0\]: /nonexistent/rules.py raised FileNotFoundError" "$TEST_TMPDIR/err"
+check "the error names the rules file" grep -q "^shrt validate: --dtensor: /nonexistent/rules.py: FileNotFoundError: " "$TEST_TMPDIR/err"
+check "the error is one line" test "$(wc -l <"$TEST_TMPDIR/err")" -eq 1
 
 expect 2 "--dtensor_rules needs --dtensor" -- "$shrt" validate --quiet \
   --dtensor_rules="$dir/planted_rules.py" --spec="$dir/shrt_planted_twice.textproto" \

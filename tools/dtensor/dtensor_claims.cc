@@ -12,7 +12,9 @@
 #include <filesystem>
 
 #include "absl/strings/str_cat.h"
+#include "absl/strings/ascii.h"
 #include "absl/strings/str_join.h"
+#include "absl/strings/strip.h"
 #include "google/protobuf/util/json_util.h"
 #include "google/protobuf/util/message_differencer.h"
 #include "shrt/engine/nd_verdicts.h"
@@ -92,6 +94,16 @@ std::string Tail(const std::string& text, size_t n) {
   return nl == std::string::npos ? tail : tail.substr(nl + 1);
 }
 
+// The last non-empty line of `text`, without export_claims.py's
+// "export_claims: " prefix.
+std::string LastLine(absl::string_view text) {
+  text = absl::StripTrailingAsciiWhitespace(text);
+  const size_t nl = text.rfind('\n');
+  if (nl != absl::string_view::npos) text = text.substr(nl + 1);
+  absl::ConsumePrefix(&text, "export_claims: ");
+  return std::string(text);
+}
+
 }  // namespace
 
 absl::StatusOr<std::vector<dtensor::RequestSample>> RequestSamples(
@@ -164,6 +176,12 @@ absl::StatusOr<DTensorClaims> DTensorClaims::Export(const std::string& program,
   auto merged = std::make_shared<std::map<std::string, std::vector<Sample>>>();
   for (size_t i = 0; i < shares.size(); ++i) {
     const std::string stem = absl::StrCat(dir, "/", i);
+    if (WIFEXITED(statuses[i]) && WEXITSTATUS(statuses[i]) == 2) {
+      // Bad input (export_claims.py's exit status 2): its message is the
+      // last line of its stderr, after whatever torch warned.
+      absl::StatusOr<std::string> err = ReadFile(stem + ".stderr");
+      return absl::InvalidArgumentError(err.ok() ? LastLine(*err) : err.status().message());
+    }
     if (!WIFEXITED(statuses[i]) || WEXITSTATUS(statuses[i]) != 0) {
       absl::StatusOr<std::string> err = ReadFile(stem + ".stderr");
       return absl::FailedPreconditionError(absl::StrCat(

@@ -35,7 +35,9 @@ class DTensorClaims {
   // `jobs` processes at once (each on a share of the overloads, which
   // stay whole), through files in a fresh temporary directory, and reads
   // the claims. Errors: Internal when a program cannot be started or a
-  // file cannot be written; FailedPrecondition when a program exits
+  // file cannot be written; InvalidArgument with the last line of a
+  // program's stderr when it exits 2 (bad input: "/abs/rules.py:3:
+  // RuntimeError: boom"); FailedPrecondition when it exits otherwise
   // non-zero or by a signal, with the end of its stderr; FromProtos'.
   static absl::StatusOr<DTensorClaims> Export(const std::string& program,
                                               const dtensor::ClaimsRequest& request, int jobs);

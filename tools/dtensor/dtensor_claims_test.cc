@@ -193,6 +193,18 @@ json.dump({"strategy_source": "DTensor, torch 9.9", "world_size": req["world_siz
   }
 }
 
+// Bad input (exit status 2) is the one line the program ends its stderr
+// with, after whatever torch printed before.
+TEST(DTensorClaimsTest, BadInputIsTheProgramsLastLine) {
+  const std::string bad = Program("bad.py",
+                                  "sys.stderr.write('UserWarning: numpy\\n  warn()\\n"
+                                  "export_claims: /abs/rules.py:3: RuntimeError: boom\\n')\n"
+                                  "sys.exit(2)\n");
+  absl::Status s = DTensorClaims::Export(bad, Request(), 1).status();
+  EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_EQ(s.message(), "/abs/rules.py:3: RuntimeError: boom");
+}
+
 TEST(DTensorClaimsTest, ExportFailuresNameTheProgramAndItsStderr) {
   const std::string failing = Program("fail.py", "sys.stderr.write('no torch here\\n')\nsys.exit(3)\n");
   absl::Status s = DTensorClaims::Export(failing, Request(), 1).status();

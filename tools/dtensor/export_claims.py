@@ -45,6 +45,7 @@ import json
 import math
 import sys
 import time
+import traceback
 
 import torch
 
@@ -109,19 +110,27 @@ def argument(value, where):
     return value
 
 
-def run_rule_module(path, where):
+def run_rule_module(path):
     """Runs the Python file `path` (a module registering DTensor
-    strategies, e.g. for custom ops); BadRequest naming `where` when it
-    cannot be read or raises."""
+    strategies, e.g. for custom ops; `--dtensor_rules`); BadRequest
+    "<path>:<line>: <error type>: <message>" when it cannot be read or
+    raises, the line being the deepest of the module's own that the error
+    passed through (the request file is ShRT's, not the user's, so it is
+    not named)."""
     spec = importlib.util.spec_from_file_location(
         "shrt_dtensor_rules_%d" % len(sys.modules), path)
     if spec is None:
-        raise BadRequest("%s: %r is not a Python file" % (where, path))
+        raise BadRequest("%s: not a Python file" % path)
     module = importlib.util.module_from_spec(spec)
     try:
         spec.loader.exec_module(module)
     except Exception as e:  # the user's module: any error is theirs
-        raise BadRequest("%s: %s raised %s: %s" % (where, path, type(e).__name__, e)) from e
+        line = getattr(e, "lineno", None) if isinstance(e, SyntaxError) else None
+        for frame in traceback.extract_tb(e.__traceback__):
+            if frame.filename == path:
+                line = frame.lineno
+        where = path if line is None else "%s:%d" % (path, line)
+        raise BadRequest("%s: %s: %s" % (where, type(e).__name__, e)) from e
 
 
 def export(request, path="request"):
@@ -146,9 +155,9 @@ def export(request, path="request"):
         try:
             torch.ops.load_library(library)
         except (OSError, RuntimeError) as e:
-            raise BadRequest("%s: libraries[%d]: cannot load %r: %s" % (path, i, library, e)) from e
-    for i, module in enumerate(request.get("rule_modules", [])):
-        run_rule_module(module, "%s: rule_modules[%d]" % (path, i))
+            raise BadRequest("%s: cannot load: %s" % (library, e)) from e
+    for module in request.get("rule_modules", []):
+        run_rule_module(module)
     out = []
     for s, sample in enumerate(samples):
         where = "%s: samples[%d]" % (path, s)
