@@ -53,7 +53,7 @@ OpReport MergeReports(const std::vector<OpReport>& reports) {
     merged.warning_count += r.warning_count;
     for (const RuleVerdict& v : r.rules) {
       auto [it, fresh] = best.emplace(v.rule, v);
-      if (!fresh && v.verdict < it->second.verdict) it->second = v;
+      if (!fresh) it->second = CombineVerdicts(it->second, v);
     }
     for (const NdRuleVerdict& v : r.nd_rules) {
       auto [it, fresh] = best_nd.emplace(v.rule, v);
@@ -102,6 +102,7 @@ std::string SerializeOpReport(const OpReport& r) {
     o->set_rule(RuleToString(v.rule));
     o->set_verdict(static_cast<int>(v.verdict));
     o->set_evidence(v.evidence);
+    for (const std::string& u : v.unclaimed) o->add_unclaimed(u);
   }
   w.set_error(r.error);
   for (const std::string& n : r.notes) w.add_notes(n);
@@ -154,7 +155,8 @@ absl::StatusOr<OpReport> ParseOpReport(absl::string_view bytes) {
   for (const wire::RuleVerdict& v : w.rules()) {
     absl::StatusOr<Rule> rule = ParseRule(v.rule());
     if (!rule.ok()) return absl::InternalError(rule.status().message());
-    r.rules.push_back({*std::move(rule), static_cast<Verdict>(v.verdict()), v.evidence()});
+    r.rules.push_back({*std::move(rule), static_cast<Verdict>(v.verdict()), v.evidence(),
+                       {v.unclaimed().begin(), v.unclaimed().end()}});
   }
   r.error = w.error();
   r.notes.assign(w.notes().begin(), w.notes().end());

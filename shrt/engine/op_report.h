@@ -106,9 +106,8 @@ std::string SerializeOpReport(const OpReport& report);
 absl::StatusOr<OpReport> ParseOpReport(absl::string_view bytes);
 
 // Merges reports of the same overload (e.g. one per sample or world size)
-// as if validated together: a rule takes the first of incorrect, missing,
-// correct, unverified that any report gives it, with that report's
-// evidence. Counts, seconds, samples, notes and warnings add up; errors
+// as if validated together: a rule's verdicts combine as CombineVerdicts
+// (verdicts.h) combines them. Counts, seconds, samples, notes and warnings add up; errors
 // are joined; crashes add up.
 OpReport MergeReports(const std::vector<OpReport>& reports);
 

@@ -75,6 +75,51 @@ TEST(ValidateTest, UnclaimedValidRulesAreMissingAndExceptionsAreEvidence) {
                                          "R, P(avg) -> P(avg)"}));
 }
 
+// A rule claimed on one sample and refused on another where it also holds
+// (a strategy's condition, DTensor's shardability filter) is correct, and
+// names the sample that refused it; one claimed nowhere is missing.
+TEST(ValidateTest, ARuleRefusedOnSomeSamplesIsCorrectAndNamesThem) {
+  absl::StatusOr<LoadedSpec> spec = LoadedSpec::FromText(absl::StrCat(kMm, R"pb(
+    sample {
+      name: "one_row"
+      arg { name: "self" tensor { shape: [1, 6] } }
+      arg { name: "mat2" tensor { shape: [6, 3] } }
+    })pb"), "test.textproto", TestRecipes());
+  ASSERT_TRUE(spec.ok()) << spec.status();
+  // Claims S(0), R -> S(0) only where self has at least W = 4 rows, as
+  // DTensor's is_tensor_shardable does.
+  const RuleSource source = [](const OpArgs& args) -> absl::StatusOr<std::vector<Rule>> {
+    if (args.inputs()[0].sizes[0] < 4) return std::vector<Rule>{};
+    return std::vector<Rule>{*ParseRule("S(0), R -> S(0)")};
+  };
+  ValidateOptions options;
+  options.world_size = 4;
+  absl::StatusOr<OpReport> r = ValidateOp(*spec, source, options);
+  ASSERT_TRUE(r.ok()) << r.status();
+  EXPECT_THAT(Rules(*r, Verdict::kCorrect), UnorderedElementsAreArray({"S(0), R -> S(0)"}));
+  for (const RuleVerdict& v : r->rules) {
+    if (RuleToString(v.rule) == "S(0), R -> S(0)") {
+      EXPECT_THAT(v.unclaimed, ::testing::ElementsAre("one_row"));
+    }
+  }
+  EXPECT_THAT(Rules(*r, Verdict::kMissing), ::testing::Contains("R, S(1) -> S(1)"));
+}
+
+// Reports of one overload combine: incorrect over correct over missing,
+// the unclaimed samples of both.
+TEST(ValidateTest, CombinedVerdictsKeepTheStrongerFinding) {
+  const Rule rule = *ParseRule("S(0) -> S(0)");
+  const RuleVerdict correct{rule, Verdict::kCorrect, "holds on sample a", {"b"}};
+  const RuleVerdict missing{rule, Verdict::kMissing, "holds on sample c", {"c"}};
+  const RuleVerdict incorrect{rule, Verdict::kIncorrect, "refuted on sample d", {}};
+  RuleVerdict both = CombineVerdicts(missing, correct);
+  EXPECT_EQ(both.verdict, Verdict::kCorrect);
+  EXPECT_EQ(both.evidence, "holds on sample a");
+  EXPECT_THAT(both.unclaimed, ::testing::ElementsAre("b", "c"));
+  EXPECT_EQ(CombineVerdicts(both, incorrect).verdict, Verdict::kIncorrect);
+  EXPECT_EQ(CombineVerdicts(incorrect, missing).evidence, "refuted on sample d");
+}
+
 TEST(ValidateTest, EnumerationFindsExactlyReluRules) {
   OpReport r = Validate(R"pb(
     op: "aten::relu"

@@ -22,6 +22,27 @@ bool InReportOrder(const RuleVerdict& a, const RuleVerdict& b) {
   return std::tie(a.verdict, a.rule) < std::tie(b.verdict, b.rule);
 }
 
+RuleVerdict CombineVerdicts(const RuleVerdict& a, const RuleVerdict& b) {
+  // Incorrect, correct, missing, unverified: the stronger finding wins.
+  auto rank = [](Verdict v) {
+    switch (v) {
+      case Verdict::kIncorrect: return 0;
+      case Verdict::kCorrect: return 1;
+      case Verdict::kMissing: return 2;
+      case Verdict::kUnverified: return 3;
+    }
+    return 3;
+  };
+  const bool b_wins = rank(b.verdict) < rank(a.verdict);
+  RuleVerdict out = b_wins ? b : a;
+  for (const std::string& sample : (b_wins ? a : b).unclaimed) {
+    if (std::find(out.unclaimed.begin(), out.unclaimed.end(), sample) == out.unclaimed.end()) {
+      out.unclaimed.push_back(sample);
+    }
+  }
+  return out;
+}
+
 void VerdictBook::Record(State& st, const Rule& rule, Finding f, const std::string& evidence,
                          const std::string& sample, bool instance) {
   // A table declaration's evidence names the instance it concerns.
@@ -61,6 +82,7 @@ void VerdictBook::Add(const SampleTruth& truth, const std::vector<ClaimedRule>& 
   for (const Rule& rule : truth.Valid()) {
     if (claimed.contains(rule)) continue;
     State& st = rules_[rule];
+    st.unclaimed.push_back(truth.name());
     if (st.missing.empty()) {
       st.missing = absl::StrCat("holds on sample ", truth.name(), " (", truth.description(),
                                 ") but is not claimed there");
@@ -74,10 +96,10 @@ std::vector<RuleVerdict> VerdictBook::Rules() const {
     RuleVerdict v{rule, Verdict::kUnverified, st.uninformative};
     if (!st.refuted.empty()) {
       v = {rule, Verdict::kIncorrect, st.refuted};
-    } else if (!st.missing.empty()) {
-      v = {rule, Verdict::kMissing, st.missing};
     } else if (!st.valid.empty()) {
-      v = {rule, Verdict::kCorrect, st.valid};
+      v = {rule, Verdict::kCorrect, st.valid, st.unclaimed};
+    } else if (!st.missing.empty()) {
+      v = {rule, Verdict::kMissing, st.missing, st.unclaimed};
     } else if (st.uninformative.empty()) {
       v.evidence = st.not_applicable;
     }

@@ -1,10 +1,15 @@
 // Verdicts (DESIGN.md §2): a strategy's claims judged against ground truth
 // (ground_truth.h), sample by sample, then over all samples of an overload:
 //   incorrect   claimed on a sample where ground truth refutes it;
-//   missing     not incorrect, and valid on a sample where it was not
-//               claimed (degenerate and all-Replicate rules are never
-//               missing);
 //   correct     claimed, never refuted, and valid on a sample that claimed
+//               it, whether or not other samples where it holds claimed it
+//               too: a strategy's condition (or DTensor's shardability
+//               filter, is_tensor_shardable: a dim smaller than the mesh)
+//               that refuses it on some samples is not a missing rule, and
+//               those samples are named (RuleVerdict::unclaimed);
+//   missing     not incorrect, never valid where claimed, and valid on a
+//               sample where it was not claimed (degenerate and
+//               all-Replicate rules are never missing): the strategy lacks
 //               it;
 //   unverified  claimed, never refuted, never valid where claimed: every
 //               case was uninformative, or it applies to no case of any
@@ -37,7 +42,16 @@ struct RuleVerdict {
   // which it holds; correct: a sample on which it holds; unverified: why no
   // case was informative or applied.
   std::string evidence;
+  // correct and missing: the samples on which the rule holds but was not
+  // claimed, in the order first seen.
+  std::vector<std::string> unclaimed;
 };
+
+// The verdict of one rule over two sets of samples (e.g. two reports of
+// one overload), as if judged together: incorrect over correct over
+// missing over unverified, the first one's evidence, the unclaimed samples
+// of both.
+RuleVerdict CombineVerdicts(const RuleVerdict& a, const RuleVerdict& b);
 
 // The one report order of verdicts: by verdict (incorrect, missing,
 // correct, unverified), then by rule.
@@ -82,6 +96,7 @@ class VerdictBook {
     std::string refuted;         // claimed and refuted
     std::string valid;           // claimed and valid
     std::string missing;         // valid and not claimed
+    std::vector<std::string> unclaimed;  // the samples of `missing`
     std::string uninformative;   // claimed, held, no informative case
     std::string not_applicable;  // claimed where it cannot be built
   };

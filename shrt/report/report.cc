@@ -17,6 +17,7 @@ struct Entry {
   std::string condition;
   std::string evidence;
   bool composition = false;
+  std::vector<std::string> unclaimed;  // RuleVerdict::unclaimed of a correct rule
 };
 
 constexpr absl::string_view kComposition = "composition failure";
@@ -31,7 +32,8 @@ std::vector<Entry> Entries(const OpReport& op) {
   }
   if (op.declarations.empty()) {
     for (const RuleVerdict& r : op.rules) {
-      out.push_back({r.verdict, RuleToString(r.rule), "", r.evidence});
+      out.push_back({r.verdict, RuleToString(r.rule), "", r.evidence, false,
+                     r.verdict == Verdict::kCorrect ? r.unclaimed : std::vector<std::string>{}});
     }
     return out;
   }
@@ -43,6 +45,12 @@ std::vector<Entry> Entries(const OpReport& op) {
     if (r.verdict == Verdict::kMissing) out.push_back({r.verdict, RuleToString(r.rule), "", r.evidence});
   }
   return out;
+}
+
+// "not claimed on 2 samples where it holds: a, b".
+std::string UnclaimedText(const std::vector<std::string>& samples) {
+  return absl::StrCat("not claimed on ", samples.size(), samples.size() == 1 ? " sample" : " samples",
+                      " where it holds: ", absl::StrJoin(samples, ", "));
 }
 
 int CountOf(const OpReport& op, Verdict v) {
@@ -136,6 +144,7 @@ std::string TextReport(const std::vector<OpReport>& ops, int world_size, double 
         if (e.composition) absl::StrAppend(&out, "    [", kComposition, "]");
         absl::StrAppend(&out, e.composition ? " " : "    ", e.rule, e.condition.empty() ? "" : absl::StrCat("  when ", e.condition), "\n");
         if (v != Verdict::kCorrect) absl::StrAppend(&out, "      ", e.evidence, "\n");
+        if (!e.unclaimed.empty()) absl::StrAppend(&out, "      ", UnclaimedText(e.unclaimed), "\n");
       }
     }
     if (CountOf(op, Verdict::kIncorrect) > 0 || !op.error.empty() || !op.crashes.empty()) {
@@ -204,7 +213,10 @@ ValidationReport ReportProto(const std::vector<OpReport>& ops, int world_size, d
     const bool table = !op.declarations.empty();
     for (const Entry& e : Entries(op)) {
       switch (e.verdict) {
-        case Verdict::kCorrect: *v->add_correct() = RuleValue(e, table); break;
+        case Verdict::kCorrect:
+          *v->add_correct() = RuleValue(e, table);
+          if (!e.unclaimed.empty()) (*v->mutable_unclaimed())[e.rule] = UnclaimedText(e.unclaimed);
+          break;
         case Verdict::kMissing: *v->add_missing() = RuleValue(e, false); break;
         case Verdict::kUnverified: *v->add_unverified() = RuleValue(e, table); break;
         case Verdict::kIncorrect: {
