@@ -195,16 +195,19 @@ void ProductParts(const std::vector<double>& target, int w, double smallest_norm
       others *= f;
     }
     const double x = target[e];
-    double h = round(x / others);
-    if (std::isfinite(x) && x != 0 && !(std::abs(h) >= smallest_normal && std::isfinite(h))) {
+    double h = x / others;
+    const double rounded = round(h);
+    if (std::isfinite(x) && x != 0 &&
+        !(std::abs(rounded) >= smallest_normal && std::isfinite(rounded))) {
       others = 1;
       for (int k = 0; k + 1 < w; ++k) {
         double& f = parts.at(OtherRank(k, holder), e);
         f = std::copysign(1.0, f);
         others *= f;
       }
+      h = x / others;
     }
-    parts.at(holder, e) = x / others;
+    parts.at(holder, e) = h;
   }
 }
 

@@ -57,11 +57,12 @@ void Mask(const MaskGen& g, int i, Rng& rng, Values& v) {
 // values as the tensor has elements (all of them, or a 0-d tensor one), in
 // consecutive positions from a random start, from a random one of them on
 // (recipe.proto SpecialGen).
-void Special(const SpecialGen& g, c10::ScalarType dtype, Rng& rng, Values& v) {
-  if (!c10::isFloatingType(dtype)) {  // DrawsSpecialValues
+void Special(const Generator& gen, c10::ScalarType dtype, Rng& rng, Values& v) {
+  if (!DrawsSpecialValues(gen, dtype)) {
     for (double& x : v) x = rng.Normal();
     return;
   }
+  const SpecialGen& g = gen.special();
   std::vector<double> specials;
   for (int s : g.values()) specials.push_back(SpecialValueOf(static_cast<SpecialValue>(s), dtype));
   if (specials.empty()) return;
@@ -289,7 +290,7 @@ absl::StatusOr<at::Tensor> Generate(const Generator& gen, at::IntArrayRef shape,
     case Generator::kMagnitude: Magnitude(gen.magnitude(), i, rng, v); break;
     case Generator::kTies: Ties(gen.ties(), i, rng, v); break;
     case Generator::kMask: Mask(gen.mask(), i, rng, v); break;
-    case Generator::kSpecial: Special(gen.special(), dtype, rng, v); break;
+    case Generator::kSpecial: Special(gen, dtype, rng, v); break;
     case Generator::kIndex:
       if (absl::Status s = Index(gen.index(), rng, context, v); !s.ok()) return s;
       break;
