@@ -85,10 +85,10 @@ std::vector<NdRuleVerdict> NdVerdictBook::Rules() const {
                     st.uninformative.empty() ? st.not_applicable : st.uninformative};
     if (!st.refuted.empty()) {
       v = {rule, Verdict::kIncorrect, st.composition, st.refuted};
-    } else if (!st.missing.empty()) {
-      v = {rule, Verdict::kMissing, false, st.missing};
     } else if (!st.valid.empty()) {
       v = {rule, Verdict::kCorrect, false, st.valid};
+    } else if (!st.missing.empty()) {
+      v = {rule, Verdict::kMissing, false, st.missing};
     } else if (v.evidence.empty()) {
       continue;  // filtered and never holding: rightly filtered
     }

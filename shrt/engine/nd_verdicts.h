@@ -8,10 +8,12 @@
 //               expansion, not a rule, is wrong there (a rule that holds
 //               on the global shape only, uneven nested chunks, view
 //               sizes, strided shards);
-//   missing     not incorrect, filtered out by the expansion
-//               (is_tensor_shardable) on a sample where it holds and is
-//               informative: a filter too strict;
-//   correct     kept, never refuted, valid on a sample that kept it;
+//   correct     kept, never refuted, valid on a sample that kept it,
+//               whether or not the expansion filtered it out on other
+//               samples where it holds (the 1-D precedence, verdicts.h);
+//   missing     not incorrect, never valid where kept, filtered out by the
+//               expansion (is_tensor_shardable) on a sample where it holds
+//               and is informative: a filter too strict;
 //   unverified  kept, never refuted, never valid where kept (every case
 //               uninformative, or it applies to no case).
 // The all-Replicate N-D rule is implicit and never reported.

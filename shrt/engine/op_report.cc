@@ -57,7 +57,9 @@ OpReport MergeReports(const std::vector<OpReport>& reports) {
     }
     for (const NdRuleVerdict& v : r.nd_rules) {
       auto [it, fresh] = best_nd.emplace(v.rule, v);
-      if (!fresh && v.verdict < it->second.verdict) it->second = v;
+      if (!fresh && VerdictPrecedence(v.verdict) < VerdictPrecedence(it->second.verdict)) {
+        it->second = v;
+      }
     }
     if (merged.origins.size() < r.origins.size()) merged.origins.resize(r.origins.size());
     for (size_t o = 0; o < r.origins.size(); ++o) {

@@ -22,18 +22,18 @@ bool InReportOrder(const RuleVerdict& a, const RuleVerdict& b) {
   return std::tie(a.verdict, a.rule) < std::tie(b.verdict, b.rule);
 }
 
+int VerdictPrecedence(Verdict v) {
+  switch (v) {
+    case Verdict::kIncorrect: return 0;
+    case Verdict::kCorrect: return 1;
+    case Verdict::kMissing: return 2;
+    case Verdict::kUnverified: return 3;
+  }
+  return 3;
+}
+
 RuleVerdict CombineVerdicts(const RuleVerdict& a, const RuleVerdict& b) {
-  // Incorrect, correct, missing, unverified: the stronger finding wins.
-  auto rank = [](Verdict v) {
-    switch (v) {
-      case Verdict::kIncorrect: return 0;
-      case Verdict::kCorrect: return 1;
-      case Verdict::kMissing: return 2;
-      case Verdict::kUnverified: return 3;
-    }
-    return 3;
-  };
-  const bool b_wins = rank(b.verdict) < rank(a.verdict);
+  const bool b_wins = VerdictPrecedence(b.verdict) < VerdictPrecedence(a.verdict);
   RuleVerdict out = b_wins ? b : a;
   for (const std::string& sample : (b_wins ? a : b).unclaimed) {
     if (std::find(out.unclaimed.begin(), out.unclaimed.end(), sample) == out.unclaimed.end()) {

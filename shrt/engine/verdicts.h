@@ -47,6 +47,10 @@ struct RuleVerdict {
   std::vector<std::string> unclaimed;
 };
 
+// Which of one rule's verdicts over several samples (or reports) wins:
+// incorrect (0), then correct, missing, unverified (3).
+int VerdictPrecedence(Verdict v);
+
 // The verdict of one rule over two sets of samples (e.g. two reports of
 // one overload), as if judged together: incorrect over correct over
 // missing over unverified, the first one's evidence, the unclaimed samples
