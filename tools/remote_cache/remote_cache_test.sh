@@ -74,13 +74,13 @@ if grep -E '^INFO: [0-9]+ processes' "$tmp/fresh.log" | tail -1 | grep -qE 'sand
 fi
 
 echo "step 2: one rule removed from shrt/strategies/clamp.cc"
-# clamp keeps P(min) -> P(min) only (IncreasingFromBelowRules()).
-sed -i 's/{"aten::clamp", IncreasingRules()}/{"aten::clamp", IncreasingFromBelowRules()}/' shrt/strategies/clamp.cc
+# clamp_min keeps P(min) -> P(min) only (IncreasingFromBelowRules()).
+sed -i 's/{"aten::clamp_min", IncreasingRules()}/{"aten::clamp_min", IncreasingFromBelowRules()}/' shrt/strategies/clamp.cc
 git diff --quiet && { echo "FAIL: the edit did not apply"; exit 1; }
 bazel --output_base="$tmp/ob1" query "kind(test, rdeps(tests(//shrt/...), //shrt/strategies:clamp.cc))" \
   2>/dev/null | sort > "$tmp/expected"
 # The removed rule becomes a missing rule that its spec does not explain, so
-# //op_specs:aten_clamp's missing_rules check fails by design: only which
+# //op_specs:aten_clamp_min's missing_rules check fails by design: only which
 # tests ran matters here.
 bazel_test "$tmp/edit.log" "$tmp/ob1" --config=remote_readonly "${cache[@]}" || true
 ran "$tmp/edit.log" > "$tmp/ran"
