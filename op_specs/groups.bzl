@@ -834,6 +834,11 @@ OP_GROUPS = {
         "targets": ["aten__foreach_add_Scalar", "aten__foreach_add__Scalar", "aten__foreach_add_Scalar_out"],
         "samples_from": [],
     },
+    "foreach/aten__foreach_add_Tensor.textproto": {
+        "overloads": ["aten::_foreach_add.Tensor", "aten::_foreach_add_.Tensor", "aten::_foreach_add.Tensor_out"],
+        "targets": ["aten__foreach_add_Tensor", "aten__foreach_add__Tensor", "aten__foreach_add_Tensor_out"],
+        "samples_from": ["foreach/aten__foreach_mul_Tensor.textproto"],
+    },
     "foreach/aten__foreach_addcdiv_Scalar.textproto": {
         "overloads": ["aten::_foreach_addcdiv.Scalar", "aten::_foreach_addcdiv_.Scalar", "aten::_foreach_addcdiv.Scalar_out"],
         "targets": ["aten__foreach_addcdiv_Scalar", "aten__foreach_addcdiv__Scalar", "aten__foreach_addcdiv_Scalar_out"],
@@ -859,6 +864,31 @@ OP_GROUPS = {
         "targets": ["aten__foreach_ceil", "aten__foreach_ceil_", "aten__foreach_ceil_out"],
         "samples_from": [],
     },
+    "foreach/aten__foreach_clamp_max_List.textproto": {
+        "overloads": ["aten::_foreach_clamp_max.List", "aten::_foreach_clamp_max_.List", "aten::_foreach_clamp_max.List_out"],
+        "targets": ["aten__foreach_clamp_max_List", "aten__foreach_clamp_max__List", "aten__foreach_clamp_max_List_out"],
+        "samples_from": ["foreach/aten__foreach_mul_List.textproto"],
+    },
+    "foreach/aten__foreach_clamp_max_Scalar.textproto": {
+        "overloads": ["aten::_foreach_clamp_max.Scalar", "aten::_foreach_clamp_max_.Scalar", "aten::_foreach_clamp_max.Scalar_out"],
+        "targets": ["aten__foreach_clamp_max_Scalar", "aten__foreach_clamp_max__Scalar", "aten__foreach_clamp_max_Scalar_out"],
+        "samples_from": ["foreach/aten__foreach_add_Scalar.textproto"],
+    },
+    "foreach/aten__foreach_clamp_min_List.textproto": {
+        "overloads": ["aten::_foreach_clamp_min.List", "aten::_foreach_clamp_min_.List", "aten::_foreach_clamp_min.List_out"],
+        "targets": ["aten__foreach_clamp_min_List", "aten__foreach_clamp_min__List", "aten__foreach_clamp_min_List_out"],
+        "samples_from": ["foreach/aten__foreach_mul_List.textproto"],
+    },
+    "foreach/aten__foreach_clamp_min_Scalar.textproto": {
+        "overloads": ["aten::_foreach_clamp_min.Scalar", "aten::_foreach_clamp_min_.Scalar", "aten::_foreach_clamp_min.Scalar_out"],
+        "targets": ["aten__foreach_clamp_min_Scalar", "aten__foreach_clamp_min__Scalar", "aten__foreach_clamp_min_Scalar_out"],
+        "samples_from": ["foreach/aten__foreach_add_Scalar.textproto"],
+    },
+    "foreach/aten__foreach_clone.textproto": {
+        "overloads": ["aten::_foreach_clone", "aten::_foreach_clone.out"],
+        "targets": ["aten__foreach_clone", "aten__foreach_clone_out"],
+        "samples_from": ["foreach/aten__foreach_ceil.textproto"],
+    },
     "foreach/aten__foreach_cos.textproto": {
         "overloads": ["aten::_foreach_cos", "aten::_foreach_cos_", "aten::_foreach_cos.out"],
         "targets": ["aten__foreach_cos", "aten__foreach_cos_", "aten__foreach_cos_out"],
@@ -878,6 +908,11 @@ OP_GROUPS = {
         "overloads": ["aten::_foreach_div.Scalar", "aten::_foreach_div_.Scalar", "aten::_foreach_div.Scalar_out"],
         "targets": ["aten__foreach_div_Scalar", "aten__foreach_div__Scalar", "aten__foreach_div_Scalar_out"],
         "samples_from": ["foreach/aten__foreach_add_Scalar.textproto"],
+    },
+    "foreach/aten__foreach_div_Tensor.textproto": {
+        "overloads": ["aten::_foreach_div.Tensor", "aten::_foreach_div_.Tensor", "aten::_foreach_div.Tensor_out"],
+        "targets": ["aten__foreach_div_Tensor", "aten__foreach_div__Tensor", "aten__foreach_div_Tensor_out"],
+        "samples_from": ["foreach/aten__foreach_mul_Tensor.textproto"],
     },
     "foreach/aten__foreach_erf.textproto": {
         "overloads": ["aten::_foreach_erf", "aten::_foreach_erf_", "aten::_foreach_erf.out"],
@@ -908,6 +943,16 @@ OP_GROUPS = {
         "overloads": ["aten::_foreach_frac", "aten::_foreach_frac_", "aten::_foreach_frac.out"],
         "targets": ["aten__foreach_frac", "aten__foreach_frac_", "aten__foreach_frac_out"],
         "samples_from": ["foreach/aten__foreach_ceil.textproto", "foreach/aten__foreach_log.textproto"],
+    },
+    "foreach/aten__foreach_lerp_List.textproto": {
+        "overloads": ["aten::_foreach_lerp.List", "aten::_foreach_lerp_.List", "aten::_foreach_lerp.List_out"],
+        "targets": ["aten__foreach_lerp_List", "aten__foreach_lerp__List", "aten__foreach_lerp_List_out"],
+        "samples_from": [],
+    },
+    "foreach/aten__foreach_lerp_Scalar.textproto": {
+        "overloads": ["aten::_foreach_lerp.Scalar", "aten::_foreach_lerp_.Scalar", "aten::_foreach_lerp.Scalar_out"],
+        "targets": ["aten__foreach_lerp_Scalar", "aten__foreach_lerp__Scalar", "aten__foreach_lerp_Scalar_out"],
+        "samples_from": [],
     },
     "foreach/aten__foreach_lgamma.textproto": {
         "overloads": ["aten::_foreach_lgamma", "aten::_foreach_lgamma_", "aten::_foreach_lgamma.out"],
@@ -944,6 +989,11 @@ OP_GROUPS = {
         "targets": ["aten__foreach_minimum_List", "aten__foreach_minimum__List", "aten__foreach_minimum_List_out"],
         "samples_from": ["foreach/aten__foreach_mul_List.textproto"],
     },
+    "foreach/aten__foreach_mm.textproto": {
+        "overloads": ["aten::_foreach_mm"],
+        "targets": ["aten__foreach_mm"],
+        "samples_from": [],
+    },
     "foreach/aten__foreach_mul_List.textproto": {
         "overloads": ["aten::_foreach_mul.List", "aten::_foreach_mul_.List", "aten::_foreach_mul.List_out"],
         "targets": ["aten__foreach_mul_List", "aten__foreach_mul__List", "aten__foreach_mul_List_out"],
@@ -953,6 +1003,11 @@ OP_GROUPS = {
         "overloads": ["aten::_foreach_mul.Scalar", "aten::_foreach_mul_.Scalar", "aten::_foreach_mul.Scalar_out"],
         "targets": ["aten__foreach_mul_Scalar", "aten__foreach_mul__Scalar", "aten__foreach_mul_Scalar_out"],
         "samples_from": ["foreach/aten__foreach_add_Scalar.textproto"],
+    },
+    "foreach/aten__foreach_mul_Tensor.textproto": {
+        "overloads": ["aten::_foreach_mul.Tensor", "aten::_foreach_mul_.Tensor", "aten::_foreach_mul.Tensor_out"],
+        "targets": ["aten__foreach_mul_Tensor", "aten__foreach_mul__Tensor", "aten__foreach_mul_Tensor_out"],
+        "samples_from": [],
     },
     "foreach/aten__foreach_neg.textproto": {
         "overloads": ["aten::_foreach_neg", "aten::_foreach_neg_", "aten::_foreach_neg.out"],
@@ -973,6 +1028,11 @@ OP_GROUPS = {
         "overloads": ["aten::_foreach_round", "aten::_foreach_round_", "aten::_foreach_round.out"],
         "targets": ["aten__foreach_round", "aten__foreach_round_", "aten__foreach_round_out"],
         "samples_from": ["foreach/aten__foreach_ceil.textproto"],
+    },
+    "foreach/aten__foreach_rsqrt.textproto": {
+        "overloads": ["aten::_foreach_rsqrt", "aten::_foreach_rsqrt_", "aten::_foreach_rsqrt.out"],
+        "targets": ["aten__foreach_rsqrt", "aten__foreach_rsqrt_", "aten__foreach_rsqrt_out"],
+        "samples_from": ["foreach/aten__foreach_ceil.textproto", "foreach/aten__foreach_log.textproto"],
     },
     "foreach/aten__foreach_sigmoid.textproto": {
         "overloads": ["aten::_foreach_sigmoid", "aten::_foreach_sigmoid_", "aten::_foreach_sigmoid.out"],
@@ -1018,6 +1078,16 @@ OP_GROUPS = {
         "overloads": ["aten::_foreach_trunc", "aten::_foreach_trunc_", "aten::_foreach_trunc.out"],
         "targets": ["aten__foreach_trunc", "aten__foreach_trunc_", "aten__foreach_trunc_out"],
         "samples_from": ["foreach/aten__foreach_ceil.textproto"],
+    },
+    "foreach/aten__fused_adam.textproto": {
+        "overloads": ["aten::_fused_adam", "aten::_fused_adam_"],
+        "targets": ["aten__fused_adam", "aten__fused_adam_"],
+        "samples_from": [],
+    },
+    "foreach/aten__fused_adamw.textproto": {
+        "overloads": ["aten::_fused_adamw", "aten::_fused_adamw_"],
+        "targets": ["aten__fused_adamw", "aten__fused_adamw_"],
+        "samples_from": ["foreach/aten__fused_adam.textproto"],
     },
     "indexing/aten_gather.textproto": {
         "overloads": ["aten::gather", "aten::gather.out"],
@@ -2082,7 +2152,7 @@ OP_GROUPS = {
     "unary/aten_ceil.textproto": {
         "overloads": ["aten::ceil", "aten::ceil_", "aten::ceil.out"],
         "targets": ["aten_ceil", "aten_ceil_", "aten_ceil_out"],
-        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_deg2rad.textproto", "unary/aten_abs.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_deg2rad.textproto", "unary/aten_abs.textproto", "bitwise/aten_bitwise_not.textproto"],
     },
     "unary/aten_celu.textproto": {
         "overloads": ["aten::celu", "aten::celu_", "aten::celu.out"],
@@ -2092,7 +2162,7 @@ OP_GROUPS = {
     "unary/aten_cos.textproto": {
         "overloads": ["aten::cos", "aten::cos_", "aten::cos.out"],
         "targets": ["aten_cos", "aten_cos_", "aten_cos_out"],
-        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_deg2rad.textproto", "unary/aten_abs.textproto", "unary/aten_ceil.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_deg2rad.textproto", "unary/aten_abs.textproto", "bitwise/aten_bitwise_not.textproto", "unary/aten_ceil.textproto"],
     },
     "unary/aten_cosh.textproto": {
         "overloads": ["aten::cosh", "aten::cosh_", "aten::cosh.out"],
@@ -2117,12 +2187,12 @@ OP_GROUPS = {
     "unary/aten_erf.textproto": {
         "overloads": ["aten::erf", "aten::erf_", "aten::erf.out", "aten::special_erf", "aten::special_erf.out"],
         "targets": ["aten_erf", "aten_erf_", "aten_erf_out", "aten_special_erf", "aten_special_erf_out"],
-        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_deg2rad.textproto", "unary/aten_abs.textproto", "unary/aten_ceil.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_deg2rad.textproto", "unary/aten_abs.textproto", "bitwise/aten_bitwise_not.textproto", "unary/aten_ceil.textproto"],
     },
     "unary/aten_erfc.textproto": {
         "overloads": ["aten::erfc", "aten::erfc_", "aten::erfc.out", "aten::special_erfc", "aten::special_erfc.out"],
         "targets": ["aten_erfc", "aten_erfc_", "aten_erfc_out", "aten_special_erfc", "aten_special_erfc_out"],
-        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_deg2rad.textproto", "unary/aten_abs.textproto", "unary/aten_ceil.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_deg2rad.textproto", "unary/aten_abs.textproto", "bitwise/aten_bitwise_not.textproto", "unary/aten_ceil.textproto"],
     },
     "unary/aten_erfinv.textproto": {
         "overloads": ["aten::erfinv", "aten::erfinv_", "aten::erfinv.out", "aten::special_erfinv", "aten::special_erfinv.out"],
@@ -2132,7 +2202,7 @@ OP_GROUPS = {
     "unary/aten_exp.textproto": {
         "overloads": ["aten::exp", "aten::exp_", "aten::exp.out"],
         "targets": ["aten_exp", "aten_exp_", "aten_exp_out"],
-        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_deg2rad.textproto", "unary/aten_abs.textproto", "unary/aten_ceil.textproto", "unary/aten_cos.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_deg2rad.textproto", "unary/aten_abs.textproto", "bitwise/aten_bitwise_not.textproto", "unary/aten_ceil.textproto", "unary/aten_cos.textproto"],
     },
     "unary/aten_exp2.textproto": {
         "overloads": ["aten::exp2", "aten::exp2_", "aten::exp2.out", "aten::special_exp2", "aten::special_exp2.out"],
@@ -2142,12 +2212,12 @@ OP_GROUPS = {
     "unary/aten_expm1.textproto": {
         "overloads": ["aten::expm1", "aten::expm1_", "aten::expm1.out", "aten::special_expm1", "aten::special_expm1.out"],
         "targets": ["aten_expm1", "aten_expm1_", "aten_expm1_out", "aten_special_expm1", "aten_special_expm1_out"],
-        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_deg2rad.textproto", "unary/aten_abs.textproto", "unary/aten_ceil.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_deg2rad.textproto", "unary/aten_abs.textproto", "bitwise/aten_bitwise_not.textproto", "unary/aten_ceil.textproto"],
     },
     "unary/aten_floor.textproto": {
         "overloads": ["aten::floor", "aten::floor_", "aten::floor.out"],
         "targets": ["aten_floor", "aten_floor_", "aten_floor_out"],
-        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_deg2rad.textproto", "unary/aten_abs.textproto", "unary/aten_ceil.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_deg2rad.textproto", "unary/aten_abs.textproto", "bitwise/aten_bitwise_not.textproto", "unary/aten_ceil.textproto"],
     },
     "unary/aten_frac.textproto": {
         "overloads": ["aten::frac", "aten::frac_", "aten::frac.out"],
@@ -2282,7 +2352,7 @@ OP_GROUPS = {
     "unary/aten_reciprocal.textproto": {
         "overloads": ["aten::reciprocal", "aten::reciprocal_", "aten::reciprocal.out"],
         "targets": ["aten_reciprocal", "aten_reciprocal_", "aten_reciprocal_out"],
-        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_deg2rad.textproto", "unary/aten_abs.textproto", "unary/aten_ceil.textproto", "unary/aten_cos.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_deg2rad.textproto", "unary/aten_abs.textproto", "bitwise/aten_bitwise_not.textproto", "unary/aten_ceil.textproto", "unary/aten_cos.textproto"],
     },
     "unary/aten_relu.textproto": {
         "overloads": ["aten::relu", "aten::relu_", "aten::relu.out"],
@@ -2297,7 +2367,7 @@ OP_GROUPS = {
     "unary/aten_round.textproto": {
         "overloads": ["aten::round", "aten::round_", "aten::round.out"],
         "targets": ["aten_round", "aten_round_", "aten_round_out"],
-        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_deg2rad.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_deg2rad.textproto", "bitwise/aten_bitwise_not.textproto"],
     },
     "unary/aten_round_decimals.textproto": {
         "overloads": ["aten::round.decimals", "aten::round_.decimals", "aten::round.decimals_out", "aten::special_round", "aten::special_round.out"],
@@ -2322,12 +2392,12 @@ OP_GROUPS = {
     "unary/aten_sigmoid.textproto": {
         "overloads": ["aten::sigmoid", "aten::sigmoid_", "aten::sigmoid.out", "aten::special_expit", "aten::special_expit.out"],
         "targets": ["aten_sigmoid", "aten_sigmoid_", "aten_sigmoid_out", "aten_special_expit", "aten_special_expit_out"],
-        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_deg2rad.textproto", "unary/aten_abs.textproto", "unary/aten_ceil.textproto", "unary/aten_cos.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_deg2rad.textproto", "unary/aten_abs.textproto", "bitwise/aten_bitwise_not.textproto", "unary/aten_ceil.textproto", "unary/aten_cos.textproto"],
     },
     "unary/aten_sign.textproto": {
         "overloads": ["aten::sign", "aten::sign_", "aten::sign.out"],
         "targets": ["aten_sign", "aten_sign_", "aten_sign_out"],
-        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_deg2rad.textproto", "unary/aten_abs.textproto", "unary/aten_ceil.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_deg2rad.textproto", "unary/aten_abs.textproto", "bitwise/aten_bitwise_not.textproto", "unary/aten_ceil.textproto"],
     },
     "unary/aten_signbit.textproto": {
         "overloads": ["aten::signbit", "aten::signbit.out"],
@@ -2342,7 +2412,7 @@ OP_GROUPS = {
     "unary/aten_sin.textproto": {
         "overloads": ["aten::sin", "aten::sin_", "aten::sin.out"],
         "targets": ["aten_sin", "aten_sin_", "aten_sin_out"],
-        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_deg2rad.textproto", "unary/aten_abs.textproto", "unary/aten_ceil.textproto", "unary/aten_cos.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_deg2rad.textproto", "unary/aten_abs.textproto", "bitwise/aten_bitwise_not.textproto", "unary/aten_ceil.textproto", "unary/aten_cos.textproto"],
     },
     "unary/aten_sinc.textproto": {
         "overloads": ["aten::sinc", "aten::sinc_", "aten::sinc.out", "aten::special_sinc", "aten::special_sinc.out"],
@@ -2467,12 +2537,12 @@ OP_GROUPS = {
     "unary/aten_tanh.textproto": {
         "overloads": ["aten::tanh", "aten::tanh_", "aten::tanh.out"],
         "targets": ["aten_tanh", "aten_tanh_", "aten_tanh_out"],
-        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_deg2rad.textproto", "unary/aten_abs.textproto", "unary/aten_ceil.textproto", "unary/aten_cos.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_deg2rad.textproto", "unary/aten_abs.textproto", "bitwise/aten_bitwise_not.textproto", "unary/aten_ceil.textproto", "unary/aten_cos.textproto"],
     },
     "unary/aten_trunc.textproto": {
         "overloads": ["aten::trunc", "aten::trunc_", "aten::trunc.out", "aten::fix", "aten::fix_", "aten::fix.out"],
         "targets": ["aten_trunc", "aten_trunc_", "aten_trunc_out", "aten_fix", "aten_fix_", "aten_fix_out"],
-        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_deg2rad.textproto", "unary/aten_abs.textproto", "unary/aten_ceil.textproto"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_deg2rad.textproto", "unary/aten_abs.textproto", "bitwise/aten_bitwise_not.textproto", "unary/aten_ceil.textproto"],
     },
     "views/aten__neg_view_copy.textproto": {
         "overloads": ["aten::_neg_view_copy", "aten::_neg_view_copy.out"],

@@ -53,3 +53,10 @@ FAMILY_SRCS = {
         "matrix_product.h",
     ],
 }
+
+# The families a family's strategies query through the registry, by family:
+# the foreach family applies the element op's registered strategy per list
+# position (foreach.cc), so its library links the families of those ops.
+FAMILY_DEPS = {
+    "foreach": ["binary", "clamp", "copy", "matrix", "ternary", "unary"],
+}

@@ -1,81 +1,71 @@
-// Strategies for the `_foreach_*` list ops: op(self[0..n), other[0..n), ...)
-// returns out[0..n) with out[i] = elem_op(self[i], other[i], ...), each
-// position computed by the element op on that position's tensors alone
-// (on CPU libtorch 1.13 runs the slow path, literally one element-op call
-// per position: ATen/native/ForeachOpsKernels.cpp).
+// Strategies for the `_foreach_*` list ops and the fused optimizers: ops
+// that compute, at every list position i, one op on the tensors at i (and
+// on the tensors every position shares), independently of the other
+// positions (on CPU the slow path calls the element op once per position:
+// ATen/native/ForeachOpsKernels.cpp; FusedAdamKernel.cpp runs the Adam step
+// per tensor).
 //
 // Tensor[] arguments are flattened in order (DESIGN.md §5): for list
 // arguments L_0 .. L_{k-1} of length n the rule inputs are L_0[0..n), then
-// L_1[0..n), ..., and the outputs are out[0..n).
+// L_1[0..n), ..., then the lone Tensor arguments (every position's, in
+// schema order: `_foreach_add.Tensor`'s 0-d `other`, the optimizers'
+// `grad_scale`, `found_inf` and tensor `lr`); the outputs are the returned
+// lists (or the written ones, for `-> ()` variants) likewise.
 //
-// Since position i's output depends only on position i's inputs, a rule of
+// Since position i's outputs depend only on position i's inputs, a rule of
 // the list op is any choice, per position, of one of that position's element
-// rules, and every such choice holds: the positions do not interact, so each
-// rank's locals are correct position by position. The strategy is therefore
-// the product over positions of each position's element rules, minus the one
+// rules that agree on the shared tensors, and every such choice holds: the
+// positions do not interact, so each rank's locals are correct position by
+// position. The strategy is therefore the product over positions of each
+// position's element rules (per placement of the shared tensors), minus the
 // all-R rule overall. This is DTensor's list strategy
 // (torch/distributed/tensor/_ops/_pointwise_ops.py, `list_pointwise_strategy`
-// for the ops of `for_each_ops`), which builds a TupleStrategy holding one
-// pointwise strategy per list position, so each position gets its own
-// placement.
+// for the ops of `for_each_ops`; single-dim registrations are expanded per
+// element, _ops/utils.py `expanded_foreach_strategy`), which gives each
+// position its own placement.
 //
-// Each position's element rules include its replicated ones: all-R inputs
-// -> R, and all-R inputs -> P(avg), P(max), P(min) (every rank computes the
-// full out[i]; the mean, max and min of W identical values are that value).
-// The latter are degenerate for a single op (DESIGN.md §3), but in a list
-// they combine with another position's real rule, e.g. abs on two tensors:
+// The element rules of a position are, first, its replicated ones: all-R
+// inputs -> R, and, when the list has more than one position, all-R inputs
+// -> each output R, P(avg), P(max) or P(min) (every rank computes the full
+// output; the mean, max and min of W identical values are that value).
+// These are degenerate for a single op (DESIGN.md §3), but in a list they
+// combine with another position's real rule, e.g. abs on two tensors:
 // `S(0), R -> S(0), P(max)`; DTensor does not produce them, but they hold.
+// Then the element op's own rules: for a `_foreach_*` op, the registered
+// strategy of the aten op it applies per position (its row below names
+// it: `_foreach_add.Scalar` applies `add.Scalar`, its `scalar` argument
+// being add's `other`), queried from the registry with the position's
+// tensors, so each op's algebra has one home (binary.cc, unary.cc,
+// ternary.cc, clamp.cc, ...). The families those ops live in are linked
+// with this one (families.bzl FAMILY_DEPS).
 //
-// The element rules of position i are those of the corresponding pointwise
-// op on (self[i], other[i], ...) -> out[i] (shrt/strategies/binary.cc,
-// unary.cc, ternary.cc give the algebra; the lists are repeated here since
-// those files keep them file-local):
-//   shard rules: PointwiseShardRules of the position (pointwise_rules.h),
-//     which also handles broadcasting between self[i] and other[i];
-//   _foreach_add.List / _foreach_sub.List: add.Tensor / sub.Tensor,
-//     a * x + b * y with a = 1, b = +-alpha: TwoTensorAffineRules(1, b);
-//   _foreach_mul.List: mul.Tensor (bilinear: P(sum) or P(avg) on one
-//     factor with the other R; multiplicative);
-//   _foreach_div.List: div.Tensor (linear in self off zero divisors, which
-//     the specs draw from the "nonzero" recipe; multiplicative);
-//   _foreach_maximum.List / _foreach_minimum.List: maximum / minimum
-//     commute with max / min over ranks, and are non-decreasing in each;
-//   _foreach_{add,sub,mul,div}.Scalar: the one-tensor affine map
-//     a * x + b of add/sub/mul/div.Scalar (add: a = 1, b = c; sub: a = 1,
-//     b = -c; mul: a = c, b = 0; div: a = 1 / c, b = 0, nothing for c = 0):
-//     P(avg) always, P(sum) iff b == 0, identity rules for a == 1, b == 0,
-//     monotone by the sign of a;
-//   _foreach_addcmul.Scalar / _foreach_addcdiv.Scalar: addcmul / addcdiv
-//     (ternary.cc): linear in (self, tensor1) jointly (and in (self,
-//     tensor2) for addcmul), affine in each alone (tensor2 excepted for
-//     addcdiv), non-decreasing in self;
-//   unary ops, as unary.cc: abs, reciprocal: multiplicative; neg: linear
-//     and non-increasing; ceil, floor, round, trunc, erf, exp, expm1,
-//     sigmoid, tanh, atan, sinh: non-decreasing; erfc: non-increasing;
-//     log, log10, log1p, log2, sqrt: non-decreasing on a half-line, only
-//     P(min) -> P(min) (P(min) parts are >= x and stay in the domain);
-//     acos, asin, cos, cosh, sin, tan, frac, lgamma: no Partial rule;
-//     ceil, floor, round, trunc are the identity on integer tensors, so a
-//     position with an integral input gets every identity rule
-//     (P(op) -> P(op) for sum, avg, max, min, product);
-//   _foreach_norm.Scalar: out[i] = linalg_vector_norm(self[i], ord), 0-d.
-//     DTensor (torch/distributed/tensor/_ops/_math_ops.py,
-//     `foreach_norm_strategy`) gives each position vector_norm's reduction
-//     strategy with a _NormPartial(ord) output; ShRT has P(sum) and P(max)
-//     only, so: for ord 1 (sum of |x|) and ord 0 (count of nonzeros) the
-//     norms of disjoint chunks add up: S(d) -> P(sum) on every dim (an
-//     empty chunk gives 0). On a size-1 dim rank 0 holds all of self[i] and
-//     the other ranks' chunks are empty, whose norm is 0 for a finite
-//     ord >= 0, so S(d) -> P(sum) and S(d) -> P(max) (norms are >= 0).
-//     ord +-inf gives S(d) -> P(max) / P(min) only when no chunk is empty
-//     (the norm of an empty tensor raises), which depends on W: not
-//     claimed. A one-element self[i] has norm |x| (ord != 0) or [x != 0]
-//     (ord 0), both multiplicative: P(product) -> P(product).
+// `_foreach_norm.Scalar`: out[i] = linalg_vector_norm(self[i], ord), 0-d.
+//   DTensor (torch/distributed/tensor/_ops/_math_ops.py,
+//   `foreach_norm_strategy`) gives each position vector_norm's reduction
+//   strategy with a _NormPartial(ord) output; ShRT has P(sum) and P(max)
+//   only, so: for ord 1 (sum of |x|) and ord 0 (count of nonzeros) the
+//   norms of disjoint chunks add up: S(d) -> P(sum) on every dim (an
+//   empty chunk gives 0). On a size-1 dim rank 0 holds all of self[i] and
+//   the other ranks' chunks are empty, whose norm is 0 for a finite
+//   ord >= 0, so S(d) -> P(sum) and S(d) -> P(max) (norms are >= 0).
+//   ord +-inf gives S(d) -> P(max) / P(min) only when no chunk is empty
+//   (the norm of an empty tensor raises), which depends on W: not
+//   claimed. A one-element self[i] has norm |x| (ord != 0) or [x != 0]
+//   (ord 0), both multiplicative: P(product) -> P(product).
+//
+// The fused optimizers (`_fused_adam`, `_fused_adamw`, and their
+// `tensor_lr` overloads) update, at position i, param, grad, exp_avg,
+// exp_avg_sq (and max_exp_avg_sq with amsgrad) from those and the 0-d
+// state_step (ATen/native/FusedAdam.cpp, `_fused_adam_kernel_cpu_`): every
+// output element is a function of the same element of each same-shaped
+// input, and of 0-d values (step, lr, grad_scale, found_inf). So their
+// element rules are the shard rules of that map (on every dim d, each
+// same-shaped tensor S(d), the 0-d ones R, every output S(d)), plus the
+// Partial rules of the parts of the step that are affine: in exp_avg, and
+// in param where grad does not depend on it (AdamElement). exp_avg_sq
+// enters through a sqrt and grad through its square: no rule on either.
 //
 // Not covered, and why:
-//   - the in-place variants (_foreach_add_.List, ...) return () and write
-//     self: ShRT's rules place outputs (returns) only, so they would have
-//     zero outputs; their specs exclude them;
 //   - the out= variants (_foreach_add.List_out, ...) take a Tensor(a!)[]
 //     out list, which ShRT fills with one tensor (libtorch rejects it);
 //     their specs exclude them;
@@ -85,236 +75,382 @@
 //     §3), so no rule could be verified.
 #include <cmath>
 #include <functional>
+#include <map>
+#include <optional>
 #include <string>
 #include <utility>
+#include <variant>
 #include <vector>
 
-#include "c10/core/ScalarType.h"
+#include "absl/strings/str_cat.h"
+#include "shrt/ops/overload_name.h"
 #include "shrt/strategies/pointwise_rules.h"
 #include "shrt/strategies/rule_set.h"
 
 namespace shrt {
 namespace {
 
-const Rules kNone = {};
-const Rules& kIncreasing = IncreasingRules();
-const Rules& kDecreasing = DecreasingRules();
-const Rules& kMultiplicative = MultiplicativeRules();
-const Rules& kIncreasingFromBelow = IncreasingFromBelowRules();
-const Rules kLinearDecreasing = Concat({LinearRules(), DecreasingRules()});
-
-const Rules& kMul = MulRules();
-const Rules& kDiv = DivRules();
-const Rules& kMaximum = MaximumRules();
-const Rules& kMinimum = MinimumRules();
-const Rules& kAddcmul = AddcmulRules();
-const Rules& kAddcdiv = AddcdivRules();
-
-double Alpha(const OpArgs& args) { return args.GetDouble("alpha").value_or(1.0); }
-double ScalarArg(const OpArgs& args) { return args.GetDouble("scalar").value_or(0.0); }
-
-Rules AddList(const OpArgs& args) { return TwoTensorAffineRules(1, Alpha(args)); }
-Rules SubList(const OpArgs& args) { return TwoTensorAffineRules(1, -Alpha(args)); }
-Rules AddScalar(const OpArgs& args) { return ScalarAffineRules(1, ScalarArg(args)); }
-Rules SubScalar(const OpArgs& args) { return ScalarAffineRules(1, -ScalarArg(args)); }
-Rules MulScalar(const OpArgs& args) { return ScalarAffineRules(ScalarArg(args), 0); }
-Rules DivScalar(const OpArgs& args) {
-  const double c = ScalarArg(args);
-  return c == 0 ? kNone : ScalarAffineRules(1 / c, 0);
-}
-
-// The element Partial rules of a row: fixed, or a function of the list
-// op's non-tensor arguments (the same at every position).
-struct ForeachOp {
-  ForeachOp(const char* overload, Rules partial_rules)
-      : overload(overload), fixed(std::move(partial_rules)) {}
-  ForeachOp(const char* overload, PartialRulesFn partial_rules)
-      : overload(overload), from_args(partial_rules) {}
-
-  const char* overload;
-  Rules fixed;
-  PartialRulesFn from_args = nullptr;
-  // Rounding ops (ceil, floor, round, trunc) are the identity on integer
-  // tensors: a position with an integral input gets IdentityRules.
-  bool identity_on_integers = false;
+// Where a list op's tensors sit among its rule inputs: per element input,
+// the offset of its list (position i's tensor is at offset + i) or of the
+// lone tensor every position shares. Read from the args (Tensor[] and
+// Tensor values, in schema order); an empty list (the optimizers'
+// max_exp_avg_sqs without amsgrad) has no position.
+struct ListLayout {
+  struct Slot {
+    size_t offset;
+    bool shared;
+  };
+  std::vector<Slot> slots;
+  size_t n = 0;  // the list length
+  size_t outputs_per_position = 0;
 };
 
-ForeachOp Rounding(const char* overload) {
-  ForeachOp op(overload, IncreasingRules());
-  op.identity_on_integers = true;
-  return op;
+// The rules of one position's element op on the position's own args
+// (inputs: per slot, the position's list element or the shared tensor;
+// outputs: the position's outputs).
+using ElementFn = std::function<absl::StatusOr<Rules>(const OpArgs& element)>;
+
+absl::StatusOr<ListLayout> LayoutOf(const OpArgs& args) {
+  ListLayout layout;
+  size_t offset = 0;
+  for (const OpArg& a : args.args()) {
+    if (std::holds_alternative<TensorMeta>(a.value)) {
+      layout.slots.push_back({offset++, true});
+    } else if (const auto* list = std::get_if<std::vector<TensorMeta>>(&a.value)) {
+      if (list->empty()) continue;
+      if (layout.n != 0 && list->size() != layout.n) {
+        return absl::InvalidArgumentError(absl::StrCat(
+            "list '", a.name, "' has ", list->size(), " tensors, another ", layout.n));
+      }
+      layout.n = list->size();
+      layout.slots.push_back({offset, false});
+      offset += list->size();
+    }
+  }
+  if (layout.n == 0 || offset != args.inputs().size() || args.outputs().size() % layout.n != 0) {
+    return absl::InvalidArgumentError(absl::StrCat(
+        "the tensors do not form lists of one length (", args.inputs().size(), " inputs, ",
+        args.outputs().size(), " outputs)"));
+  }
+  layout.outputs_per_position = args.outputs().size() / layout.n;
+  return layout;
 }
 
-// The rules of one position's element op, shards and Partial ones, on the
-// position's own args (inputs: self[i], other[i], ...; output: out[i]).
-using ElementFn = std::function<Rules(const OpArgs& element)>;
+// The replicated rules of a position: all-R -> R, and, with `combine`,
+// all-R -> every combination of R and P(avg|max|min) over the outputs.
+Rules ReplicatedRules(const OpArgs& element, bool combine) {
+  const size_t k = element.outputs().size();
+  const std::vector<Placement> all_r(element.inputs().size(), Placement::Replicate());
+  const std::vector<Placement> choices = {
+      Placement::Replicate(), Placement::Partial(ReduceOp::kAvg),
+      Placement::Partial(ReduceOp::kMax), Placement::Partial(ReduceOp::kMin)};
+  Rules rules = {Rule{all_r, std::vector<Placement>(k, Placement::Replicate())}};
+  if (!combine) return rules;
+  std::vector<size_t> pick(k, 0);
+  Rules partial;
+  while (true) {
+    size_t i = 0;
+    while (i < k && ++pick[i] == choices.size()) pick[i++] = 0;
+    if (i == k) break;
+    Rule rule{all_r, {}};
+    for (size_t o = 0; o < k; ++o) rule.outputs.push_back(choices[pick[o]]);
+    partial.push_back(std::move(rule));
+  }
+  Append(rules, KeepApplicable(element, std::move(partial)));
+  return rules;
+}
 
 // The element rules of every position, each list starting with that
-// position's replicated rules: all-R, and all-R inputs -> P(avg|max|min)
-// (every rank computes the full out[i], and the mean, max and min of W
-// identical values are that value; degenerate for a single op, but in a
-// list they combine with other positions' non-trivial rules). Tensor[]
-// inputs are split evenly into `lists` lists (the op's Tensor[] arguments;
-// a foreach op has no lone Tensor argument).
-absl::StatusOr<std::vector<Rules>> ElementRules(const OpArgs& args, const ElementFn& fn) {
-  const size_t n = args.outputs().size();
-  const size_t total = args.inputs().size();
-  if (n == 0) {
-    // The in-place variants (_foreach_add_.List: `-> ()`) have no output
-    // that a rule could place; their specs exclude them.
-    return absl::InvalidArgumentError(
-        "a foreach overload without outputs (an in-place `-> ()` variant) has no rule");
-  }
-  if (total % n != 0) {
-    return absl::InvalidArgumentError("a foreach op needs lists of one length as inputs and output");
-  }
-  const size_t lists = total / n;
+// position's replicated rules.
+absl::StatusOr<std::vector<Rules>> ElementRules(const OpArgs& args, const ListLayout& layout,
+                                                const ElementFn& fn) {
+  const size_t n = layout.n, k = layout.outputs_per_position;
   std::vector<Rules> per_position;
   for (size_t i = 0; i < n; ++i) {
-    std::vector<TensorMeta> inputs;
-    for (size_t l = 0; l < lists; ++l) inputs.push_back(args.inputs()[l * n + i]);
-    const OpArgs element({}, std::move(inputs), {args.outputs()[i]});
-    const std::vector<Placement> all_r(lists, Placement::Replicate());
-    Rules rules = {Rule{all_r, {Placement::Replicate()}}};
-    for (ReduceOp op : {ReduceOp::kAvg, ReduceOp::kMax, ReduceOp::kMin}) {
-      Append(rules, KeepApplicable(element, {Rule{all_r, {Placement::Partial(op)}}}));
+    std::vector<TensorMeta> inputs, outputs;
+    for (const ListLayout::Slot& s : layout.slots) {
+      inputs.push_back(args.inputs()[s.shared ? s.offset : s.offset + i]);
     }
-    Append(rules, KeepApplicable(element, fn(element)));
+    for (size_t o = 0; o < k; ++o) outputs.push_back(args.outputs()[o * n + i]);
+    // The position's own args: each list argument as its tensor at i.
+    std::vector<OpArg> own_args;
+    for (const OpArg& a : args.args()) {
+      const auto* list = std::get_if<std::vector<TensorMeta>>(&a.value);
+      if (list == nullptr) {
+        own_args.push_back(a);
+      } else if (!list->empty()) {
+        own_args.push_back({a.name, (*list)[i]});
+      }
+    }
+    const OpArgs element(std::move(own_args), std::move(inputs), std::move(outputs));
+    Rules rules = ReplicatedRules(element, n > 1);
+    absl::StatusOr<Rules> own = fn(element);
+    if (!own.ok()) return own.status();
+    Append(rules, KeepApplicable(element, *std::move(own)));
     per_position.push_back(std::move(rules));
   }
   return per_position;
 }
 
-// The product over positions of their element rules, flattened in rule
-// order, without the all-R rule.
-Rules Product(const std::vector<Rules>& per_position, size_t lists) {
-  const size_t n = per_position.size();
-  Rules out;
-  std::vector<size_t> pick(n, 0);
-  while (true) {
-    Rule rule;
-    rule.inputs.assign(lists * n, Placement::Replicate());
-    rule.outputs.assign(n, Placement::Replicate());
-    for (size_t i = 0; i < n; ++i) {
-      const Rule& e = per_position[i][pick[i]];
-      for (size_t l = 0; l < lists; ++l) rule.inputs[l * n + i] = e.inputs[l];
-      rule.outputs[i] = e.outputs[0];
+// The product over positions of their element rules that agree on the
+// shared tensors, flattened in rule order, without the all-R rule.
+Rules Product(const std::vector<Rules>& per_position, const ListLayout& layout,
+              size_t total_inputs) {
+  const size_t n = layout.n, k = layout.outputs_per_position;
+  // Each position's rules by their shared tensors' placements.
+  using Key = std::vector<Placement>;
+  auto key = [&](const Rule& e) {
+    Key shared;
+    for (size_t j = 0; j < layout.slots.size(); ++j) {
+      if (layout.slots[j].shared) shared.push_back(e.inputs[j]);
     }
-    if (!IsAllReplicate(rule)) out.push_back(std::move(rule));
-    size_t i = 0;
-    while (i < n && ++pick[i] == per_position[i].size()) pick[i++] = 0;
-    if (i == n) break;
+    return shared;
+  };
+  std::vector<std::map<Key, std::vector<const Rule*>>> by_shared(n);
+  for (size_t i = 0; i < n; ++i) {
+    for (const Rule& e : per_position[i]) by_shared[i][key(e)].push_back(&e);
+  }
+  Rules out;
+  for (const auto& [shared, first] : by_shared[0]) {
+    std::vector<const std::vector<const Rule*>*> choices;
+    for (size_t i = 0; i < n; ++i) {
+      auto it = by_shared[i].find(shared);
+      if (it == by_shared[i].end()) break;
+      choices.push_back(&it->second);
+    }
+    if (choices.size() != n) continue;
+    std::vector<size_t> pick(n, 0);
+    while (true) {
+      Rule rule;
+      rule.inputs.assign(total_inputs, Placement::Replicate());
+      rule.outputs.assign(k * n, Placement::Replicate());
+      for (size_t i = 0; i < n; ++i) {
+        const Rule& e = *(*choices[i])[pick[i]];
+        for (size_t j = 0; j < layout.slots.size(); ++j) {
+          const ListLayout::Slot& s = layout.slots[j];
+          rule.inputs[s.shared ? s.offset : s.offset + i] = e.inputs[j];
+        }
+        for (size_t o = 0; o < k; ++o) rule.outputs[o * n + i] = e.outputs[o];
+      }
+      if (!IsAllReplicate(rule)) out.push_back(std::move(rule));
+      size_t i = 0;
+      while (i < n && ++pick[i] == choices[i]->size()) pick[i++] = 0;
+      if (i == n) break;
+    }
   }
   return out;
 }
 
-absl::StatusOr<Rules> ForeachRules(const OpArgs& args, const ElementFn& fn) {
-  absl::StatusOr<std::vector<Rules>> per_position = ElementRules(args, fn);
-  if (!per_position.ok()) return per_position.status();
-  return Product(*per_position, args.inputs().size() / args.outputs().size());
+// The list strategy: ElementRules, then Product.
+Strategy ListStrategy(ElementFn fn) {
+  return [fn = std::move(fn)](const OpArgs& args) -> absl::StatusOr<Rules> {
+    absl::StatusOr<ListLayout> layout = LayoutOf(args);
+    if (!layout.ok()) return layout.status();
+    absl::StatusOr<std::vector<Rules>> per_position = ElementRules(args, *layout, fn);
+    if (!per_position.ok()) return per_position.status();
+    return Product(*per_position, *layout, args.inputs().size());
+  };
 }
 
-// A pointwise element op: PointwiseShardRules plus `partial` (IdentityRules
-// on an integral input when `identity_on_integers`).
-absl::StatusOr<Rules> PointwiseForeachRules(const OpArgs& args, const Rules& partial,
-                                            bool identity_on_integers) {
-  return ForeachRules(args, [&](const OpArgs& element) {
-    const bool identity = identity_on_integers &&
-                          c10::isIntegralType(element.inputs()[0].dtype, /*includeBool=*/false);
-    return Concat({PointwiseShardRules(element), identity ? IdentityRules() : partial});
-  });
+// One row: a `_foreach_*` overload, the aten overload each position
+// applies, and the list op's argument names that the element op spells
+// differently.
+struct ForeachOp {
+  const char* overload;
+  const char* element;
+  std::vector<std::pair<const char*, const char*>> renames = {};
+};
+
+// The element op's registered rules for a position, its args renamed.
+ElementFn ElementOp(const ForeachOp& row) {
+  return [element = row.element, renames = row.renames](const OpArgs& e) -> absl::StatusOr<Rules> {
+    absl::StatusOr<c10::OperatorName> name = ParseOverloadName(element);
+    if (!name.ok()) return name.status();
+    std::vector<OpArg> renamed = e.args();
+    for (OpArg& a : renamed) {
+      for (const auto& [from, to] : renames) {
+        if (a.name == from) a.name = to;
+      }
+    }
+    return StrategyRegistry::Global().Query(*name, OpArgs(renamed, e.inputs(), e.outputs()));
+  };
 }
 
 // _foreach_norm.Scalar: out[i] = linalg_vector_norm(self[i], ord), 0-d.
-absl::StatusOr<Rules> NormRules(const OpArgs& args) {
-  const double p = args.GetDouble("ord").value_or(2.0);
+absl::StatusOr<Rules> NormElement(const OpArgs& element) {
+  const double p = element.GetDouble("ord").value_or(2.0);
   static const Rules kProduct = ParseRules({"P(product) -> P(product)"});
-  return ForeachRules(args, [p](const OpArgs& element) {
-    const TensorMeta& x = element.inputs()[0];
-    Rules rules;
-    int64_t numel = 1;
-    for (int64_t size : x.sizes) numel *= size;
-    // An empty chunk's norm is 0 for a finite ord >= 0 (inf for ord < 0,
-    // an error for +-inf).
-    const bool empty_is_zero = std::isfinite(p) && p >= 0;
-    for (int64_t d = 0; d < x.ndim(); ++d) {
-      const bool additive = p == 0 || p == 1;
-      const bool unit = x.sizes[d] == 1 && empty_is_zero;
-      if (additive || unit) {
-        rules.push_back(Rule{{Placement::Shard(d)}, {Placement::Partial(ReduceOp::kSum)}});
-      }
-      if (unit) rules.push_back(Rule{{Placement::Shard(d)}, {Placement::Partial(ReduceOp::kMax)}});
+  const TensorMeta& x = element.inputs()[0];
+  Rules rules;
+  int64_t numel = 1;
+  for (int64_t size : x.sizes) numel *= size;
+  // An empty chunk's norm is 0 for a finite ord >= 0 (inf for ord < 0,
+  // an error for +-inf).
+  const bool empty_is_zero = std::isfinite(p) && p >= 0;
+  for (int64_t d = 0; d < x.ndim(); ++d) {
+    const bool additive = p == 0 || p == 1;
+    const bool unit = x.sizes[d] == 1 && empty_is_zero;
+    if (additive || unit) {
+      rules.push_back(Rule{{Placement::Shard(d)}, {Placement::Partial(ReduceOp::kSum)}});
     }
-    if (numel == 1) Append(rules, kProduct);
+    if (unit) rules.push_back(Rule{{Placement::Shard(d)}, {Placement::Partial(ReduceOp::kMax)}});
+  }
+  if (numel == 1) Append(rules, kProduct);
+  return rules;
+}
+
+// Every choice of R, P(avg), P(max) or P(min) for the outputs of `rule`
+// listed in `full`, which every rank computes in full under it (identical
+// values reduce to themselves by mean, max and min).
+Rules WithFullOutputs(const Rule& rule, const std::vector<size_t>& full) {
+  const Placement choices[] = {Placement::Replicate(), Placement::Partial(ReduceOp::kAvg),
+                               Placement::Partial(ReduceOp::kMax),
+                               Placement::Partial(ReduceOp::kMin)};
+  Rules rules;
+  std::vector<size_t> pick(full.size(), 0);
+  while (true) {
+    Rule r = rule;
+    for (size_t f = 0; f < full.size(); ++f) r.outputs[full[f]] = choices[pick[f]];
+    rules.push_back(std::move(r));
+    size_t i = 0;
+    while (i < full.size() && ++pick[i] == 4) pick[i++] = 0;
+    if (i == full.size()) return rules;
+  }
+}
+
+// A fused Adam position (inputs param, grad, exp_avg, exp_avg_sq, step and
+// the shared 0-d tensors; outputs param, grad, exp_avg, exp_avg_sq, with
+// max_exp_avg_sq after each under amsgrad). `decoupled`: AdamW.
+absl::StatusOr<Rules> AdamElement(const OpArgs& e, bool decoupled) {
+  const TensorMeta& param = e.inputs()[0];
+  const size_t n_in = e.inputs().size();
+  Rules rules;
+  for (int64_t d = 0; d < param.ndim(); ++d) {
+    Rule rule;
+    for (const TensorMeta& t : e.inputs()) {
+      rule.inputs.push_back(t.sizes == param.sizes ? Placement::Shard(d) : Placement::Replicate());
+    }
+    rule.outputs.assign(e.outputs().size(), Placement::Shard(d));
+    rules.push_back(std::move(rule));
+  }
+  // Partial rules on the plain step only: a float lr, no amsgrad (four
+  // outputs), no grad_scale or found_inf (which unscale grad in place and
+  // skip the step), beta1 in [0, 1) (a positive bias correction).
+  const std::optional<double> lr = e.GetDouble("lr");
+  const double beta1 = e.GetDouble("beta1").value_or(-1);
+  const double wd = e.GetDouble("weight_decay").value_or(0);
+  auto present = [&](const char* name) {
+    const ArgValue* v = e.Find(name);
+    return v != nullptr && std::holds_alternative<TensorMeta>(*v);
+  };
+  if (!lr.has_value() || !std::isfinite(*lr) || *lr == 0 || e.outputs().size() != 4 ||
+      present("grad_scale") || present("found_inf") || !(beta1 >= 0 && beta1 < 1)) {
     return rules;
-  });
+  }
+  const Placement kR = Placement::Replicate();
+  auto rule = [&](Placement p, Placement m, Placement p_out, Placement m_out) {
+    Rule r{std::vector<Placement>(n_in, kR), {p_out, kR, m_out, kR}};
+    r.inputs[0] = p;
+    r.inputs[2] = m;
+    return r;
+  };
+  const Placement kAvg = Placement::Partial(ReduceOp::kAvg);
+  const Placement kMax = Placement::Partial(ReduceOp::kMax);
+  const Placement kMin = Placement::Partial(ReduceOp::kMin);
+  // exp_avg' = beta1 * exp_avg + (1 - beta1) * grad is affine and
+  // non-decreasing in exp_avg; param' = param - step * exp_avg' / denom
+  // (step = lr / (1 - beta1^t), denom > 0) is affine in exp_avg' and
+  // monotone by the sign of lr. grad and exp_avg_sq are computed in full.
+  Append(rules, WithFullOutputs(rule(kR, kAvg, kAvg, kAvg), {1, 3}));
+  Append(rules, WithFullOutputs(rule(kR, kMax, *lr > 0 ? kMin : kMax, kMax), {1, 3}));
+  Append(rules, WithFullOutputs(rule(kR, kMin, *lr > 0 ? kMax : kMin, kMin), {1, 3}));
+  // param' = a * param + (what the rest gives) when grad does not depend on
+  // param: Adam without weight decay (a = 1), AdamW (a = 1 - lr * wd,
+  // torch/optim/adamw.py's param.mul_(1 - lr * weight_decay)). Adam's L2
+  // decay adds wd * param to grad, whose square exp_avg_sq takes: no rule.
+  const double a = decoupled ? 1 - *lr * wd : (wd == 0 ? 1 : 0);
+  if (a != 0) {
+    Append(rules, WithFullOutputs(rule(kAvg, kR, kAvg, kR), {1, 2, 3}));
+    Append(rules, WithFullOutputs(rule(kMax, kR, a > 0 ? kMax : kMin, kR), {1, 2, 3}));
+    Append(rules, WithFullOutputs(rule(kMin, kR, a > 0 ? kMin : kMax, kR), {1, 2, 3}));
+    Append(rules, WithFullOutputs(rule(kAvg, kAvg, kAvg, kAvg), {1, 3}));
+  }
+  return rules;
 }
 
 bool RegisterForeachOps(std::vector<ForeachOp> ops) {
-  for (ForeachOp& op : ops) {
-    Strategy strategy;
-    if (op.from_args != nullptr) {
-      strategy = [fn = op.from_args, id = op.identity_on_integers](const OpArgs& args) {
-        return PointwiseForeachRules(args, fn(args), id);
-      };
-    } else {
-      strategy = [rules = std::move(op.fixed), id = op.identity_on_integers](const OpArgs& args) {
-        return PointwiseForeachRules(args, rules, id);
-      };
-    }
-    StrategyRegistrar(op.overload, std::move(strategy));
-  }
+  for (const ForeachOp& op : ops) StrategyRegistrar(op.overload, ListStrategy(ElementOp(op)));
   return true;
 }
 
 const bool kRegistered = RegisterForeachOps({
-    // Two lists: the element op is binary.cc's Tensor overload.
-    {"aten::_foreach_add.List", AddList},
-    {"aten::_foreach_sub.List", SubList},
-    {"aten::_foreach_mul.List", kMul},
-    {"aten::_foreach_div.List", kDiv},
-    {"aten::_foreach_maximum.List", kMaximum},
-    {"aten::_foreach_minimum.List", kMinimum},
-    // One list and a Scalar: binary.cc's Scalar overload.
-    {"aten::_foreach_add.Scalar", AddScalar},
-    {"aten::_foreach_sub.Scalar", SubScalar},
-    {"aten::_foreach_mul.Scalar", MulScalar},
-    {"aten::_foreach_div.Scalar", DivScalar},
-    // Three lists and a Scalar value: ternary.cc's addcmul / addcdiv.
-    {"aten::_foreach_addcmul.Scalar", kAddcmul},
-    {"aten::_foreach_addcdiv.Scalar", kAddcdiv},
-    // One list: unary.cc's rows.
-    {"aten::_foreach_abs", kMultiplicative},
-    {"aten::_foreach_reciprocal", kMultiplicative},
-    {"aten::_foreach_neg", kLinearDecreasing},
-    Rounding("aten::_foreach_ceil"),
-    Rounding("aten::_foreach_floor"),
-    Rounding("aten::_foreach_round"),
-    Rounding("aten::_foreach_trunc"),
-    {"aten::_foreach_erf", kIncreasing},
-    {"aten::_foreach_exp", kIncreasing},
-    {"aten::_foreach_expm1", kIncreasing},
-    {"aten::_foreach_sigmoid", kIncreasing},
-    {"aten::_foreach_tanh", kIncreasing},
-    {"aten::_foreach_atan", kIncreasing},
-    {"aten::_foreach_sinh", kIncreasing},
-    {"aten::_foreach_erfc", kDecreasing},
-    {"aten::_foreach_log", kIncreasingFromBelow},
-    {"aten::_foreach_log10", kIncreasingFromBelow},
-    {"aten::_foreach_log1p", kIncreasingFromBelow},
-    {"aten::_foreach_log2", kIncreasingFromBelow},
-    {"aten::_foreach_sqrt", kIncreasingFromBelow},
-    {"aten::_foreach_acos", kNone},
-    {"aten::_foreach_asin", kNone},
-    {"aten::_foreach_cos", kNone},
-    {"aten::_foreach_cosh", kNone},
-    {"aten::_foreach_sin", kNone},
-    {"aten::_foreach_tan", kNone},
-    {"aten::_foreach_frac", kNone},
-    {"aten::_foreach_lgamma", kNone},
+    // Two lists: binary.cc's Tensor overloads.
+    {"aten::_foreach_add.List", "aten::add.Tensor"},
+    {"aten::_foreach_sub.List", "aten::sub.Tensor"},
+    {"aten::_foreach_mul.List", "aten::mul.Tensor"},
+    {"aten::_foreach_div.List", "aten::div.Tensor"},
+    {"aten::_foreach_maximum.List", "aten::maximum"},
+    {"aten::_foreach_minimum.List", "aten::minimum"},
+    {"aten::_foreach_clamp_min.List", "aten::clamp_min.Tensor"},
+    {"aten::_foreach_clamp_max.List", "aten::clamp_max.Tensor"},
+    // One list and a Tensor every position shares (0-d).
+    {"aten::_foreach_add.Tensor", "aten::add.Tensor"},
+    {"aten::_foreach_mul.Tensor", "aten::mul.Tensor"},
+    {"aten::_foreach_div.Tensor", "aten::div.Tensor"},
+    // One list and a Scalar: binary.cc's and clamp.cc's Scalar overloads.
+    {"aten::_foreach_add.Scalar", "aten::add.Scalar", {{"scalar", "other"}}},
+    {"aten::_foreach_sub.Scalar", "aten::sub.Scalar", {{"scalar", "other"}}},
+    {"aten::_foreach_mul.Scalar", "aten::mul.Scalar", {{"scalar", "other"}}},
+    {"aten::_foreach_div.Scalar", "aten::div.Scalar", {{"scalar", "other"}}},
+    {"aten::_foreach_clamp_min.Scalar", "aten::clamp_min", {{"scalar", "min"}}},
+    {"aten::_foreach_clamp_max.Scalar", "aten::clamp_max", {{"scalar", "max"}}},
+    // Three lists (or two and a Scalar): ternary.cc's.
+    {"aten::_foreach_addcmul.Scalar", "aten::addcmul"},
+    {"aten::_foreach_addcdiv.Scalar", "aten::addcdiv"},
+    {"aten::_foreach_lerp.List", "aten::lerp.Tensor"},
+    {"aten::_foreach_lerp.Scalar", "aten::lerp.Scalar"},
+    // One list: unary.cc's rows, copy.cc's clone, matrix.cc's mm.
+    {"aten::_foreach_abs", "aten::abs"},
+    {"aten::_foreach_reciprocal", "aten::reciprocal"},
+    {"aten::_foreach_neg", "aten::neg"},
+    {"aten::_foreach_ceil", "aten::ceil"},
+    {"aten::_foreach_floor", "aten::floor"},
+    {"aten::_foreach_round", "aten::round"},
+    {"aten::_foreach_trunc", "aten::trunc"},
+    {"aten::_foreach_erf", "aten::erf"},
+    {"aten::_foreach_exp", "aten::exp"},
+    {"aten::_foreach_expm1", "aten::expm1"},
+    {"aten::_foreach_sigmoid", "aten::sigmoid"},
+    {"aten::_foreach_tanh", "aten::tanh"},
+    {"aten::_foreach_atan", "aten::atan"},
+    {"aten::_foreach_sinh", "aten::sinh"},
+    {"aten::_foreach_erfc", "aten::erfc"},
+    {"aten::_foreach_log", "aten::log"},
+    {"aten::_foreach_log10", "aten::log10"},
+    {"aten::_foreach_log1p", "aten::log1p"},
+    {"aten::_foreach_log2", "aten::log2"},
+    {"aten::_foreach_sqrt", "aten::sqrt"},
+    {"aten::_foreach_rsqrt", "aten::rsqrt"},
+    {"aten::_foreach_acos", "aten::acos"},
+    {"aten::_foreach_asin", "aten::asin"},
+    {"aten::_foreach_cos", "aten::cos"},
+    {"aten::_foreach_cosh", "aten::cosh"},
+    {"aten::_foreach_sin", "aten::sin"},
+    {"aten::_foreach_tan", "aten::tan"},
+    {"aten::_foreach_frac", "aten::frac"},
+    {"aten::_foreach_lgamma", "aten::lgamma"},
+    {"aten::_foreach_clone", "aten::clone"},
+    {"aten::_foreach_mm", "aten::mm"},
 });
 
-const bool kNormRegistered = (StrategyRegistrar("aten::_foreach_norm.Scalar", NormRules), true);
+SHRT_REGISTER_STRATEGY("aten::_foreach_norm.Scalar",
+                       ListStrategy(NormElement));
+SHRT_REGISTER_STRATEGY("aten::_fused_adam", ListStrategy([](const OpArgs& e) {
+                         return AdamElement(e, /*decoupled=*/false);
+                       }));
+SHRT_REGISTER_STRATEGY("aten::_fused_adamw", ListStrategy([](const OpArgs& e) {
+                         return AdamElement(e, /*decoupled=*/true);
+                       }));
 
 }  // namespace
 }  // namespace shrt

@@ -11,7 +11,8 @@
 // Functions defined on a bounded interval (acos, asin, atanh, erfinv, logit
 // without eps) or not monotone (cos, cosh, tan, silu, gelu, mish, hardswish,
 // frac, sinc, i0, digamma and lgamma on the negative axis) have no Partial
-// rule. Square is |x|^2: multiplicative only. sign and sgn are
+// rule. ceil, floor, round and trunc are non-decreasing, and the identity
+// on integer tensors (every P(op) -> P(op)). Square is |x|^2: multiplicative only. sign and sgn are
 // non-decreasing on integers only (NanFree): they map nan to 0, below the
 // finite parts that the other ranks hold of a Partial(max) nan. Bool-valued ops (isnan, isinf,
 // isfinite, signbit) have no Partial output.
@@ -123,6 +124,13 @@ Rules SoftplusRules(const OpArgs& args) {
   return beta > 0 && negligible_drop ? kIncreasing : kNone;
 }
 
+// ceil, floor, round, trunc: the identity on an integral input.
+Rules RoundingRules(const OpArgs& args) {
+  const bool integral = !args.inputs().empty() &&
+                        c10::isIntegralType(args.inputs()[0].dtype, /*includeBool=*/false);
+  return integral ? IdentityRules() : kIncreasing;
+}
+
 Rules LogitRules(const OpArgs& args) {
   const std::optional<double> eps = args.GetDouble("eps");
   return eps.has_value() && *eps >= 0 ? kIncreasing : kNone;
@@ -143,11 +151,11 @@ const bool kRegistered = RegisterPointwiseOps({
     {"aten::rad2deg", kLinearIncreasing},
     {"aten::positive", IdentityRules()},
     // non-decreasing
-    {"aten::ceil", kIncreasing},
-    {"aten::floor", kIncreasing},
-    {"aten::round", kIncreasing},
+    {"aten::ceil", RoundingRules},
+    {"aten::floor", RoundingRules},
+    {"aten::round", RoundingRules},
     {"aten::round.decimals", kIncreasing},
-    {"aten::trunc", kIncreasing},
+    {"aten::trunc", RoundingRules},
     {"aten::erf", kIncreasing},
     {"aten::exp", kIncreasing},
     {"aten::exp2", kIncreasing},
@@ -212,7 +220,7 @@ const bool kRegistered = RegisterPointwiseOps({
     {"aten::arctan", kIncreasing},
     {"aten::arctanh", kNone},
     {"aten::negative", kLinearDecreasing},
-    {"aten::fix", kIncreasing},
+    {"aten::fix", RoundingRules},
     {"aten::special_expit", kIncreasing},
     {"aten::special_exp2", kIncreasing},
     {"aten::special_expm1", kIncreasing},

@@ -55,6 +55,7 @@ absl::StatusOr<Value> Tensor(const TensorMeta& meta) {
 
 absl::StatusOr<Value> Tensors(const std::vector<TensorMeta>& metas) {
   Value list;
+  list.mutable_list_value();  // an empty list is still a list, not a value-less field
   for (const TensorMeta& meta : metas) {
     absl::StatusOr<Value> m = Meta(meta);
     if (!m.ok()) return m.status();
@@ -114,6 +115,7 @@ struct ToValue {
   }
   absl::StatusOr<Value> operator()(const std::vector<bool>& bools) const {
     Value v;
+    v.mutable_list_value();  // an empty list is still a list
     for (bool b : bools) v.mutable_list_value()->add_values()->set_bool_value(b);
     return v;
   }

@@ -85,6 +85,14 @@ TEST(RequestArgsTest, NoneScalarsAndTensorLists) {
                   OpArgs({{"self", f}, {"dim", std::monostate{}}}, {f}, {Meta({}, {}, c10::ScalarType::Float)}));
   ASSERT_TRUE(sum.ok()) << sum.status();
   EXPECT_TRUE(sum->fields().at("dim").has_null_value());
+
+  // An empty list (the fused optimizers' max_exp_avg_sqs without amsgrad)
+  // is an empty list, not a field without a value.
+  absl::StatusOr<google::protobuf::Struct> cat =
+      RequestArgs(c10::OperatorName("aten::cat", ""),
+                  OpArgs({{"tensors", std::vector<TensorMeta>{}}, {"dim", int64_t{0}}}, {}, {a}));
+  ASSERT_TRUE(cat.ok()) << cat.status();
+  EXPECT_TRUE(Same(*cat, R"({"tensors": {"tensors": []}, "dim": 0})"));
 }
 
 // JSON has no inf or nan: protobuf would print the string "Infinity",
