@@ -834,6 +834,11 @@ OP_GROUPS = {
         "targets": ["aten__foreach_add_Scalar", "aten__foreach_add__Scalar", "aten__foreach_add_Scalar_out"],
         "samples_from": [],
     },
+    "foreach/aten__foreach_add_ScalarList.textproto": {
+        "overloads": ["aten::_foreach_add.ScalarList", "aten::_foreach_add_.ScalarList", "aten::_foreach_add.ScalarList_out"],
+        "targets": ["aten__foreach_add_ScalarList", "aten__foreach_add__ScalarList", "aten__foreach_add_ScalarList_out"],
+        "samples_from": [],
+    },
     "foreach/aten__foreach_add_Tensor.textproto": {
         "overloads": ["aten::_foreach_add.Tensor", "aten::_foreach_add_.Tensor", "aten::_foreach_add.Tensor_out"],
         "targets": ["aten__foreach_add_Tensor", "aten__foreach_add__Tensor", "aten__foreach_add_Tensor_out"],
@@ -844,9 +849,19 @@ OP_GROUPS = {
         "targets": ["aten__foreach_addcdiv_Scalar", "aten__foreach_addcdiv__Scalar", "aten__foreach_addcdiv_Scalar_out"],
         "samples_from": ["foreach/aten__foreach_addcmul_Scalar.textproto"],
     },
+    "foreach/aten__foreach_addcdiv_ScalarList.textproto": {
+        "overloads": ["aten::_foreach_addcdiv.ScalarList", "aten::_foreach_addcdiv_.ScalarList", "aten::_foreach_addcdiv.ScalarList_out"],
+        "targets": ["aten__foreach_addcdiv_ScalarList", "aten__foreach_addcdiv__ScalarList", "aten__foreach_addcdiv_ScalarList_out"],
+        "samples_from": ["foreach/aten__foreach_addcmul_ScalarList.textproto"],
+    },
     "foreach/aten__foreach_addcmul_Scalar.textproto": {
         "overloads": ["aten::_foreach_addcmul.Scalar", "aten::_foreach_addcmul_.Scalar", "aten::_foreach_addcmul.Scalar_out"],
         "targets": ["aten__foreach_addcmul_Scalar", "aten__foreach_addcmul__Scalar", "aten__foreach_addcmul_Scalar_out"],
+        "samples_from": [],
+    },
+    "foreach/aten__foreach_addcmul_ScalarList.textproto": {
+        "overloads": ["aten::_foreach_addcmul.ScalarList", "aten::_foreach_addcmul_.ScalarList", "aten::_foreach_addcmul.ScalarList_out"],
+        "targets": ["aten__foreach_addcmul_ScalarList", "aten__foreach_addcmul__ScalarList", "aten__foreach_addcmul_ScalarList_out"],
         "samples_from": [],
     },
     "foreach/aten__foreach_asin.textproto": {
@@ -874,6 +889,11 @@ OP_GROUPS = {
         "targets": ["aten__foreach_clamp_max_Scalar", "aten__foreach_clamp_max__Scalar", "aten__foreach_clamp_max_Scalar_out"],
         "samples_from": ["foreach/aten__foreach_add_Scalar.textproto"],
     },
+    "foreach/aten__foreach_clamp_max_ScalarList.textproto": {
+        "overloads": ["aten::_foreach_clamp_max.ScalarList", "aten::_foreach_clamp_max_.ScalarList", "aten::_foreach_clamp_max.ScalarList_out"],
+        "targets": ["aten__foreach_clamp_max_ScalarList", "aten__foreach_clamp_max__ScalarList", "aten__foreach_clamp_max_ScalarList_out"],
+        "samples_from": ["foreach/aten__foreach_add_ScalarList.textproto"],
+    },
     "foreach/aten__foreach_clamp_min_List.textproto": {
         "overloads": ["aten::_foreach_clamp_min.List", "aten::_foreach_clamp_min_.List", "aten::_foreach_clamp_min.List_out"],
         "targets": ["aten__foreach_clamp_min_List", "aten__foreach_clamp_min__List", "aten__foreach_clamp_min_List_out"],
@@ -883,6 +903,11 @@ OP_GROUPS = {
         "overloads": ["aten::_foreach_clamp_min.Scalar", "aten::_foreach_clamp_min_.Scalar", "aten::_foreach_clamp_min.Scalar_out"],
         "targets": ["aten__foreach_clamp_min_Scalar", "aten__foreach_clamp_min__Scalar", "aten__foreach_clamp_min_Scalar_out"],
         "samples_from": ["foreach/aten__foreach_add_Scalar.textproto"],
+    },
+    "foreach/aten__foreach_clamp_min_ScalarList.textproto": {
+        "overloads": ["aten::_foreach_clamp_min.ScalarList", "aten::_foreach_clamp_min_.ScalarList", "aten::_foreach_clamp_min.ScalarList_out"],
+        "targets": ["aten__foreach_clamp_min_ScalarList", "aten__foreach_clamp_min__ScalarList", "aten__foreach_clamp_min_ScalarList_out"],
+        "samples_from": ["foreach/aten__foreach_add_ScalarList.textproto"],
     },
     "foreach/aten__foreach_clone.textproto": {
         "overloads": ["aten::_foreach_clone", "aten::_foreach_clone.out"],
@@ -908,6 +933,11 @@ OP_GROUPS = {
         "overloads": ["aten::_foreach_div.Scalar", "aten::_foreach_div_.Scalar", "aten::_foreach_div.Scalar_out"],
         "targets": ["aten__foreach_div_Scalar", "aten__foreach_div__Scalar", "aten__foreach_div_Scalar_out"],
         "samples_from": ["foreach/aten__foreach_add_Scalar.textproto"],
+    },
+    "foreach/aten__foreach_div_ScalarList.textproto": {
+        "overloads": ["aten::_foreach_div.ScalarList", "aten::_foreach_div_.ScalarList", "aten::_foreach_div.ScalarList_out"],
+        "targets": ["aten__foreach_div_ScalarList", "aten__foreach_div__ScalarList", "aten__foreach_div_ScalarList_out"],
+        "samples_from": ["foreach/aten__foreach_add_ScalarList.textproto"],
     },
     "foreach/aten__foreach_div_Tensor.textproto": {
         "overloads": ["aten::_foreach_div.Tensor", "aten::_foreach_div_.Tensor", "aten::_foreach_div.Tensor_out"],
@@ -952,6 +982,11 @@ OP_GROUPS = {
     "foreach/aten__foreach_lerp_Scalar.textproto": {
         "overloads": ["aten::_foreach_lerp.Scalar", "aten::_foreach_lerp_.Scalar", "aten::_foreach_lerp.Scalar_out"],
         "targets": ["aten__foreach_lerp_Scalar", "aten__foreach_lerp__Scalar", "aten__foreach_lerp_Scalar_out"],
+        "samples_from": [],
+    },
+    "foreach/aten__foreach_lerp_ScalarList.textproto": {
+        "overloads": ["aten::_foreach_lerp.ScalarList", "aten::_foreach_lerp_.ScalarList", "aten::_foreach_lerp.ScalarList_out"],
+        "targets": ["aten__foreach_lerp_ScalarList", "aten__foreach_lerp__ScalarList", "aten__foreach_lerp_ScalarList_out"],
         "samples_from": [],
     },
     "foreach/aten__foreach_lgamma.textproto": {
@@ -1003,6 +1038,11 @@ OP_GROUPS = {
         "overloads": ["aten::_foreach_mul.Scalar", "aten::_foreach_mul_.Scalar", "aten::_foreach_mul.Scalar_out"],
         "targets": ["aten__foreach_mul_Scalar", "aten__foreach_mul__Scalar", "aten__foreach_mul_Scalar_out"],
         "samples_from": ["foreach/aten__foreach_add_Scalar.textproto"],
+    },
+    "foreach/aten__foreach_mul_ScalarList.textproto": {
+        "overloads": ["aten::_foreach_mul.ScalarList", "aten::_foreach_mul_.ScalarList", "aten::_foreach_mul.ScalarList_out"],
+        "targets": ["aten__foreach_mul_ScalarList", "aten__foreach_mul__ScalarList", "aten__foreach_mul_ScalarList_out"],
+        "samples_from": ["foreach/aten__foreach_add_ScalarList.textproto"],
     },
     "foreach/aten__foreach_mul_Tensor.textproto": {
         "overloads": ["aten::_foreach_mul.Tensor", "aten::_foreach_mul_.Tensor", "aten::_foreach_mul.Tensor_out"],
@@ -1063,6 +1103,11 @@ OP_GROUPS = {
         "overloads": ["aten::_foreach_sub.Scalar", "aten::_foreach_sub_.Scalar", "aten::_foreach_sub.Scalar_out"],
         "targets": ["aten__foreach_sub_Scalar", "aten__foreach_sub__Scalar", "aten__foreach_sub_Scalar_out"],
         "samples_from": ["foreach/aten__foreach_add_Scalar.textproto"],
+    },
+    "foreach/aten__foreach_sub_ScalarList.textproto": {
+        "overloads": ["aten::_foreach_sub.ScalarList", "aten::_foreach_sub_.ScalarList", "aten::_foreach_sub.ScalarList_out"],
+        "targets": ["aten__foreach_sub_ScalarList", "aten__foreach_sub__ScalarList", "aten__foreach_sub_ScalarList_out"],
+        "samples_from": ["foreach/aten__foreach_add_ScalarList.textproto"],
     },
     "foreach/aten__foreach_tan.textproto": {
         "overloads": ["aten::_foreach_tan", "aten::_foreach_tan_", "aten::_foreach_tan.out"],

@@ -88,12 +88,7 @@ int RunCoverage(const CoverageCommand& cmd, const StrategyRegistry& registry, st
   }
   // The overloads the schema facts do not classify (DATA_DEPENDENT_SHAPE,
   // ...); a spec tree without the file (a custom op's) has none.
-  const std::string not_checkable_path =
-      (std::filesystem::path(cmd.spec_dir) / std::string(kNotCheckableFile)).string();
-  absl::StatusOr<NotCheckableFile> not_checkable = NotCheckableFile::Read(not_checkable_path);
-  if (absl::IsNotFound(not_checkable.status())) {
-    not_checkable = NotCheckableFile::Parse("", not_checkable_path);
-  }
+  absl::StatusOr<NotCheckableFile> not_checkable = NotCheckableFileOf(cmd.spec_dir);
   if (!not_checkable.ok()) {
     return UsageError(err, "coverage", not_checkable.status().message());
   }

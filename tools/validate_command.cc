@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <map>
 #include <optional>
+#include <set>
 #include <thread>
 
 #include "absl/strings/str_cat.h"
@@ -21,6 +22,7 @@
 #include "shrt/vocab/mesh.h"
 #include "shrt/vocab/printable.h"
 #include "tools/dtensor/ask_dtensor.h"
+#include "tools/dtensor/unjudged.h"
 #include "tools/progress.h"
 
 namespace shrt {
@@ -51,6 +53,23 @@ absl::StatusOr<FileSnapshot> CheckHtmlPath(const std::string& path) {
         absl::StrCat(path, ": directory ", dir.string(), " does not exist or is not writable"));
   }
   return ReadSnapshot(path);
+}
+
+// The DTensor registrations an `--all` run does not judge: those without a
+// spec in `by_op` (tools/dtensor/unjudged.h), with the spec tree's
+// exclusions and not_checkable file. Errors: the file's.
+absl::StatusOr<std::vector<UnjudgedRegistration>> Unjudged(
+    const DTensorClaims& dtensor, const std::map<std::string, const LoadedSpec*>& by_op,
+    const std::string& spec_dir) {
+  absl::StatusOr<NotCheckableFile> not_checkable = NotCheckableFileOf(spec_dir);
+  if (!not_checkable.ok()) return not_checkable.status();
+  std::set<std::string> judged;
+  std::map<std::string, std::string> excluded;
+  for (const auto& [op, spec] : by_op) {
+    judged.insert(op);
+    for (const ExcludedVariant& x : spec->proto().exclude()) excluded[x.op()] = x.reason();
+  }
+  return UnjudgedRegistrations(dtensor.Registered(), judged, excluded, *not_checkable);
 }
 
 }  // namespace
@@ -145,7 +164,8 @@ int RunValidate(const ValidateCommand& cmd, const StrategyRegistry& registry, st
       auto it = by_op.find(OverloadToString(name));
       if (it != by_op.end()) asked.push_back(it->second);
     }
-    const DTensorAsk ask{cmd.dtensor_program, cmd.load, cmd.dtensor_rules, mesh};
+    const DTensorAsk ask{cmd.dtensor_program, cmd.load, cmd.dtensor_rules, mesh,
+                         /*list_registered=*/cmd.all};
     absl::StatusOr<DTensorClaims> claims = AskDTensor(ask, asked, options, isolation);
     if (!claims.ok()) return usage(absl::StrCat("--dtensor: ", claims.status().message()));
     dtensor = *std::move(claims);
@@ -179,6 +199,12 @@ int RunValidate(const ValidateCommand& cmd, const StrategyRegistry& registry, st
   // With --dtensor --all: the overloads DTensor was asked about and has no
   // strategy for. One it was not asked about is validated, to report why.
   std::vector<std::string> without_strategy, decomposed;
+  std::vector<UnjudgedRegistration> unjudged;
+  if (dtensor && cmd.all) {
+    absl::StatusOr<std::vector<UnjudgedRegistration>> u = Unjudged(*dtensor, by_op, cmd.spec_dir);
+    if (!u.ok()) return usage(u.status().message());
+    unjudged = *std::move(u);
+  }
   if (cmd.all) {
     for (const auto& [op, spec] : by_op) {
       if (has_claims(spec->op()) || (dtensor && !dtensor->Asked(spec->op()))) {
@@ -330,6 +356,11 @@ int RunValidate(const ValidateCommand& cmd, const StrategyRegistry& registry, st
     if (dtensor) proto.set_strategy_source(dtensor->source());
     for (const std::string& op : without_strategy) proto.add_without_strategy(op);
     for (const std::string& op : decomposed) proto.add_decomposed(op);
+    for (const UnjudgedRegistration& u : unjudged) {
+      ValidationReport::Unjudged* entry = proto.add_unjudged();
+      entry->set_op(u.op);
+      entry->set_reason(u.reason);
+    }
     json = ReportJson(proto);
   }
   if (cmd.format == "json") {
@@ -346,6 +377,11 @@ int RunValidate(const ValidateCommand& cmd, const StrategyRegistry& registry, st
           << " overloads with a spec through their decomposition, with no rule of their own "
              "(not judged): "
           << absl::StrJoin(decomposed, ", ") << "\n";
+    }
+    if (!unjudged.empty()) {
+      out << dtensor->source() << " registers rules for " << unjudged.size()
+          << " overloads not judged here, by reason:\n";
+      for (const std::string& line : UnjudgedLines(unjudged)) out << "  " << line << "\n";
     }
   }
   if (!cmd.html.empty()) {

@@ -2,10 +2,13 @@
 
 #include <algorithm>
 #include <memory>
+#include <optional>
 
+#include "ATen/core/dispatch/Dispatcher.h"
 #include "absl/strings/str_cat.h"
 #include "shrt/engine/compare.h"
 #include "shrt/engine/full_case.h"
+#include "shrt/engine/sample_schema.h"
 
 namespace shrt {
 namespace {
@@ -18,6 +21,15 @@ std::string Differs(const at::Tensor& alone, const at::Tensor& whole) {
   }
   const Comparison c = CompareTensors(alone, whole, Tolerance{0, 0});
   return c.equal ? "" : c.detail;
+}
+
+// True if `spec`'s overload takes a Scalar[] named `name`.
+bool IsScalarList(const LoadedSpec& spec, const std::string& name) {
+  const std::optional<c10::OperatorHandle> op = c10::Dispatcher::singleton().findOp(spec.op());
+  if (!op.has_value() || !op->hasSchema()) return false;
+  const std::optional<int> index = op->schema().argumentIndexWithName(name);
+  return index.has_value() &&
+         sample_internal::Classify(op->schema().arguments()[*index]).kind == sample_internal::ArgKind::kScalarList;
 }
 
 }  // namespace
@@ -36,6 +48,20 @@ absl::StatusOr<std::vector<ListElement>> BoundSample::ListElements(const LoadedS
   for (int k = 0; k < length; ++k) {
     Sample cut = bound_;
     for (Arg& a : *cut.mutable_arg()) {
+      // A Scalar[] of one value per element (`_foreach_add.ScalarList`'s
+      // scalars): the element's own value.
+      if (a.has_float_list() && a.float_list().value_size() == length) {
+        const double value = a.float_list().value(k);
+        a.mutable_float_list()->clear_value();
+        a.mutable_float_list()->add_value(value);
+        continue;
+      }
+      if (a.has_int_list() && a.int_list().value_size() == length && IsScalarList(spec, a.name())) {
+        const int64_t value = a.int_list().value(k);
+        a.mutable_int_list()->clear_value();
+        a.mutable_int_list()->add_value(value);
+        continue;
+      }
       if (!a.has_tensors()) continue;
       TensorArg element = a.tensors().tensor(k);
       a.mutable_tensors()->clear_tensor();

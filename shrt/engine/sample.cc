@@ -257,9 +257,21 @@ absl::StatusOr<BoundSample> BoundSample::Bind(const LoadedSpec& spec, int s, con
       case Arg::kFloatValue: b.args_.emplace_back(given_arg.float_value()); break;
       case Arg::kBoolValue: b.args_.emplace_back(given_arg.bool_value()); break;
       case Arg::kIntList:
-        b.args_.emplace_back(std::vector<int64_t>(given_arg.int_list().value().begin(),
-                                                  given_arg.int_list().value().end()));
+        if (type.kind == ArgKind::kScalarList) {
+          std::vector<c10::Scalar> values(given_arg.int_list().value().begin(),
+                                          given_arg.int_list().value().end());
+          b.args_.emplace_back(c10::IValue(values));
+        } else {
+          b.args_.emplace_back(std::vector<int64_t>(given_arg.int_list().value().begin(),
+                                                    given_arg.int_list().value().end()));
+        }
         break;
+      case Arg::kFloatList: {
+        std::vector<c10::Scalar> values(given_arg.float_list().value().begin(),
+                                        given_arg.float_list().value().end());
+        b.args_.emplace_back(c10::IValue(values));
+        break;
+      }
       case Arg::kBoolList: {
         c10::List<bool> values;
         for (bool v : given_arg.bool_list().value()) values.push_back(v);

@@ -45,7 +45,8 @@ class BoundSample;
 
 // One list element of a sample (BoundSample::ListElements).
 struct ListElement {
-  // The sample with every Tensor[] argument cut to this element.
+  // The sample with every Tensor[] argument cut to this element, and every
+  // float_list (Scalar[]) of the list's length to its value.
   std::unique_ptr<BoundSample> sample;
   // Per input of `sample`: the index of the same tensor in the whole
   // sample's inputs.

@@ -53,6 +53,9 @@ ArgType Classify(const c10::Argument& a) {
         return {ArgKind::kIntList, optional};
       }
       if (e->kind() == c10::TypeKind::BoolType) return {ArgKind::kBoolList, optional};
+      if (e->kind() == c10::TypeKind::NumberType || e->kind() == c10::TypeKind::FloatType) {
+        return {ArgKind::kScalarList, optional};
+      }
       return {ArgKind::kOther, optional};
     }
     default: return {ArgKind::kOther, optional};
@@ -85,6 +88,7 @@ bool Accepts(ArgKind kind, Arg::ValueCase v) {
       return v == Arg::kIntValue || v == Arg::kFloatValue || v == Arg::kBoolValue;
     case ArgKind::kIntList: return v == Arg::kIntList || v == Arg::kIntValue;
     case ArgKind::kBoolList: return v == Arg::kBoolList;
+    case ArgKind::kScalarList: return v == Arg::kFloatList || v == Arg::kIntList;
     case ArgKind::kString: return v == Arg::kStrValue;
     case ArgKind::kScalarType: return v == Arg::kDtypeValue;
     case ArgKind::kOther: return false;
@@ -104,6 +108,11 @@ ArgValue ToArgValue(const c10::IValue& v, ArgKind kind) {
     const c10::List<bool> l = v.toBoolList();
     return std::vector<bool>(l.begin(), l.end());
   }
+  if (kind == ArgKind::kScalarList && v.isList()) {
+    std::vector<double> values;
+    for (const c10::IValue& e : v.toListRef()) values.push_back(e.toScalar().toDouble());
+    return values;
+  }
   return std::monostate{};
 }
 
@@ -121,6 +130,9 @@ std::string ValueText(const ArgValue& v) {
       return absl::StrCat("[", absl::StrJoin(l, ", ", [](std::string* out, bool b) {
                             out->append(b ? "True" : "False");
                           }), "]");
+    }
+    std::string operator()(const std::vector<double>& l) const {
+      return absl::StrCat("[", absl::StrJoin(l, ", "), "]");
     }
     std::string operator()(c10::ScalarType t) const { return c10::toString(t); }
     std::string operator()(const TensorMeta& m) const { return TensorMetaToString(m); }
@@ -141,6 +153,7 @@ ArgValue ToArgValue(const Arg& a) {
     case Arg::kIntList: return std::vector<int64_t>(a.int_list().value().begin(), a.int_list().value().end());
     case Arg::kStrValue: return a.str_value();
     case Arg::kBoolList: return std::vector<bool>(a.bool_list().value().begin(), a.bool_list().value().end());
+    case Arg::kFloatList: return std::vector<double>(a.float_list().value().begin(), a.float_list().value().end());
     default: return std::monostate{};
   }
 }

@@ -21,7 +21,7 @@ namespace sample_internal {
 // What an argument's schema type accepts, after stripping one Optional.
 enum class ArgKind {
   kTensor, kTensorList, kOptTensorList, kInt, kFloat, kBool, kScalar, kIntList, kBoolList,
-  kString, kScalarType, kOther
+  kScalarList, kString, kScalarType, kOther
 };
 
 struct ArgType {

@@ -31,7 +31,7 @@ struct TensorMeta {
 // bool[] arguments (output_mask) as std::vector<bool>.
 using ArgValue = std::variant<std::monostate, bool, int64_t, double, std::string,
                               std::vector<int64_t>, c10::ScalarType, TensorMeta,
-                              std::vector<TensorMeta>, std::vector<bool>>;
+                              std::vector<TensorMeta>, std::vector<bool>, std::vector<double>>;
 
 // One argument, named as in the operator's schema.
 struct OpArg {

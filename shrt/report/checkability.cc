@@ -1,5 +1,6 @@
 #include "shrt/report/checkability.h"
 
+#include <filesystem>
 #include <utility>
 
 #include "ATen/core/dispatch/Dispatcher.h"
@@ -8,6 +9,7 @@
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_split.h"
+#include "shrt/engine/spec_tree.h"
 #include "shrt/ops/overload_name.h"
 #include "shrt/vocab/printable.h"
 #include "shrt/vocab/text_proto.h"
@@ -215,6 +217,13 @@ const NotCheckableEntry* NotCheckableFile::Find(const c10::OperatorName& op) con
   auto it = index_.find(OverloadKey(op));
   if (it == index_.end()) it = index_.find(op.name);
   return it == index_.end() ? nullptr : &proto_.entry(it->second);
+}
+
+absl::StatusOr<NotCheckableFile> NotCheckableFileOf(const std::string& spec_dir) {
+  const std::string path = (std::filesystem::path(spec_dir) / std::string(kNotCheckableFile)).string();
+  absl::StatusOr<NotCheckableFile> file = NotCheckableFile::Read(path);
+  if (absl::IsNotFound(file.status())) return NotCheckableFile::Parse("", path);
+  return file;
 }
 
 UncheckableCategory CategoryOf(const c10::OperatorHandle& op, const NotCheckableFile& file) {

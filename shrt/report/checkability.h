@@ -99,6 +99,11 @@ class NotCheckableFile {
   absl::flat_hash_map<std::string, int> index_;  // op text -> entry
 };
 
+// The not_checkable file of the spec tree at `spec_dir`
+// (spec_tree.h kNotCheckableFile), or an empty one when the tree has none
+// (a custom op's). Errors: Parse's.
+absl::StatusOr<NotCheckableFile> NotCheckableFileOf(const std::string& spec_dir);
+
 // The category of `op`: its entry in `file`, else `Classify` of its facts.
 UncheckableCategory CategoryOf(const c10::OperatorHandle& op, const NotCheckableFile& file);
 

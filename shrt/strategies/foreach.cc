@@ -65,14 +65,16 @@
 // in param where grad does not depend on it (AdamElement). exp_avg_sq
 // enters through a sqrt and grad through its square: no rule on either.
 //
+// A Scalar[] argument with one value per position (`_foreach_add.ScalarList`'s
+// `scalars`) gives each position its own value of the element op's scalar.
+//
 // Not covered, and why:
-//   - the out= variants (_foreach_add.List_out, ...) take a Tensor(a!)[]
-//     out list, which ShRT fills with one tensor (libtorch rejects it);
-//     their specs exclude them;
-//   - the ScalarList overloads (_foreach_add.ScalarList, ...) take a
-//     Scalar[], which a spec cannot give (spec.proto has no such value);
 //   - _foreach_zero returns all zeros: no case is informative (DESIGN.md
-//     §3), so no rule could be verified.
+//     §3), so no rule could be verified;
+//   - the fused optimizers' tensor_lr overloads and amsgrad: a position's
+//     tensors have more input placement tuples than limits.h allows a
+//     sample (7^5 x 6 with amsgrad's fifth tensor, 7^4 x 6^2 with a tensor
+//     lr).
 #include <cmath>
 #include <functional>
 #include <map>
@@ -172,14 +174,18 @@ absl::StatusOr<std::vector<Rules>> ElementRules(const OpArgs& args, const ListLa
       inputs.push_back(args.inputs()[s.shared ? s.offset : s.offset + i]);
     }
     for (size_t o = 0; o < k; ++o) outputs.push_back(args.outputs()[o * n + i]);
-    // The position's own args: each list argument as its tensor at i.
+    // The position's own args: each list argument as its tensor at i, a
+    // Scalar[] of one value per position (`scalars`) as its value at i.
     std::vector<OpArg> own_args;
     for (const OpArg& a : args.args()) {
       const auto* list = std::get_if<std::vector<TensorMeta>>(&a.value);
-      if (list == nullptr) {
+      const auto* scalars = std::get_if<std::vector<double>>(&a.value);
+      if (list != nullptr) {
+        if (!list->empty()) own_args.push_back({a.name, (*list)[i]});
+      } else if (scalars != nullptr && scalars->size() == n) {
+        own_args.push_back({a.name, (*scalars)[i]});
+      } else {
         own_args.push_back(a);
-      } else if (!list->empty()) {
-        own_args.push_back({a.name, (*list)[i]});
       }
     }
     const OpArgs element(std::move(own_args), std::move(inputs), std::move(outputs));
@@ -404,6 +410,16 @@ const bool kRegistered = RegisterForeachOps({
     {"aten::_foreach_div.Scalar", "aten::div.Scalar", {{"scalar", "other"}}},
     {"aten::_foreach_clamp_min.Scalar", "aten::clamp_min", {{"scalar", "min"}}},
     {"aten::_foreach_clamp_max.Scalar", "aten::clamp_max", {{"scalar", "max"}}},
+    // One list and a Scalar per position (Scalar[]).
+    {"aten::_foreach_add.ScalarList", "aten::add.Scalar", {{"scalars", "other"}}},
+    {"aten::_foreach_sub.ScalarList", "aten::sub.Scalar", {{"scalars", "other"}}},
+    {"aten::_foreach_mul.ScalarList", "aten::mul.Scalar", {{"scalars", "other"}}},
+    {"aten::_foreach_div.ScalarList", "aten::div.Scalar", {{"scalars", "other"}}},
+    {"aten::_foreach_clamp_min.ScalarList", "aten::clamp_min", {{"scalars", "min"}}},
+    {"aten::_foreach_clamp_max.ScalarList", "aten::clamp_max", {{"scalars", "max"}}},
+    {"aten::_foreach_addcmul.ScalarList", "aten::addcmul", {{"scalars", "value"}}},
+    {"aten::_foreach_addcdiv.ScalarList", "aten::addcdiv", {{"scalars", "value"}}},
+    {"aten::_foreach_lerp.ScalarList", "aten::lerp.Scalar"},
     // Three lists (or two and a Scalar): ternary.cc's.
     {"aten::_foreach_addcmul.Scalar", "aten::addcmul"},
     {"aten::_foreach_addcdiv.Scalar", "aten::addcdiv"},

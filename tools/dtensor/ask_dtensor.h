@@ -37,6 +37,9 @@ struct DTensorAsk {
   // An N-D mesh to ask about instead of the 1-D mesh of the options'
   // world size (N-D rules: DTensorClaims::NdRules).
   std::optional<MeshShape> mesh;
+  // Also list every overload DTensor registers a rule for
+  // (DTensorClaims::Registered), for `--all`.
+  bool list_registered = false;
 };
 
 // DTensor's claims on ask.mesh, else at options.world_size, for every

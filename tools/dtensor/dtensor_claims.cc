@@ -73,7 +73,9 @@ std::vector<dtensor::ClaimsRequest> Shares(const dtensor::ClaimsRequest& request
   for (dtensor::ClaimsRequest& share : shares) {
     share = request;  // every field but the samples
     share.clear_samples();
+    share.set_list_registered(false);
   }
+  shares[0].set_list_registered(request.list_registered());  // listed once
   const int mesh_dims = std::max(1, request.mesh_size());
   std::vector<double> load(shares.size(), 0);
   for (const auto& op : by_op) {
@@ -174,6 +176,7 @@ absl::StatusOr<DTensorClaims> DTensorClaims::Export(const std::string& program,
 
   DTensorClaims all;
   auto merged = std::make_shared<std::map<std::string, std::vector<Sample>>>();
+  auto registered = std::make_shared<std::map<std::string, std::string>>();
   for (size_t i = 0; i < shares.size(); ++i) {
     const std::string stem = absl::StrCat(dir, "/", i);
     if (WIFEXITED(statuses[i]) && WEXITSTATUS(statuses[i]) == 2) {
@@ -203,8 +206,10 @@ absl::StatusOr<DTensorClaims> DTensorClaims::Export(const std::string& program,
     all.source_ = share->source_;
     all.world_size_ = share->world_size_;
     for (const auto& [op, samples] : *share->samples_) (*merged)[op] = samples;
+    registered->insert(share->registered_->begin(), share->registered_->end());
   }
   all.samples_ = std::move(merged);
+  all.registered_ = std::move(registered);
   return all;
 }
 
@@ -254,6 +259,9 @@ absl::StatusOr<DTensorClaims> DTensorClaims::FromProtos(const dtensor::ClaimsReq
     (*samples)[asked.op()].push_back(std::move(s));
   }
   out.samples_ = std::move(samples);
+  auto registered = std::make_shared<std::map<std::string, std::string>>();
+  for (const dtensor::Registered& r : claims.registered()) (*registered)[r.op()] = r.kind();
+  out.registered_ = std::move(registered);
   return out;
 }
 

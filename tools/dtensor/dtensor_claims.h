@@ -62,6 +62,10 @@ class DTensorClaims {
   // "op_strategy"): what --dtensor judges. An overload it shards through
   // its decomposition has none, and is not asked about.
   bool HasRules(const c10::OperatorName& op) const;
+  // With DTensorAsk::list_registered: every overload DTensor registers a
+  // rule for (claims.proto Claims.registered), op text -> "single_dim" or
+  // "op_strategy"; empty otherwise.
+  const std::map<std::string, std::string>& Registered() const { return *registered_; }
   // True if some sample of `op` was asked about (AskDTensor leaves out an
   // overload whose samples do not bind, or whose operator crashes or
   // rejects every sample).
@@ -114,6 +118,8 @@ class DTensorClaims {
   int world_size_ = 0;
   // By overload text ("aten::add.Tensor"); shared with the RuleSources.
   std::shared_ptr<const std::map<std::string, std::vector<Sample>>> samples_;
+  std::shared_ptr<const std::map<std::string, std::string>> registered_ =
+      std::make_shared<const std::map<std::string, std::string>>();
 };
 
 }  // namespace shrt

@@ -101,6 +101,18 @@ def registration_kind(op):
     return None
 
 
+def registered_overloads():
+    """Every overload DTensor's sharding propagator holds a rule for, as
+    (OpOverload, kind) pairs, kind "single_dim" (register_single_dim_strategy)
+    or "op_strategy" (register_op_strategy); an overload with both is
+    "single_dim", which DTensor's dispatch tries first
+    (ShardingPropagator.propagate_op_sharding_non_cached, torch 2.13)."""
+    propagator = sharding_propagator()
+    kinds = {op: "op_strategy" for op in propagator.op_strategy_funcs}
+    kinds.update({op: "single_dim" for op in propagator.op_single_dim_strategy_funcs})
+    return list(kinds.items())
+
+
 def single_dim_rule_inputs(propagator, op_schema):
     """The input placements of every rule, on one mesh dim, from which
     DTensor's run time builds its strategies for `op_schema` (an OpSchema of

@@ -8,7 +8,7 @@ REQUEST.json (written by the C++ side, one overload's samples or many;
 claims.proto ClaimsRequest is its schema):
   {"world_size": 4, "mesh": [2, 2] (optional: an N-D mesh of world_size ranks),
    "max_tuples": 20000, "libraries": ["/abs/libops.so"],
-   "rule_modules": ["/abs/my_rules.py"],
+   "rule_modules": ["/abs/my_rules.py"], "list_registered": true (optional),
    "samples": [{"op": "aten::add.Tensor", "name": "broadcast_row",
                 "args": {"self": {"tensor": {"shape": [7, 5], "stride": [5, 1],
                                              "dtype": "float32"}},
@@ -30,7 +30,9 @@ CLAIMS.json:
                 "rejected": {"<DTensor's error>": <input tuples>},
                 "tuples": <input tuples asked>, "unmatched": <input tuples
                 DTensor cannot claim, not asked>, "seconds": <time asking>,
-                "unasked": "<why not asked>" (only when not asked)}]}
+                "unasked": "<why not asked>" (only when not asked)}],
+   "registered": [{"op": "aten::add.Tensor", "kind": "single_dim"}, ...]
+                (with list_registered: every overload DTensor has a rule for)}
   (claims.proto Claims; runtime_claims.py defines each field). An overload
   DTensor has no strategy for has registration null and no rules; one it
   shards through its decomposition (no registered rule) and a sample with
@@ -67,6 +69,12 @@ def overload(name, where):
         return getattr(getattr(getattr(torch.ops, ns), op_name), overload_name or "default")
     except (AttributeError, RuntimeError) as e:
         raise BadRequest("%s: no such overload %r (%s)" % (where, name, e)) from e
+
+
+def overload_name(op):
+    """ "ns::op.overload" of an OpOverload ("aten::mm" for aten.mm.default)."""
+    schema = op._schema
+    return schema.name + ("." + schema.overload_name if schema.overload_name else "")
 
 
 def tensor_meta(value, where):
@@ -107,6 +115,8 @@ def argument(value, where):
         raise BadRequest("%s: expected {\"tensor\"}, {\"tensors\"}, {\"dtype\"} or "
                          "{\"float\"}, got keys %s"
                          % (where, sorted(value)))
+    if isinstance(value, list):  # a Scalar[] may hold tagged floats
+        return [argument(v, "%s[%d]" % (where, i)) for i, v in enumerate(value)]
     return value
 
 
@@ -192,8 +202,13 @@ def export(request, path="request"):
                          unmatched=claims.unmatched,
                          seconds=round(time.monotonic() - start, 3))
         out.append(entry)
-    return {"strategy_source": "DTensor, torch %s" % torch.__version__.split("+")[0],
-            "world_size": world_size, "mesh": mesh, "samples": out}
+    claims = {"strategy_source": "DTensor, torch %s" % torch.__version__.split("+")[0],
+              "world_size": world_size, "mesh": mesh, "samples": out}
+    if request.get("list_registered"):
+        claims["registered"] = sorted(
+            ({"op": overload_name(op), "kind": kind} for op, kind in dt.registered_overloads()),
+            key=lambda r: r["op"])
+    return claims
 
 
 def main(argv):

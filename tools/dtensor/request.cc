@@ -113,6 +113,16 @@ struct ToValue {
   absl::StatusOr<Value> operator()(const std::vector<TensorMeta>& metas) const {
     return Tensors(metas);
   }
+  absl::StatusOr<Value> operator()(const std::vector<double>& numbers) const {
+    Value v;
+    v.mutable_list_value();  // an empty list is still a list
+    for (double d : numbers) {
+      absl::StatusOr<Value> e = (*this)(d);
+      if (!e.ok()) return e.status();
+      *v.mutable_list_value()->add_values() = *std::move(e);
+    }
+    return v;
+  }
   absl::StatusOr<Value> operator()(const std::vector<bool>& bools) const {
     Value v;
     v.mutable_list_value();  // an empty list is still a list
