@@ -1269,9 +1269,19 @@ OP_GROUPS = {
         "targets": ["aten_nll_loss2d", "aten_nll_loss2d_out"],
         "samples_from": ["losses/aten_nll_loss2d_forward.textproto"],
     },
+    "losses/aten_nll_loss2d_backward.textproto": {
+        "overloads": ["aten::nll_loss2d_backward", "aten::nll_loss2d_backward.grad_input"],
+        "targets": ["aten_nll_loss2d_backward", "aten_nll_loss2d_backward_grad_input"],
+        "samples_from": [],
+    },
     "losses/aten_nll_loss2d_forward.textproto": {
         "overloads": ["aten::nll_loss2d_forward", "aten::nll_loss2d_forward.output"],
         "targets": ["aten_nll_loss2d_forward", "aten_nll_loss2d_forward_output"],
+        "samples_from": [],
+    },
+    "losses/aten_nll_loss_backward.textproto": {
+        "overloads": ["aten::nll_loss_backward", "aten::nll_loss_backward.grad_input"],
+        "targets": ["aten_nll_loss_backward", "aten_nll_loss_backward_grad_input"],
         "samples_from": [],
     },
     "losses/aten_nll_loss_forward.textproto": {

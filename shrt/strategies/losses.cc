@@ -90,13 +90,28 @@
 //   P(product). Identical outputs on every rank are also P(avg|max|min).
 //   P(product) of self (-x) holds only at odd W: not claimed.
 //
-// nll_loss_backward and nll_loss2d_backward get no strategy here: libtorch
-// 1.13's CPU kernels do not bounds-check target against self's class dim, so
-// the cases that shard self on it (which ShRT always enumerates) write out
-// of bounds: heap corruption at W = 3, SIGSEGV on empty chunks at W = 4, and
-// the validation cannot finish. (Their rules would be DTensor's
-// nll_loss_backward_strategy: total_weight is an input, so S(d), S(d') ->
-// S(d) holds for every reduction, plus linearity in grad_output and weight.)
+// nll_loss_backward / nll_loss2d_backward (grad_output, self, target,
+// weight?, reduction, ignore_index, total_weight) -> grad_input of self's
+// shape: zero except grad_input[i, t_i] = -w[t_i] * g / total_weight (mean)
+// or -w[t_i] * g (sum; none with g per term), t_i != ignore_index
+// (aten/src/ATen/native/LossNLL.cpp nll_loss_backward_out_frame; LossNLL2d.cpp).
+//   self is read for its shape only, and total_weight too for reduction
+//   sum: any placement that keeps its local shape (R or a Partial) gives
+//   the same grad_input.
+//   Shard rules: self S(d) for d != class dim 1 with target S(d') on the
+//   matching dim (grad_output too for reduction none, shaped like target),
+//   weight and total_weight R -> S(d): each term is its own row. The class
+//   dim does not shard (target holds global class indices).
+//   Linear in grad_output and in weight (total_weight is an input):
+//   g P(sum|avg) -> P(sum|avg); w P(sum|avg) -> P(sum|avg); a Partial self
+//   with everything else R gives the full grad_input on every rank. With
+//   reduction sum and no weight grad_input is -g at the targets and 0
+//   elsewhere: g P(max) -> P(min) and the mirror (with mean it is -g / tw,
+//   monotone by the sign of total_weight, a value: not claimed).
+//   reduction none is not sampled: its CPU kernel does not check target
+//   against self's class dim (the mean and sum kernels raise "Target 1 is
+//   out of bounds"), so the tuples that shard self's class dim write out
+//   of bounds (torch 2.13).
 #include <cstdint>
 #include <optional>
 #include <variant>
@@ -345,6 +360,57 @@ const std::vector<Placement>& ReplicatedValued() {
   return *v;
 }
 
+absl::StatusOr<std::vector<Rule>> NllBackward(const OpArgs& args) {
+  const int64_t reduction = Reduction(args);
+  const int w = InputIndex(args, "weight");
+  const TensorMeta& self = args.inputs()[1];
+  const TensorMeta& target = args.inputs()[2];
+  std::vector<Rule> rules;
+  // self, and total_weight for reduction sum, are read for their shapes
+  // only: R or any Partial.
+  std::vector<Placement> any = {kR};
+  for (ReduceOp op : kAllReduceOps) any.push_back(P(op));
+  const int tw = static_cast<int>(args.inputs().size()) - 1;
+  const std::vector<Placement> tws = reduction == kSum ? any : std::vector<Placement>{kR};
+  // Shards: a row (or pixel) dim of self, target's matching one.
+  for (int64_t d = 0; self.ndim() >= 2 && d < self.ndim(); ++d) {
+    const int64_t td = d == 0 ? 0 : d - 1;
+    if (d == 1 || td >= target.ndim()) continue;
+    for (const Placement& pt : tws) {
+      Rule rule{std::vector<Placement>(args.inputs().size(), kR), {Placement::Shard(d)}};
+      rule.inputs[1] = Placement::Shard(d);
+      rule.inputs[2] = Placement::Shard(td);
+      rule.inputs[tw] = pt;
+      if (reduction == kNone) rule.inputs[0] = Placement::Shard(td);
+      rules.push_back(std::move(rule));
+    }
+  }
+  for (const Placement& ps : any) {
+    for (const Placement& pt : tws) {
+      auto rule = [&](Placement g, Placement pw, Placement out) {
+        Rule r{std::vector<Placement>(args.inputs().size(), kR), {out}};
+        r.inputs[0] = g;
+        r.inputs[1] = ps;
+        r.inputs[tw] = pt;
+        if (w >= 0) r.inputs[w] = pw;
+        return r;
+      };
+      for (ReduceOp op : {ReduceOp::kSum, ReduceOp::kAvg}) {
+        rules.push_back(rule(P(op), kR, P(op)));
+        if (w >= 0) rules.push_back(rule(kR, P(op), P(op)));
+      }
+      if (reduction == kSum && w < 0) {  // -g: non-increasing in g
+        rules.push_back(rule(P(ReduceOp::kMax), kR, P(ReduceOp::kMin)));
+        rules.push_back(rule(P(ReduceOp::kMin), kR, P(ReduceOp::kMax)));
+      }
+      if (ps != kR || pt != kR) {
+        for (const Placement& out : ReplicatedValued()) rules.push_back(rule(kR, kR, out));
+      }
+    }
+  }
+  return KeepApplicable(args, std::move(rules));
+}
+
 absl::StatusOr<std::vector<Rule>> NllForward(const OpArgs& args) {
   const int64_t reduction = Reduction(args);
   const size_t n_out = args.outputs().size();  // 2 with total_weight
@@ -468,6 +534,9 @@ const bool kRegistered = [] {
   for (const char* op : {"aten::nll_loss_forward", "aten::nll_loss2d_forward", "aten::nll_loss",
                          "aten::nll_loss_nd", "aten::nll_loss2d"}) {
     StrategyRegistrar(op, NllForward);
+  }
+  for (const char* op : {"aten::nll_loss_backward", "aten::nll_loss2d_backward"}) {
+    StrategyRegistrar(op, NllBackward);
   }
   return true;
 }();
