@@ -1429,6 +1429,11 @@ OP_GROUPS = {
         "targets": ["aten_vdot", "aten_vdot_out"],
         "samples_from": ["matrix/aten_dot.textproto", "binary/aten_add_Tensor.textproto", "matrix/aten_inner.textproto"],
     },
+    "normalization/aten__fused_rms_norm.textproto": {
+        "overloads": ["aten::_fused_rms_norm"],
+        "targets": ["aten__fused_rms_norm"],
+        "samples_from": [],
+    },
     "normalization/aten__weight_norm.textproto": {
         "overloads": ["aten::_weight_norm"],
         "targets": ["aten__weight_norm"],

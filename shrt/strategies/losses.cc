@@ -109,9 +109,10 @@
 //   elsewhere: g P(max) -> P(min) and the mirror (with mean it is -g / tw,
 //   monotone by the sign of total_weight, a value: not claimed).
 //   reduction none is not sampled: its CPU kernel does not check target
-//   against self's class dim (the mean and sum kernels raise "Target 1 is
-//   out of bounds"), so the tuples that shard self's class dim write out
-//   of bounds (torch 2.13).
+//   against self's class dim (nll_loss_backward with reduction none on a
+//   [7, 1] self and targets up to 2 returns without an error, torch 2.13,
+//   where mean and sum raise "Target 1 is out of bounds"), so the tuples
+//   that shard self's class dim index past it.
 #include <cstdint>
 #include <optional>
 #include <variant>

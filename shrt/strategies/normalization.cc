@@ -102,7 +102,16 @@
 //   identical on every rank (R or P(avg|max|min)).
 //
 // aten::layer_norm (composite, returns out alone): native_layer_norm's rules
-// with out alone (LayerNormRules, AffineRules with_stats=false).
+// with out alone (LayerNormRules, AffineRules with no statistics).
+//
+// aten::_fused_rms_norm(input, normalized_shape, weight?, eps?) -> (out,
+//   rstd): out = input * rstd * weight with rstd = 1 / sqrt(mean of
+//   input^2 over the normalized dims + eps), kept with size 1 on them (on
+//   CPU native_functions.yaml's CompositeImplicitAutograd
+//   rms_norm_composite). Layer norm's rules without mean and bias: a batch
+//   dim shards through (S(d) -> S(d), S(d)), and out is linear in weight
+//   (weight P(sum|avg), input R -> P(sum|avg), rstd identical on every
+//   rank).
 //
 // aten::group_norm(input, num_groups, weight?, bias?, eps, cudnn_enabled)
 //   (composite, returns out alone): unlike native_group_norm it reads N, C
@@ -205,11 +214,12 @@ std::vector<Placement> Inputs(const OpArgs& args, Placement x, Placement w, Plac
   return v;
 }
 
-// The rules with input R of out = xhat * weight + bias (xhat, mean and rstd
-// then identical on every rank): (weight, bias) -> out as the header says,
-// with mean and rstd each R or P(avg|max|min); with only `out` when
-// with_stats is false (composites returning out alone).
-void AffineRules(const OpArgs& args, std::vector<Rule>& rules, bool with_stats = true) {
+// The rules with input R of out = xhat * weight + bias (xhat and the
+// statistics then identical on every rank): (weight, bias) -> out as the
+// header says, with each of the `stats` statistics outputs after out (2:
+// mean and rstd; 1: rms norm's rstd; 0: composites returning out alone) R
+// or P(avg|max|min).
+void AffineRules(const OpArgs& args, std::vector<Rule>& rules, int stats = 2) {
   const bool has_w = Present(args, "weight");
   const bool has_b = Present(args, "bias");
   struct Affine {
@@ -225,15 +235,18 @@ void AffineRules(const OpArgs& args, std::vector<Rule>& rules, bool with_stats =
     affine = {{kR, kAvg, kAvg}, {kR, kMax, kMax}, {kR, kMin, kMin}};
   }
   for (const Affine& a : affine) {
-    if (!with_stats) {
-      rules.push_back({Inputs(args, kR, a.w, a.b), {a.out}});
-      continue;
-    }
-    for (const Placement& mean : Identical()) {
-      for (const Placement& rstd : Identical()) {
-        rules.push_back({Inputs(args, kR, a.w, a.b), {a.out, mean, rstd}});
+    std::vector<std::vector<Placement>> outs = {{a.out}};
+    for (int k = 0; k < stats; ++k) {
+      std::vector<std::vector<Placement>> longer;
+      for (const std::vector<Placement>& o : outs) {
+        for (const Placement& stat : Identical()) {
+          longer.push_back(o);
+          longer.back().push_back(stat);
+        }
       }
+      outs = std::move(longer);
     }
+    for (std::vector<Placement>& o : outs) rules.push_back({Inputs(args, kR, a.w, a.b), std::move(o)});
   }
 }
 
@@ -243,27 +256,26 @@ int64_t Axis(const OpArgs& args, int64_t ndim) {
   return ndim - n;
 }
 
-// Layer norm's rules; with_stats false for the composite aten::layer_norm,
-// which returns out alone.
-absl::StatusOr<std::vector<Rule>> LayerNormRules(const OpArgs& args, bool with_stats) {
+// Layer norm's rules, and rms norm's: `stats` statistics outputs after out
+// (2 for native_layer_norm, 1 for _fused_rms_norm, 0 for the composite
+// aten::layer_norm, which returns out alone).
+absl::StatusOr<std::vector<Rule>> LayerNormRules(const OpArgs& args, int stats) {
   const int64_t axis = Axis(args, args.inputs()[0].ndim());
   std::vector<Rule> rules;
   for (int64_t d = 0; d < axis; ++d) {
     const Placement s = Placement::Shard(d);
-    std::vector<Placement> outs = {s};
-    if (with_stats) outs = {s, s, s};
-    rules.push_back({Inputs(args, s, kR, kR), outs});
+    rules.push_back({Inputs(args, s, kR, kR), std::vector<Placement>(1 + stats, s)});
   }
-  AffineRules(args, rules, with_stats);
+  AffineRules(args, rules, stats);
   return KeepApplicable(args, std::move(rules));
 }
 
-absl::StatusOr<std::vector<Rule>> LayerNorm(const OpArgs& args) {
-  return LayerNormRules(args, /*with_stats=*/true);
-}
+absl::StatusOr<std::vector<Rule>> LayerNorm(const OpArgs& args) { return LayerNormRules(args, 2); }
+
+absl::StatusOr<std::vector<Rule>> RmsNorm(const OpArgs& args) { return LayerNormRules(args, 1); }
 
 absl::StatusOr<std::vector<Rule>> LayerNormComposite(const OpArgs& args) {
-  return LayerNormRules(args, /*with_stats=*/false);
+  return LayerNormRules(args, 0);
 }
 
 absl::StatusOr<std::vector<Rule>> GroupNorm(const OpArgs& args) {
@@ -278,7 +290,7 @@ absl::StatusOr<std::vector<Rule>> GroupNormComposite(const OpArgs& args) {
   const Placement s0 = Placement::Shard(0);
   std::vector<Rule> rules;
   rules.push_back({Inputs(args, s0, kR, kR), {s0}});
-  AffineRules(args, rules, /*with_stats=*/false);
+  AffineRules(args, rules, /*stats=*/0);
   return KeepApplicable(args, std::move(rules));
 }
 
@@ -298,7 +310,7 @@ absl::StatusOr<std::vector<Rule>> NativeBatchNorm(const OpArgs& args) {
 // instance_norm, whose empty batch chunk is an empty channel dim).
 std::vector<Rule> BatchNormRules(const OpArgs& args, bool training, int64_t first_shard_dim) {
   std::vector<Rule> rules;
-  AffineRules(args, rules, /*with_stats=*/false);
+  AffineRules(args, rules, /*stats=*/0);
   if (!training) {
     const int64_t ndim = args.inputs()[0].ndim();
     for (int64_t d = first_shard_dim; d < ndim; ++d) {
@@ -405,6 +417,7 @@ absl::StatusOr<std::vector<Rule>> NormExceptDim(const OpArgs& args) {
 }
 
 SHRT_REGISTER_STRATEGY("aten::native_layer_norm", LayerNorm);
+SHRT_REGISTER_STRATEGY("aten::_fused_rms_norm", RmsNorm);
 SHRT_REGISTER_STRATEGY("aten::native_group_norm_backward", GroupNormBackward);
 SHRT_REGISTER_STRATEGY("aten::native_batch_norm", NativeBatchNorm);
 SHRT_REGISTER_STRATEGY("aten::batch_norm", BatchNorm);
