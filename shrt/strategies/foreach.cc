@@ -267,10 +267,11 @@ struct ForeachOp {
   std::vector<std::pair<const char*, const char*>> renames = {};
 };
 
-// The element op's registered rules for a position, its args renamed.
+// The element op's registered rules for a position, its args renamed. The
+// element's name is parsed once, here; a malformed one fails every query.
 ElementFn ElementOp(const ForeachOp& row) {
-  return [element = row.element, renames = row.renames](const OpArgs& e) -> absl::StatusOr<Rules> {
-    absl::StatusOr<c10::OperatorName> name = ParseOverloadName(element);
+  return [name = ParseOverloadName(row.element), renames = row.renames](
+             const OpArgs& e) -> absl::StatusOr<Rules> {
     if (!name.ok()) return name.status();
     std::vector<OpArg> renamed = e.args();
     for (OpArg& a : renamed) {
