@@ -259,10 +259,20 @@ OP_GROUPS = {
         "targets": ["aten_logaddexp2", "aten_logaddexp2_out"],
         "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto"],
     },
+    "binary/aten_max_other.textproto": {
+        "overloads": ["aten::max.other", "aten::max.out"],
+        "targets": ["aten_max_other", "aten_max_out"],
+        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_atan2.textproto", "binary/aten_ldexp_Tensor.textproto", "binary/aten_mul_Tensor.textproto", "binary/aten_maximum.textproto"],
+    },
     "binary/aten_maximum.textproto": {
         "overloads": ["aten::maximum", "aten::maximum.out"],
         "targets": ["aten_maximum", "aten_maximum_out"],
         "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_atan2.textproto", "binary/aten_ldexp_Tensor.textproto", "binary/aten_mul_Tensor.textproto"],
+    },
+    "binary/aten_min_other.textproto": {
+        "overloads": ["aten::min.other", "aten::min.out"],
+        "targets": ["aten_min_other", "aten_min_out"],
+        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_atan2.textproto", "binary/aten_ldexp_Tensor.textproto", "binary/aten_mul_Tensor.textproto", "binary/aten_maximum.textproto", "binary/aten_minimum.textproto"],
     },
     "binary/aten_minimum.textproto": {
         "overloads": ["aten::minimum", "aten::minimum.out"],
@@ -798,6 +808,11 @@ OP_GROUPS = {
         "overloads": ["aten::to.dtype"],
         "targets": ["aten_to_dtype"],
         "samples_from": ["copy/aten__to_copy.textproto"],
+    },
+    "copy/aten_zero_.textproto": {
+        "overloads": ["aten::zero_"],
+        "targets": ["aten_zero_"],
+        "samples_from": ["unary/aten_isfinite.textproto", "copy/aten_clone.textproto"],
     },
     "copy/aten_zeros_like.textproto": {
         "overloads": ["aten::zeros_like"],
@@ -1619,6 +1634,11 @@ OP_GROUPS = {
         "targets": ["aten_any_dim", "aten_any_out"],
         "samples_from": ["reductions/aten__aminmax_dim.textproto", "reductions/aten_max_dim.textproto", "reductions/aten_all_dim.textproto"],
     },
+    "reductions/aten_any_dims.textproto": {
+        "overloads": ["aten::any.dims", "aten::any.dims_out"],
+        "targets": ["aten_any_dims", "aten_any_dims_out"],
+        "samples_from": [],
+    },
     "reductions/aten_argmax.textproto": {
         "overloads": ["aten::argmax", "aten::argmax.out"],
         "targets": ["aten_argmax", "aten_argmax_out"],
@@ -1954,6 +1974,11 @@ OP_GROUPS = {
         "targets": ["aten__log_softmax_backward_data", "aten__log_softmax_backward_data_out"],
         "samples_from": [],
     },
+    "softmax/aten__safe_softmax.textproto": {
+        "overloads": ["aten::_safe_softmax"],
+        "targets": ["aten__safe_softmax"],
+        "samples_from": ["reductions/aten__aminmax_dim.textproto", "scans/aten_cummax.textproto", "reductions/aten_max_dim.textproto", "reductions/aten_prod_dim_int.textproto", "softmax/aten_log_softmax_int.textproto", "softmax/aten_softmax_int.textproto"],
+    },
     "softmax/aten__softmax.textproto": {
         "overloads": ["aten::_softmax", "aten::_softmax.out"],
         "targets": ["aten__softmax", "aten__softmax_out"],
@@ -2218,6 +2243,11 @@ OP_GROUPS = {
         "overloads": ["aten::celu", "aten::celu_", "aten::celu.out"],
         "targets": ["aten_celu", "aten_celu_", "aten_celu_out"],
         "samples_from": ["unary/aten_isfinite.textproto", "clamp/aten_clamp.textproto"],
+    },
+    "unary/aten_conj_physical.textproto": {
+        "overloads": ["aten::conj_physical", "aten::conj_physical_", "aten::conj_physical.out"],
+        "targets": ["aten_conj_physical", "aten_conj_physical_", "aten_conj_physical_out"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_abs.textproto", "unary/aten_positive.textproto"],
     },
     "unary/aten_cos.textproto": {
         "overloads": ["aten::cos", "aten::cos_", "aten::cos.out"],
@@ -2599,6 +2629,11 @@ OP_GROUPS = {
         "targets": ["aten_tanh", "aten_tanh_", "aten_tanh_out"],
         "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_deg2rad.textproto", "unary/aten_abs.textproto", "bitwise/aten_bitwise_not.textproto", "unary/aten_ceil.textproto", "unary/aten_cos.textproto"],
     },
+    "unary/aten_threshold.textproto": {
+        "overloads": ["aten::threshold", "aten::threshold_", "aten::threshold.out"],
+        "targets": ["aten_threshold", "aten_threshold_", "aten_threshold_out"],
+        "samples_from": [],
+    },
     "unary/aten_trunc.textproto": {
         "overloads": ["aten::trunc", "aten::trunc_", "aten::trunc.out", "aten::fix", "aten::fix_", "aten::fix.out"],
         "targets": ["aten_trunc", "aten_trunc_", "aten_trunc_out", "aten_fix", "aten_fix_", "aten_fix_out"],
@@ -2615,8 +2650,8 @@ OP_GROUPS = {
         "samples_from": ["views/aten_mT.textproto", "unary/aten_isfinite.textproto"],
     },
     "views/aten_alias.textproto": {
-        "overloads": ["aten::alias", "aten::alias_copy", "aten::alias_copy.out", "aten::detach", "aten::detach_", "aten::detach_copy", "aten::detach_copy.out"],
-        "targets": ["aten_alias", "aten_alias_copy", "aten_alias_copy_out", "aten_detach", "aten_detach_", "aten_detach_copy", "aten_detach_copy_out"],
+        "overloads": ["aten::alias", "aten::alias_copy", "aten::alias_copy.out", "aten::contiguous", "aten::detach", "aten::detach_", "aten::detach_copy", "aten::detach_copy.out"],
+        "targets": ["aten_alias", "aten_alias_copy", "aten_alias_copy_out", "aten_contiguous", "aten_detach", "aten_detach_", "aten_detach_copy", "aten_detach_copy_out"],
         "samples_from": ["unary/aten_isfinite.textproto", "reductions/aten_max.textproto", "views/aten__neg_view_copy.textproto"],
     },
     "views/aten_diagonal.textproto": {
@@ -2677,6 +2712,11 @@ OP_GROUPS = {
     "views/aten_squeeze_dim.textproto": {
         "overloads": ["aten::squeeze.dim", "aten::squeeze_.dim"],
         "targets": ["aten_squeeze_dim", "aten_squeeze__dim"],
+        "samples_from": [],
+    },
+    "views/aten_squeeze_dims.textproto": {
+        "overloads": ["aten::squeeze.dims", "aten::squeeze_.dims"],
+        "targets": ["aten_squeeze_dims", "aten_squeeze__dims"],
         "samples_from": [],
     },
     "views/aten_swapaxes.textproto": {

@@ -198,7 +198,7 @@ int RunValidate(const ValidateCommand& cmd, const StrategyRegistry& registry, st
   }
   // With --dtensor --all: the overloads DTensor was asked about and has no
   // strategy for. One it was not asked about is validated, to report why.
-  std::vector<std::string> without_strategy, decomposed;
+  std::vector<std::string> without_strategy;
   std::vector<UnjudgedRegistration> unjudged;
   if (dtensor && cmd.all) {
     absl::StatusOr<std::vector<UnjudgedRegistration>> u = Unjudged(*dtensor, by_op, cmd.spec_dir);
@@ -210,8 +210,7 @@ int RunValidate(const ValidateCommand& cmd, const StrategyRegistry& registry, st
       if (has_claims(spec->op()) || (dtensor && !dtensor->Asked(spec->op()))) {
         targets.push_back(spec);
       } else if (dtensor) {
-        (dtensor->Registration(spec->op()) == "decomposition" ? decomposed : without_strategy)
-            .push_back(op);
+        without_strategy.push_back(op);
       }
     }
   }
@@ -308,10 +307,7 @@ int RunValidate(const ValidateCommand& cmd, const StrategyRegistry& registry, st
           dtensor ? absl::StrCat(dtensor->source(),
                                  !dtensor->Asked(op) ? " was not asked about it: no sample binds "
                                                        "and runs on the full inputs"
-                                 : dtensor->Registration(op) == "decomposition"
-                                     ? " registers no rule for it (it shards it through its "
-                                       "decomposition)"
-                                     : " has no strategy for it",
+                                                     : " has no strategy for it",
                                  "; every valid rule is missing")
           : table ? absl::StrCat("not in ", cmd.strategies, "; every valid rule is missing")
                   : "no strategy is registered; every valid rule is missing";
@@ -349,18 +345,27 @@ int RunValidate(const ValidateCommand& cmd, const StrategyRegistry& registry, st
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const int ranks = mesh ? mesh->size() : cmd.world_size;
+  // The overloads judged whose DTensor rules are its decomposition path's.
+  std::set<std::string> decomposed;
+  if (dtensor) {
+    for (const LoadedSpec* spec : targets) {
+      if (dtensor->Registration(spec->op()) == "decomposition") {
+        decomposed.insert(OverloadToString(spec->op()));
+      }
+    }
+  }
   // The JSON is made only when printed or embedded in the HTML page.
   std::string json;
   if (cmd.format == "json" || !cmd.html.empty()) {
     ValidationReport proto = ReportProto(reports, ranks, seconds);
     if (dtensor) proto.set_strategy_source(dtensor->source());
     for (const std::string& op : without_strategy) proto.add_without_strategy(op);
-    for (const std::string& op : decomposed) proto.add_decomposed(op);
     for (const UnjudgedRegistration& u : unjudged) {
       ValidationReport::Unjudged* entry = proto.add_unjudged();
       entry->set_op(u.op);
       entry->set_reason(u.reason);
     }
+    for (const std::string& op : decomposed) proto.add_decomposed(op);
     json = ReportJson(proto);
   }
   if (cmd.format == "json") {
@@ -373,10 +378,9 @@ int RunValidate(const ValidateCommand& cmd, const StrategyRegistry& registry, st
           << " overloads with a spec: " << absl::StrJoin(without_strategy, ", ") << "\n";
     }
     if (!decomposed.empty()) {
-      out << dtensor->source() << " shards " << decomposed.size()
-          << " overloads with a spec through their decomposition, with no rule of their own "
-             "(not judged): "
-          << absl::StrJoin(decomposed, ", ") << "\n";
+      out << dtensor->source() << " registers no rule for " << decomposed.size()
+          << " of the overloads judged: their rules are those its decomposition path derives "
+             "at run time\n";
     }
     if (!unjudged.empty()) {
       out << dtensor->source() << " registers rules for " << unjudged.size()

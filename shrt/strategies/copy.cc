@@ -63,8 +63,10 @@ absl::StatusOr<std::vector<Rule>> CopyInPlaceRules(const OpArgs& args) {
   return rules.Take();
 }
 
-// fill_.Scalar / fill_.Tensor (self written in place).
-absl::StatusOr<std::vector<Rule>> FillRules(const OpArgs& args, bool tensor_value) {
+// fill_.Scalar / fill_.Tensor / zero_ (self written in place): `value` is
+// the scalar filled (nullopt: unknown, or fill_.Tensor's tensor value).
+absl::StatusOr<std::vector<Rule>> FillRules(const OpArgs& args, bool tensor_value,
+                                            std::optional<double> value) {
   RuleSet rules(args);
   if (args.inputs().size() != (tensor_value ? 2u : 1u)) return rules.Take();
   const TensorMeta& self = args.inputs()[0];
@@ -76,7 +78,6 @@ absl::StatusOr<std::vector<Rule>> FillRules(const OpArgs& args, bool tensor_valu
     }
   };
   for (int64_t d = 0; d < self.ndim(); ++d) add(P::Shard(d), P::Replicate());
-  const std::optional<double> value = tensor_value ? std::nullopt : args.GetDouble("value");
   for (ReduceOp op : kAllReduceOps) {
     if (ConstantKeeps(value, op)) add(P::Partial(op), P::Replicate());
     if (tensor_value && ConversionKeeps(args.inputs()[1].dtype, self.dtype, op)) {
@@ -110,8 +111,11 @@ SHRT_REGISTER_STRATEGY("aten::_to_copy", CopyRules);
 SHRT_REGISTER_STRATEGY("aten::to.dtype", CopyRules);
 SHRT_REGISTER_STRATEGY("aten::lift_fresh_copy", CopyRules);
 SHRT_REGISTER_STRATEGY("aten::copy_", CopyInPlaceRules);
-SHRT_REGISTER_STRATEGY("aten::fill_.Scalar", [](const OpArgs& a) { return FillRules(a, false); });
-SHRT_REGISTER_STRATEGY("aten::fill_.Tensor", [](const OpArgs& a) { return FillRules(a, true); });
+SHRT_REGISTER_STRATEGY("aten::fill_.Scalar",
+                       [](const OpArgs& a) { return FillRules(a, false, a.GetDouble("value")); });
+SHRT_REGISTER_STRATEGY("aten::fill_.Tensor",
+                       [](const OpArgs& a) { return FillRules(a, true, std::nullopt); });
+SHRT_REGISTER_STRATEGY("aten::zero_", [](const OpArgs& a) { return FillRules(a, false, 0.0); });
 SHRT_REGISTER_STRATEGY("aten::zeros_like", [](const OpArgs& a) { return LikeRules(a, 0.0); });
 SHRT_REGISTER_STRATEGY("aten::ones_like", [](const OpArgs& a) { return LikeRules(a, 1.0); });
 SHRT_REGISTER_STRATEGY("aten::full_like",

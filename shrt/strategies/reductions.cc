@@ -396,7 +396,8 @@ const bool kRegistered = [] {
   static const ReductionOp kAll = AllAny("aten::all", DimArg::kAll, true);
   static const ReductionOp kAnyDim = AllAny("aten::any.dim", DimArg::kInt, false);
   static const ReductionOp kAny = AllAny("aten::any", DimArg::kAll, false);
-  for (const ReductionOp* op : {&kAllDim, &kAll, &kAnyDim, &kAny}) {
+  static const ReductionOp kAnyDims = AllAny("aten::any.dims", DimArg::kIntList, false);
+  for (const ReductionOp* op : {&kAllDim, &kAll, &kAnyDim, &kAny, &kAnyDims}) {
     StrategyRegistrar(op->overload, [op](const OpArgs& args) { return ReductionRules(args, *op); });
   }
   StrategyRegistrar("aten::norm.ScalarOpt_dim", [](const OpArgs& args) {

@@ -1,4 +1,5 @@
-// Strategies for softmax and log_softmax, forward and backward.
+// Strategies for softmax and log_softmax, forward and backward, and
+// _safe_softmax (softmax giving 0, not NaN, on a slice that is all -inf).
 //
 // Shard rules: any dim other than the softmax dim may be sharded (every
 // input alike, the output follows). The softmax dim must not be: each rank
@@ -37,7 +38,7 @@ absl::StatusOr<std::vector<Rule>> SoftmaxRules(const OpArgs& args, bool backward
 
 const bool kRegistered = [] {
   for (const char* op : {"aten::_softmax", "aten::_log_softmax", "aten::softmax.int",
-                         "aten::log_softmax.int"}) {
+                         "aten::log_softmax.int", "aten::_safe_softmax"}) {
     StrategyRegistrar(op, [](const OpArgs& args) { return SoftmaxRules(args, false); });
   }
   for (const char* op : {"aten::_softmax_backward_data", "aten::_log_softmax_backward_data"}) {

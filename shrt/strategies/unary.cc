@@ -56,6 +56,8 @@
 //
 // Ops whose monotonicity depends on a Scalar argument read it from OpArgs:
 //   leaky_relu(slope):              non-decreasing iff slope >= 0;
+//   threshold(threshold, value):    x above threshold, value at or below:
+//       non-decreasing iff value <= threshold;
 //   elu(alpha, scale, input_scale): scale * x on x > 0 and
 //       scale * alpha * (exp(input_scale * x) - 1) on x <= 0 (both 0 at 0),
 //       so non-decreasing iff scale >= 0 and scale * alpha * input_scale >= 0
@@ -103,6 +105,14 @@ Rules LeakyReluRules(const OpArgs& args) {
   return args.GetDouble("negative_slope").value_or(0.01) >= 0 ? kIncreasing : kNone;
 }
 
+// threshold(x, threshold, value) is x above threshold and value at or
+// below it: non-decreasing iff value <= threshold (relu: 0, 0).
+Rules ThresholdRules(const OpArgs& args) {
+  const std::optional<double> threshold = args.GetDouble("threshold");
+  const std::optional<double> value = args.GetDouble("value");
+  return threshold && value && *value <= *threshold ? kIncreasing : kNone;
+}
+
 Rules EluRules(const OpArgs& args) {
   const double alpha = args.GetDouble("alpha").value_or(1.0);
   const double scale = args.GetDouble("scale").value_or(1.0);
@@ -131,6 +141,14 @@ Rules RoundingRules(const OpArgs& args) {
   return integral ? IdentityRules() : kIncreasing;
 }
 
+// conj_physical: the identity on a real input; on a complex one linear
+// over the reals and multiplicative (conj(a b) = conj(a) conj(b)).
+const Rules kConjComplex = Concat({kLinear, kMultiplicative});
+Rules ConjRules(const OpArgs& args) {
+  if (!args.inputs().empty() && c10::isComplexType(args.inputs()[0].dtype)) return kConjComplex;
+  return IdentityRules();
+}
+
 Rules LogitRules(const OpArgs& args) {
   const std::optional<double> eps = args.GetDouble("eps");
   return eps.has_value() && *eps >= 0 ? kIncreasing : kNone;
@@ -150,6 +168,7 @@ const bool kRegistered = RegisterPointwiseOps({
     {"aten::deg2rad", kLinearIncreasing},
     {"aten::rad2deg", kLinearIncreasing},
     {"aten::positive", IdentityRules()},
+    {"aten::conj_physical", ConjRules},
     // non-decreasing
     {"aten::ceil", RoundingRules},
     {"aten::floor", RoundingRules},
@@ -264,6 +283,7 @@ const bool kRegistered = RegisterPointwiseOps({
     {"aten::isreal", IsRealRules},
     // monotonicity from a Scalar argument
     {"aten::leaky_relu", LeakyReluRules},
+    {"aten::threshold", ThresholdRules},
     {"aten::elu", EluRules},
     {"aten::softplus", SoftplusRules},
     {"aten::logit", LogitRules},

@@ -67,6 +67,7 @@
 // dim_flatten), propagating a shard only through an InputDim that is not
 // split or merged; alias/detach are the identity map (every dim InputDim).
 #include <algorithm>
+#include <set>
 #include <vector>
 
 #include "c10/core/WrapDimMinimal.h"
@@ -180,6 +181,30 @@ std::vector<Rule> SqueezeDimRules(const OpArgs& args) {
     for (int64_t d = 0; d < n; ++d) {
       if (d == dim) continue;
       AddShard(rules, d, removed && d > dim ? d - 1 : d);
+    }
+  }
+  AddPartials(rules);
+  return rules.Take();
+}
+
+// squeeze.dims: each listed dim of size 1 removed; a listed dim of another
+// size stays but is not sharded (a rank's shard of it may have one row,
+// which the local squeeze would remove).
+std::vector<Rule> SqueezeDimsRules(const OpArgs& args) {
+  RuleSet rules(args);
+  const int64_t n = InNdim(args);
+  if (n > 0) {
+    std::set<int64_t> listed;
+    for (int64_t d : args.GetIntList("dim").value_or(std::vector<int64_t>{})) {
+      listed.insert(c10::maybe_wrap_dim(d, n));
+    }
+    int64_t removed = 0;
+    for (int64_t d = 0; d < n; ++d) {
+      if (listed.count(d) > 0) {
+        removed += InSizes(args)[d] == 1 ? 1 : 0;
+        continue;
+      }
+      AddShard(rules, d, d - removed);
     }
   }
   AddPartials(rules);
@@ -319,6 +344,7 @@ SHRT_REGISTER_STRATEGY("aten::movedim.intlist", Wrap(MovedimRules));
 SHRT_REGISTER_STRATEGY("aten::unsqueeze", Wrap(UnsqueezeRules));
 SHRT_REGISTER_STRATEGY("aten::squeeze", Wrap(PartialsOnly));
 SHRT_REGISTER_STRATEGY("aten::squeeze.dim", Wrap(SqueezeDimRules));
+SHRT_REGISTER_STRATEGY("aten::squeeze.dims", Wrap(SqueezeDimsRules));
 SHRT_REGISTER_STRATEGY("aten::flatten.using_ints", Wrap(FlattenRules));
 SHRT_REGISTER_STRATEGY("aten::unflatten.int", Wrap(UnflattenRules));
 SHRT_REGISTER_STRATEGY("aten::diagonal", Wrap(DiagonalRules));
@@ -345,6 +371,7 @@ SHRT_REGISTER_STRATEGY("aten::diagonal_copy", Wrap(DiagonalRules));
 SHRT_REGISTER_STRATEGY("aten::unfold_copy", Wrap(UnfoldRules));
 SHRT_REGISTER_STRATEGY("aten::alias_copy", Wrap(IdentityViewRules));
 SHRT_REGISTER_STRATEGY("aten::detach_copy", Wrap(IdentityViewRules));
+SHRT_REGISTER_STRATEGY("aten::contiguous", Wrap(IdentityViewRules));
 SHRT_REGISTER_STRATEGY("aten::_neg_view_copy", Wrap(NegViewCopyRules));
 SHRT_REGISTER_STRATEGY("aten::view_as_real_copy", Wrap(ViewAsRealRules));
 SHRT_REGISTER_STRATEGY("aten::view_as_complex_copy", Wrap(ViewAsComplexRules));

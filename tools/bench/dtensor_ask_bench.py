@@ -1,8 +1,8 @@
 """Asking DTensor about one sample (tools/dtensor/runtime_claims.py) three
 ways, alternated in one run: as `validate --dtensor` asks (tuples no rule
-can claim left unasked, output metadata memoized), asking every tuple
-(memoized), and asking every tuple without the memo
-(dtensor_private.tensor_meta_memo).
+can claim left unasked, output metadata and decomposition traces
+memoized), asking every tuple (memoized), and asking every tuple without
+the memos (dtensor_private.tensor_meta_memo, decomposition_memo).
 
 Usage: bazel run //tools/bench:dtensor_ask_bench [-- ROUNDS]
 After one warm-up round, prints per sample and round the input tuples
@@ -26,8 +26,9 @@ def meta(shape, dtype=torch.float32):
     return dt.TensorMeta(t.shape, t.stride(), t.dtype)
 
 
-# Registered rules of several families, each sample as ShRT's specs give
-# it, on a mesh: W = 4, or 2x2. cat (a tensor list) and the op strategies of
+# Registered rules of several families and two overloads DTensor shards
+# through their decomposition, each sample as ShRT's specs give it, on a
+# mesh: W = 4, or 2x2. cat (a tensor list) and the op strategies of
 # sum.dim_IntList and _softmax are asked every tuple in every way.
 SAMPLES = [
     ("aten::add.Tensor", aten.add.Tensor, {"self": meta((7, 5, 3)), "other": meta((5, 3))}, 4),
@@ -40,6 +41,11 @@ SAMPLES = [
     ("aten::where.self", aten.where.self,
      {"condition": meta((4, 6), torch.bool), "self": meta((4, 6)), "other": meta((1, 6))}, 4),
     ("aten::mm 2x2", aten.mm.default, {"self": meta((8, 6)), "mat2": meta((6, 4))}, (2, 2)),
+    # No registered rule: DTensor's decomposition path (DecompShardingStrategy).
+    ("aten::mse_loss (decomp)", aten.mse_loss.default,
+     {"self": meta((7, 5)), "target": meta((7, 5))}, 4),
+    ("aten::addr (decomp)", aten.addr.default,
+     {"self": meta((7, 5)), "vec1": meta((7,)), "vec2": meta((5,))}, 4),
 ]
 
 # (name, memoize, prune): the shipped way first.
@@ -53,7 +59,7 @@ def main(argv):
             runtime_claims.sample_claims(op, args, mesh, memoize=memoize, prune=prune)
     totals = {name: 0.0 for name, _, _ in WAYS}
     considered = 0
-    print("%-22s %6s %9s %9s %9s %7s %7s" % ("sample", "tuples", "asked ms", "every ms",
+    print("%-24s %6s %9s %9s %9s %7s %7s" % ("sample", "tuples", "asked ms", "every ms",
                                             "plain ms", "every/", "plain/"))
     for r in range(rounds):
         for label, op, args, mesh in SAMPLES:
@@ -67,7 +73,7 @@ def main(argv):
                 per[name] = seconds / tuples * 1e3
                 totals[name] += seconds
             considered += tuples
-            print("%-22s %6d %9.3f %9.3f %9.3f %6.2fx %6.2fx"
+            print("%-24s %6d %9.3f %9.3f %9.3f %6.2fx %6.2fx"
                   % (label, tuples, per["asked"], per["every"], per["plain"],
                      per["every"] / per["asked"], per["plain"] / per["asked"]))
     ms = {name: seconds / considered * 1e3 for name, seconds in totals.items()}

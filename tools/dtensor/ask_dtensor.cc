@@ -44,6 +44,7 @@ absl::StatusOr<DTensorClaims> AskDTensor(const DTensorAsk& ask,
     for (int m : ask.mesh->dims()) request.add_mesh(m);
   }
   request.set_max_tuples(kMaxTuplesAsked);
+  request.set_max_decomposition_tuples(kMaxDecompositionTuplesAsked);
   request.set_list_registered(ask.list_registered);
   for (const std::string& path : ask.libraries) {
     request.add_libraries(std::filesystem::absolute(path).string());

@@ -25,6 +25,16 @@ namespace shrt {
 // outputs and of _foreach_ ops.
 inline constexpr int kMaxTuplesAsked = 20000;
 
+// The same limit for an overload DTensor shards through its decomposition:
+// each input tuple is traced through the decomposition on meta tensors
+// (runtime_claims.py _TracedInputs), about 2 ms, and the few that trace are
+// then asked, each through DTensor's expansion and selection over every
+// candidate (tens of ms). 300 leaves out 671 of 2,818 such samples at
+// W = 4, mostly of out= and backward overloads of losses and of
+// three-tensor ops, and leaves 68 of the 413 such overloads with no sample
+// asked (BENCHMARKS.md).
+inline constexpr int kMaxDecompositionTuplesAsked = 300;
+
 // How to ask DTensor.
 struct DTensorAsk {
   // The program that answers (export_claims.py's py_binary).

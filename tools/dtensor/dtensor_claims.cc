@@ -271,8 +271,7 @@ std::string DTensorClaims::Registration(const c10::OperatorName& op) const {
 }
 
 bool DTensorClaims::HasRules(const c10::OperatorName& op) const {
-  const std::string kind = Registration(op);
-  return kind == "single_dim" || kind == "op_strategy";
+  return !Registration(op).empty();
 }
 
 bool DTensorClaims::Asked(const c10::OperatorName& op) const {
@@ -391,6 +390,17 @@ std::vector<std::string> DTensorClaims::Notes(const c10::OperatorName& op) const
       rejected[message] += n;
       rejected_tuples += n;
     }
+  }
+  const dtensor::SampleClaims& first = it->second.front().claims;
+  if (first.registration() == "decomposition") {
+    notes.push_back(absl::StrCat(
+        source_,
+        " registers no rule for it: these are the rules its decomposition path derives at run "
+        "time (DecompShardingStrategy, torch/distributed/tensor/_decompositions.py)",
+        first.composite_implicit()
+            ? "; it is CompositeImplicitAutograd, so DTensor sees it in inference mode only "
+              "(outside it, its decomposition runs before DTensor's dispatch)"
+            : ""));
   }
   for (const auto& [reason, seen] : not_judged) {
     notes.push_back(absl::StrCat(source_, ": not judged for ", seen.first,

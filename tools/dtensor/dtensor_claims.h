@@ -58,9 +58,9 @@ class DTensorClaims {
   // How DTensor registers `op` (claims.proto SampleClaims.registration),
   // or "" when it has no strategy for it or no sample of it was asked.
   std::string Registration(const c10::OperatorName& op) const;
-  // True if DTensor registers a rule of its own for `op` ("single_dim" or
-  // "op_strategy"): what --dtensor judges. An overload it shards through
-  // its decomposition has none, and is not asked about.
+  // True if DTensor has rules for `op` at run time: registered ones
+  // ("single_dim", "op_strategy") or those its decomposition path derives
+  // ("decomposition"): what --dtensor judges.
   bool HasRules(const c10::OperatorName& op) const;
   // With DTensorAsk::list_registered: every overload DTensor registers a
   // rule for (claims.proto Claims.registered), op text -> "single_dim" or

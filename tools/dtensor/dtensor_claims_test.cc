@@ -96,6 +96,27 @@ TEST(DTensorClaimsTest, RegistrationsUnaskedSamplesAndNotes) {
                           "strategy"));
 }
 
+// An overload without a registered rule is judged by the rules DTensor's
+// decomposition path derives, and the report says so.
+TEST(DTensorClaimsTest, DecompositionRulesAreJudgedAndNamed) {
+  absl::StatusOr<DTensorClaims> claims = DTensorClaims::FromProtos(
+      Request(), Text<dtensor::Claims>(R"pb(
+        strategy_source: "DTensor, torch 2.13.0" world_size: 4
+        samples { op: "aten::abs" name: "a" registration: "decomposition"
+                  composite_implicit: true rules: "S(0) -> S(0)" tuples: 6 }
+        samples { op: "aten::abs" name: "b" registration: "decomposition"
+                  composite_implicit: true tuples: 6 }
+        samples { op: "aten::neg" name: "c" })pb"),
+      "c.json");
+  ASSERT_TRUE(claims.ok()) << claims.status();
+  EXPECT_TRUE(claims->HasRules(kAbs));
+  EXPECT_FALSE(claims->HasRules(kNeg));
+  EXPECT_THAT(claims->Notes(kAbs),
+              ElementsAre(HasSubstr("registers no rule for it: these are the rules its "
+                                    "decomposition path derives at run time")));
+  EXPECT_THAT(claims->Notes(kAbs), ElementsAre(HasSubstr("inference mode only")));
+}
+
 // The named-only placements a sample's rules use, for ground truth to build
 // (TruthOptions::named_placements), and the time DTensor took to answer.
 TEST(DTensorClaimsTest, NamedOnlyPlacementsAndAskSeconds) {

@@ -17,7 +17,13 @@ Names, as of torch 2.13.0 (torch/distributed/tensor/):
                            placement_types.py
   _NormPartial             _ops/_math_ops.py
   DecompShardingStrategy   _decompositions.py: the rules of ops DTensor
-                           shards through their decomposition.
+                           shards through their decomposition;
+                           ShardingPropagator.decomp_strategy is the one its
+                           dispatch uses, _propagate_through_decomp its
+                           trace of the decomposition for one candidate
+                           tuple, _get_fake_mesh the one-rank mesh it traces
+                           on, and _extract_input_specs the inputs whose
+                           flattened leaves the candidates place.
   _PreparedSingleDimStrategy
                            _ops/single_dim_strategy.py: a single-dim
                            registration's rules on one mesh dim as DTensor's
@@ -66,6 +72,7 @@ MaskPartial = _load(_T + ".placement_types", "_MaskPartial")
 NormPartial = _load(_T + "._ops._math_ops", "_NormPartial")
 DeviceMesh = _load("torch.distributed.device_mesh", "DeviceMesh")
 DecompShardingStrategy = _load(_T + "._decompositions", "DecompShardingStrategy")
+extract_input_specs = _load(_T + "._decompositions", "_extract_input_specs")
 FakeStore = _load("torch.testing._internal.distributed.fake_pg", "FakeStore")
 PreparedSingleDimStrategy = _load(_T + "._ops.single_dim_strategy", "_PreparedSingleDimStrategy")
 
@@ -99,6 +106,46 @@ def registration_kind(op):
     if DecompShardingStrategy.has_decomp(op):
         return "decomposition"
     return None
+
+
+def composite_implicit(op):
+    """True if OpOverload `op` has a CompositeImplicitAutograd kernel: outside
+    inference mode it decomposes above the Python dispatch key, so DTensor's
+    dispatch sees its decomposition's operators, not `op` (in inference mode
+    it sees `op`). torch._C._dispatch_has_kernel_for_dispatch_key."""
+    has_kernel = _method(torch._C, "_dispatch_has_kernel_for_dispatch_key")
+    return bool(has_kernel(op.name(), "CompositeImplicitAutograd"))
+
+
+def decomposition_traces(propagator, op_schema, mesh_dim):
+    """False when DTensor's decomposition path cannot trace the input
+    placements of `op_schema` (an OpSchema of DTensorSpecs) on mesh dim
+    `mesh_dim`, so that no strategy it builds has those inputs and it cannot
+    claim them; True otherwise.
+
+    DecompShardingStrategy.propagate_strategy (torch 2.13,
+    _decompositions.py) builds its strategies from candidate single-dim
+    tuples, one placement per flattened input leaf (None for a non-tensor
+    leaf; _get_candidate_placements), each traced through the
+    decomposition (_propagate_through_decomp); a candidate whose trace
+    raises RuntimeError, KeyError or IndexError (a sub-operator that would
+    redistribute, a view that cannot) is dropped. The one candidate with the
+    given inputs is asked here, as DTensor traces it (with
+    decomposition_memo active, the trace is the one DTensor's own call
+    reuses). Any other error is left to DTensor's own call (True)."""
+    from torch.utils._pytree import tree_flatten
+    flat, _ = tree_flatten(list(extract_input_specs(op_schema)))
+    candidate = tuple(s.placements[mesh_dim] if isinstance(s, DTensorSpec) else None for s in flat)
+    strategy = _method(propagator, "decomp_strategy")
+    specs = [s for s in flat if isinstance(s, DTensorSpec)]
+    fake_mesh = _method(strategy, "_get_fake_mesh")(specs[0].mesh.device_type)
+    try:
+        _method(strategy, "_propagate_through_decomp")(op_schema, candidate, fake_mesh)
+    except (RuntimeError, KeyError, IndexError):
+        return False
+    except Exception:  # DTensor's own call raises it, and it is counted there
+        return True
+    return True
 
 
 def registered_overloads():
@@ -137,6 +184,18 @@ def single_dim_rule_inputs(propagator, op_schema):
     return set(_method(prepared, "strategy_lookup"))
 
 
+def _without_placements(value):
+    """A hashable key of OpSchema arguments with each DTensorSpec's
+    placements left out (its tensor metadata kept)."""
+    if isinstance(value, DTensorSpec):
+        return ("spec", value.tensor_meta)
+    if isinstance(value, (list, tuple)):
+        return tuple(_without_placements(v) for v in value)
+    if isinstance(value, dict):
+        return tuple(sorted((k, _without_placements(v)) for k, v in value.items()))
+    return value
+
+
 @contextlib.contextmanager
 def tensor_meta_memo(propagator):
     """Within the context, `propagator`'s output-metadata step
@@ -151,18 +210,9 @@ def tensor_meta_memo(propagator):
     compute = _method(propagator, name)
     memo = {}
 
-    def without_placements(value):
-        if isinstance(value, DTensorSpec):
-            return ("spec", value.tensor_meta)
-        if isinstance(value, (list, tuple)):
-            return tuple(without_placements(v) for v in value)
-        if isinstance(value, dict):
-            return tuple(sorted((k, without_placements(v)) for k, v in value.items()))
-        return value
-
     def memoized(op_schema):
-        key = repr((op_schema.op, without_placements(op_schema.args_schema),
-                    without_placements(op_schema.kwargs_schema)))
+        key = repr((op_schema.op, _without_placements(op_schema.args_schema),
+                    _without_placements(op_schema.kwargs_schema)))
         if key not in memo:
             memo[key] = compute(op_schema)
         return memo[key]
@@ -172,3 +222,46 @@ def tensor_meta_memo(propagator):
         yield
     finally:
         delattr(propagator, name)
+
+
+@contextlib.contextmanager
+def decomposition_memo(propagator):
+    """Within the context, `propagator`'s decomposition path traces the
+    decomposition of an operator once per arguments and single-dim input
+    placements, and reuses the result (or re-raises the error).
+
+    At run time DTensor shards an overload without a registered rule
+    through its decomposition (torch 2.13, _decompositions.py,
+    DecompShardingStrategy.propagate_strategy): for every candidate tuple
+    of single-dim input placements built from the placements the inputs
+    use, it traces the decomposition on meta tensors of the global shapes
+    on a one-rank mesh (_propagate_through_decomp), then expands the traced
+    rules to the real mesh and selects one. Each trace depends only on the
+    operator, the arguments' metadata and values, and the candidate tuple,
+    not on the placements asked, and the candidates of the input tuples of
+    one sample overlap: asking every tuple of a sample traces each
+    candidate once instead of once per tuple. The expansion and the
+    selection still run for every tuple, as at run time."""
+    strategy = _method(propagator, "decomp_strategy")
+    name = "_propagate_through_decomp"
+    trace = _method(strategy, name)
+    memo = {}
+
+    def memoized(op_schema, placement, mesh):
+        key = repr((op_schema.op, _without_placements(op_schema.args_schema),
+                    _without_placements(op_schema.kwargs_schema), tuple(placement), id(mesh)))
+        if key not in memo:
+            try:
+                memo[key] = (True, trace(op_schema, placement, mesh))
+            except Exception as e:  # DTensor's own: re-raised on every use
+                memo[key] = (False, e)
+        ok, value = memo[key]
+        if not ok:
+            raise value.with_traceback(None)
+        return value
+
+    setattr(strategy, name, memoized)
+    try:
+        yield
+    finally:
+        delattr(strategy, name)

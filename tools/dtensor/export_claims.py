@@ -7,7 +7,8 @@ Usage: export_claims.py REQUEST.json CLAIMS.json
 REQUEST.json (written by the C++ side, one overload's samples or many;
 claims.proto ClaimsRequest is its schema):
   {"world_size": 4, "mesh": [2, 2] (optional: an N-D mesh of world_size ranks),
-   "max_tuples": 20000, "libraries": ["/abs/libops.so"],
+   "max_tuples": 20000, "max_decomposition_tuples": 500 (optional),
+   "libraries": ["/abs/libops.so"],
    "rule_modules": ["/abs/my_rules.py"], "list_registered": true (optional),
    "samples": [{"op": "aten::add.Tensor", "name": "broadcast_row",
                 "args": {"self": {"tensor": {"shape": [7, 5], "stride": [5, 1],
@@ -25,6 +26,9 @@ CLAIMS.json:
   {"strategy_source": "DTensor, torch 2.13.0", "world_size": 4, "mesh": [],
    "samples": [{"op": ..., "name": ..., "registration": "single_dim" |
                 "op_strategy" | "decomposition" | null,
+                "composite_implicit": true (only for a decomposition whose
+                overload is CompositeImplicitAutograd: DTensor sees it in
+                inference mode only),
                 "rules": ["S(0), R -> S(0)", ...] (N-D rules on a mesh),
                 "not_judged": {"<input placements>": "<reason>"},
                 "rejected": {"<DTensor's error>": <input tuples>},
@@ -35,8 +39,10 @@ CLAIMS.json:
                 (with list_registered: every overload DTensor has a rule for)}
   (claims.proto Claims; runtime_claims.py defines each field). An overload
   DTensor has no strategy for has registration null and no rules; one it
-  shards through its decomposition (no registered rule) and a sample with
-  more input tuples than max_tuples (0: no limit) are not asked about.
+  shards through its decomposition (no registered rule) is asked as at run
+  time, its rules being those the decomposition path derives; a sample with
+  more input tuples than max_tuples (0: no limit), or for such an overload
+  than max_decomposition_tuples, is not asked about.
 
 Exit status: 0 when written; 2 for a bad request, with a message naming the
 file and the field (e.g. "req.json: samples[3].args.self.tensor.dtype:
@@ -158,6 +164,10 @@ def export(request, path="request"):
     max_tuples = request.get("max_tuples", 0)
     if not isinstance(max_tuples, int) or max_tuples < 0:
         raise BadRequest("%s: max_tuples: expected an int >= 0, got %r" % (path, max_tuples))
+    max_decomposition_tuples = request.get("max_decomposition_tuples", 0)
+    if not isinstance(max_decomposition_tuples, int) or max_decomposition_tuples < 0:
+        raise BadRequest("%s: max_decomposition_tuples: expected an int >= 0, got %r"
+                         % (path, max_decomposition_tuples))
     samples = request.get("samples", [])  # proto3 JSON leaves out an empty list
     if not isinstance(samples, list):
         raise BadRequest("%s: samples: expected a list" % path)
@@ -178,19 +188,18 @@ def export(request, path="request"):
         entry = {"op": sample.get("op"), "name": sample.get("name", ""),
                  "registration": dt.registration_kind(op)}
         tuples = runtime_claims.tuple_count(op, args, shape)
+        limit = max_tuples
+        if entry["registration"] == "decomposition":
+            entry["composite_implicit"] = dt.composite_implicit(op)
+            if max_decomposition_tuples and (not limit or max_decomposition_tuples < limit):
+                limit = max_decomposition_tuples
         if entry["registration"] is None:
             entry.update(rules=[], not_judged={}, rejected={}, tuples=0)
-        elif entry["registration"] == "decomposition":
-            # No rule of its own: DTensor traces the decomposition for every
-            # input tuple (DecompShardingStrategy.propagate_strategy), about a
-            # second each, too slow to ask every tuple of every sample.
+        elif limit and tuples > limit:
             entry.update(rules=[], not_judged={}, rejected={}, tuples=0,
-                         unasked="DTensor shards it through its decomposition, not a "
-                                 "registered rule")
-        elif max_tuples and tuples > max_tuples:
-            entry.update(rules=[], not_judged={}, rejected={}, tuples=0,
-                         unasked="%d input tuples, more than the %d asked per sample"
-                         % (tuples, max_tuples))
+                         unasked="%d input tuples, more than the %d asked per sample%s"
+                         % (tuples, limit, " of an overload sharded through its decomposition"
+                            if limit != max_tuples else ""))
         else:
             start = time.monotonic()
             try:

@@ -2,7 +2,7 @@
 
   Replicate()                      R
   Shard(d)                         S(d)
-  _StridedShard(d, split_factor=k) _S(d, k)
+  _StridedShard(d, split_factor=k) _S(d, k), on an N-D mesh
   Partial(op), op in sum, avg, max, min, product
                                    P(op)
   _NormPartial(p)                  _NormP(p), on a 1-D mesh
@@ -35,8 +35,8 @@ def norm_text(norm_type):
 def placement_text(p, nd=False):
     """ShRT's text of DTensor placement `p` (one mesh dim of an N-D mesh if
     `nd`). Raises NotModelled for a placement ShRT does not model
-    (_NormPartial and _MaskPartial on an N-D mesh, a Partial of another
-    reduce op, an unknown type)."""
+    (_NormPartial and _MaskPartial on an N-D mesh, _StridedShard on a 1-D
+    mesh, a Partial of another reduce op, an unknown type)."""
     # Subclasses first: _NormPartial and _MaskPartial are Partials.
     if isinstance(p, (dt.NormPartial, dt.MaskPartial)) and nd:
         raise NotModelled("%r on an N-D mesh" % (p,))
@@ -47,6 +47,8 @@ def placement_text(p, nd=False):
             raise NotModelled(repr(p))
         return "_MaskP(%s, %d)" % (p.reduce_op, p.offset_shape[p.offset_dim])
     if isinstance(p, dt.StridedShard):
+        if not nd:
+            raise NotModelled("%r on a 1-D mesh" % (p,))
         return "_S(%d, %d)" % (p.dim, p.split_factor)
     if isinstance(p, dt.Shard):
         return "S(%d)" % p.dim

@@ -18,7 +18,11 @@ local call is DTensor's own, not a re-implementation:
   rule, foreach ops per element) and expand_to_full_mesh_op_strategy
   (mixed Partials, in-place self, out= placement, is_tensor_shardable and
   the registration's uneven and unbacked flags), or the register_op_strategy
-  function, or the decomposition path; and the min-cost selection;
+  function, or the decomposition path (an overload without a registered
+  rule: DecompShardingStrategy traces its decomposition for every candidate
+  single-dim placement tuple, then expands and filters as above; the traces
+  are memoized per sample, dtensor_private.decomposition_memo); and the
+  min-cost selection;
 - the input tuple is claimed when the selection needs no redistribution,
   or only the local one that takes indices from Replicate to _MaskPartial
   (embedding's and gather's row-wise rules), claimed with the _MaskPartial
@@ -111,7 +115,9 @@ class SampleClaims:
     tuples:     input tuples asked.
     unmatched:  input tuples not asked, because on some mesh dim their
                 positional tensors are placed as the inputs of no rule of
-                DTensor's single-dim registration (_RuleInputs): DTensor
+                DTensor's single-dim registration (_RuleInputs), or, for an
+                overload sharded through its decomposition, their
+                placements do not trace through it (_TracedInputs): DTensor
                 cannot claim them.
     """
     rules: list
@@ -128,8 +134,9 @@ def sample_claims(op, args, mesh_shape, memoize=True, prune=True):
     `args`: {schema argument name: value}, tensors as dt.TensorMeta, tensor
     lists as lists of dt.TensorMeta (None for an absent optional element),
     other arguments as Python values; arguments left out take their
-    defaults. `memoize`: reuse the output metadata across placements
-    (dtensor_private.tensor_meta_memo; False only to measure its gain).
+    defaults. `memoize`: reuse the output metadata and the decomposition
+    path's traces across placements (dtensor_private.tensor_meta_memo,
+    decomposition_memo; False only to measure their gain).
     `prune`: leave unasked the input tuples DTensor cannot claim
     (_RuleInputs; False asks every tuple, to prove the claims the same).
     Raises KeyError naming an argument the schema lacks."""
@@ -148,7 +155,7 @@ def sample_claims(op, args, mesh_shape, memoize=True, prune=True):
     slots = _tensor_slots(op, args)
     if not memoize:
         return _ask(op, args, slots, mesh, shape, propagator, info, prune)
-    with dt.tensor_meta_memo(propagator):
+    with dt.tensor_meta_memo(propagator), dt.decomposition_memo(propagator):
         return _ask(op, args, slots, mesh, shape, propagator, info, prune)
 
 
@@ -182,8 +189,11 @@ def _ask(op, args, slots, mesh, shape, propagator, info, prune):
         a.name for a in op._schema.arguments if a.alias_info is not None and a.alias_info.is_write}
     tuples = unmatched = 0
     schema_of = lambda placements: _schema(op, args, slots, mesh, placements, info)
-    possible = (_RuleInputs(propagator, schema_of, _positional(op, slots))
-                if prune and _prunable(op, slots, propagator) else None)
+    possible = None
+    if prune and _prunable(op, slots, propagator):
+        possible = _RuleInputs(propagator, schema_of, _positional(op, slots))
+    elif prune and dt.registration_kind(op) == "decomposition":
+        possible = _TracedInputs(propagator, schema_of)
     for placements in itertools.product(*(tensor_candidates(m, shape) for _, _, m, _ in slots)):
         if possible is not None and not possible.may_claim(placements):
             unmatched += 1
@@ -344,6 +354,32 @@ class _RuleInputs:
             return None
         return {tuple(dt.Replicate() if isinstance(p, dt.MaskPartial) else p for p in r)
                 for r in rules} | rules
+
+
+class _TracedInputs:
+    """Which input tuples DTensor can claim at all for an overload it
+    shards through its decomposition, so that the others need not be asked.
+
+    The strategies of the decomposition path are its candidate single-dim
+    tuples that trace (dtensor_private.decomposition_traces), expanded to
+    the mesh and filtered, never added to; a claim needs the selected
+    strategy's inputs to be the given placements, so a tuple whose
+    placements on some mesh dim do not trace cannot be claimed. Asking
+    every tuple costs the expansion and the min-cost selection over all
+    candidates per tuple; most tuples (a Partial where the decomposition
+    would redistribute) do not trace.
+    """
+
+    def __init__(self, propagator, schema_of):
+        """`schema_of(placements)`: the OpSchema of an input tuple."""
+        self._propagator = propagator
+        self._schema_of = schema_of
+
+    def may_claim(self, placements):
+        """False when DTensor cannot claim the input tuple `placements`."""
+        schema = self._schema_of(placements)
+        return all(dt.decomposition_traces(self._propagator, schema, d)
+                   for d in range(len(placements[0])))
 
 
 def _partitioned(schema, sharding):

@@ -38,7 +38,8 @@ def rule_map(claims):
 class PlacementTextTest(unittest.TestCase):
     def test_round_names(self):
         self.assertEqual(placement_text.placement_text(dt.Shard(1)), "S(1)")
-        self.assertEqual(placement_text.placement_text(dt.StridedShard(0, split_factor=2)), "_S(0, 2)")
+        self.assertEqual(placement_text.placement_text(dt.StridedShard(0, split_factor=2), nd=True),
+                         "_S(0, 2)")
         self.assertEqual(placement_text.placement_text(dt.Partial("avg")), "P(avg)")
         self.assertEqual(placement_text.placement_text(dt.Replicate()), "R")
         self.assertEqual(placement_text.rule_text([(dt.Shard(0),), (dt.Replicate(),)],
@@ -47,6 +48,11 @@ class PlacementTextTest(unittest.TestCase):
         self.assertEqual(placement_text.rule_text([(dt.Shard(0), dt.Replicate())],
                                                   [(dt.StridedShard(0, split_factor=2), dt.Shard(1))]),
                          "[S(0), R] -> [_S(0, 2), S(1)]")
+
+    def test_strided_shard_is_not_modelled_on_a_1d_mesh(self):
+        # ShRT's 1-D layouts are chunks (shrt/vocab/placement.h: _S is N-D).
+        with self.assertRaisesRegex(placement_text.NotModelled, "on a 1-D mesh"):
+            placement_text.rule_text([(dt.Shard(1),)], [(dt.StridedShard(0, split_factor=3),)])
 
     def test_norm_partial_is_modelled_on_a_1d_mesh(self):
         self.assertEqual(placement_text.placement_text(dt.NormPartial(2)), "_NormP(2)")
@@ -155,6 +161,13 @@ class SampleClaimsTest(unittest.TestCase):
             aten.view.default, {"self": meta(torch.empty(8, 6)), "size": [48]}, W)
         self.assertIn("use_val_from_redistribute_schema", c.not_judged["S(0)"])
 
+    def test_decomposition_traces_reused_keep_the_claims(self):
+        args = {"self": meta(torch.rand(6, 5)), "target": meta(torch.rand(6, 5))}
+        memoized = runtime_claims.sample_claims(aten.huber_loss.default, args, W)
+        traced = runtime_claims.sample_claims(aten.huber_loss.default, args, W, memoize=False)
+        self.assertEqual(memoized, traced)
+        self.assertIn("S(0), S(0) -> P(avg)", memoized.rules)
+
     def test_unknown_argument(self):
         with self.assertRaises(KeyError):
             runtime_claims.sample_claims(aten.mm.default, {"input": meta(torch.empty(2, 2))}, W)
@@ -253,10 +266,10 @@ class AgreementWithDTensorTest(unittest.TestCase):
             except Exception:
                 continue  # DTensor refuses: nothing claimed for these inputs
             results = result if isinstance(result, tuple) else (result,)
-            out = ", ".join(placement_text.placement_text(r.placements[0]) for r in results)
             key = ", ".join(placement_text.placement_text(p) for p in placements)
             if key in claims.not_judged:
                 continue  # DTensor's own, but not a claim ShRT judges (and says why)
+            out = ", ".join(placement_text.placement_text(r.placements[0]) for r in results)
             if key in claimed:
                 self.assertEqual(out, claimed[key], "%s from %s" % (op, key))
                 agreed += 1
@@ -309,6 +322,19 @@ class AgreementWithDTensorTest(unittest.TestCase):
         self.check(aten.max.dim, {"self": torch.rand(8, 4), "dim": 1},
                    lambda op, a: op(a["self"], a["dim"]))
 
+    def test_mse_loss_through_its_decomposition(self):
+        # No registered rule: DecompShardingStrategy's, uneven rows included.
+        self.check(aten.mse_loss.default, {"self": torch.rand(7, 5), "target": torch.rand(7, 5)},
+                   lambda op, a: op(a["self"], a["target"]))
+
+    def test_composite_implicit_in_inference_mode(self):
+        # CompositeImplicitAutograd: DTensor sees aten.absolute itself in
+        # inference mode only, through the decomposition path.
+        def call(op, a):
+            with torch.inference_mode():
+                return op(a["self"])
+        self.check(aten.absolute.default, {"self": torch.rand(7, 5)}, call)
+
 
 class ExportTest(unittest.TestCase):
     REQUEST = {"world_size": W, "samples": [
@@ -327,6 +353,37 @@ class ExportTest(unittest.TestCase):
         self.assertEqual(mm["registration"], "single_dim")
         self.assertIn("S(1), S(0) -> P(sum)", mm["rules"])
         self.assertIn("S(0), S(0) -> S(0)", cat["rules"])
+        self.assertNotIn("composite_implicit", mm)
+
+    def test_a_decomposition_says_whether_it_is_composite_implicit(self):
+        t = {"tensor": {"shape": [4, 3], "stride": [3, 1], "dtype": "float32"}}
+        claims = export_claims.export({"world_size": W, "samples": [
+            {"op": "aten::absolute", "name": "a", "args": {"self": t}},
+            {"op": "aten::hardswish", "name": "h", "args": {"self": t}}]})
+        absolute, hardswish = claims["samples"]
+        self.assertEqual((absolute["registration"], absolute["composite_implicit"]),
+                         ("decomposition", True))
+        self.assertEqual((hardswish["registration"], hardswish["composite_implicit"]),
+                         ("decomposition", False))
+        self.assertIn("S(0) -> S(0)", hardswish["rules"])
+
+    def test_decomposition_samples_past_their_limit_are_not_asked(self):
+        t = {"tensor": {"shape": [4, 3], "stride": [3, 1], "dtype": "float32"}}
+        claims = export_claims.export({"world_size": W, "max_decomposition_tuples": 7, "samples": [
+            {"op": "aten::hardswish", "name": "h", "args": {"self": t}},
+            {"op": "aten::abs", "name": "a", "args": {"self": t}}]})
+        hardswish, abs_ = claims["samples"]
+        self.assertEqual(hardswish["unasked"], "8 input tuples, more than the 7 asked per sample "
+                         "of an overload sharded through its decomposition")
+        self.assertNotIn("unasked", abs_)  # a registered rule: max_tuples only
+
+    def test_decomposition_asks_only_the_tuples_that_trace(self):
+        args = {"self": meta(torch.rand(7, 5)), "vec1": meta(torch.rand(7)), "vec2": meta(torch.rand(5))}
+        pruned = runtime_claims.sample_claims(aten.addr.default, args, W)
+        every = runtime_claims.sample_claims(aten.addr.default, args, W, prune=False)
+        self.assertEqual((pruned.rules, pruned.not_judged), (every.rules, every.not_judged))
+        self.assertEqual(pruned.tuples + pruned.unmatched, every.tuples)
+        self.assertLess(pruned.tuples, every.tuples / 10)
 
     def test_a_tagged_inf_is_a_float(self):
         # shrt/request.cc writes inf as {"float": "inf"}: JSON has no inf.

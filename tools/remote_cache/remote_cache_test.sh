@@ -7,9 +7,10 @@
 #   1. a fresh clone of this repository's HEAD, with a new output base and
 #      --config=remote_readonly, must execute 0 test actions and run no
 #      action locally: every result is a remote cache hit;
-#   2. after one rule is removed from shrt/strategies/clamp.cc, exactly the
+#   2. after one rule is removed from shrt/strategies/where.cc, exactly the
 #      tests that depend on that file run (bazel query's rdeps), nothing else
-#      (their verdicts do not matter here).
+#      (their verdicts do not matter here). A family no other family's
+#      strategies query (families.bzl FAMILY_DEPS), so that few tests rerun.
 # Prints each step's wall time and counts; exits non-zero on any failure.
 #
 #   tools/remote_cache/remote_cache_test.sh PORT [--populate]
@@ -73,21 +74,21 @@ if grep -E '^INFO: [0-9]+ processes' "$tmp/fresh.log" | tail -1 | grep -qE 'sand
   echo "FAIL: actions ran locally instead of hitting the cache:"; local_spawns "$tmp/fresh.exec.json"; fail=1
 fi
 
-echo "step 2: one rule removed from shrt/strategies/clamp.cc"
-# clamp_min keeps P(min) -> P(min) only (IncreasingFromBelowRules()).
-sed -i 's/{"aten::clamp_min", IncreasingRules()}/{"aten::clamp_min", IncreasingFromBelowRules()}/' shrt/strategies/clamp.cc
+echo "step 2: one rule removed from shrt/strategies/where.cc"
+# where.self loses R, P(min), R -> P(min).
+sed -i 's/"R, P(min), R -> P(min)", *//' shrt/strategies/where.cc
 git diff --quiet && { echo "FAIL: the edit did not apply"; exit 1; }
-bazel --output_base="$tmp/ob1" query "kind(test, rdeps(tests(//shrt/...), //shrt/strategies:clamp.cc))" \
+bazel --output_base="$tmp/ob1" query "kind(test, rdeps(tests(//shrt/...), //shrt/strategies:where.cc))" \
   2>/dev/null | sort > "$tmp/expected"
 # The removed rule becomes a missing rule that its spec does not explain, so
-# //op_specs:aten_clamp_min's missing_rules check fails by design: only which
+# //op_specs:aten_where_self's missing_rules check fails by design: only which
 # tests ran matters here.
 bazel_test "$tmp/edit.log" "$tmp/ob1" --config=remote_readonly "${cache[@]}" || true
 ran "$tmp/edit.log" > "$tmp/ran"
 echo "  ran: $(paste -sd' ' "$tmp/ran")"
-echo "  depend on clamp.cc: $(paste -sd' ' "$tmp/expected")"
+echo "  depend on where.cc: $(paste -sd' ' "$tmp/expected")"
 if ! diff -q "$tmp/ran" "$tmp/expected" >/dev/null || [[ ! -s "$tmp/ran" ]]; then
-  echo "FAIL: the tests that ran are not exactly those that depend on clamp.cc"; fail=1
+  echo "FAIL: the tests that ran are not exactly those that depend on where.cc"; fail=1
 fi
 [[ $fail == 0 ]] && echo "remote cache test: ok" || echo "remote cache test: FAILED"
 exit $fail
