@@ -7,7 +7,7 @@ Usage: export_claims.py REQUEST.json CLAIMS.json
 REQUEST.json (written by the C++ side, one overload's samples or many;
 claims.proto ClaimsRequest is its schema):
   {"world_size": 4, "mesh": [2, 2] (optional: an N-D mesh of world_size ranks),
-   "max_tuples": 20000, "max_decomposition_tuples": 500 (optional),
+   "max_tuples": 20000, "max_decomposition_tuples": 300 (optional),
    "libraries": ["/abs/libops.so"],
    "rule_modules": ["/abs/my_rules.py"], "list_registered": true (optional),
    "samples": [{"op": "aten::add.Tensor", "name": "broadcast_row",
