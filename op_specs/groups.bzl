@@ -329,6 +329,186 @@ OP_GROUPS = {
         "targets": ["aten_rsub_Tensor", "aten_rsub_Tensor_out"],
         "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_atan2.textproto", "binary/aten_ldexp_Tensor.textproto"],
     },
+    "binary/aten_special_chebyshev_polynomial_t.textproto": {
+        "overloads": ["aten::special_chebyshev_polynomial_t", "aten::special_chebyshev_polynomial_t.out"],
+        "targets": ["aten_special_chebyshev_polynomial_t", "aten_special_chebyshev_polynomial_t_out"],
+        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto"],
+    },
+    "binary/aten_special_chebyshev_polynomial_t_n_scalar.textproto": {
+        "overloads": ["aten::special_chebyshev_polynomial_t.n_scalar", "aten::special_chebyshev_polynomial_t.n_scalar_out"],
+        "targets": ["aten_special_chebyshev_polynomial_t_n_scalar", "aten_special_chebyshev_polynomial_t_n_scalar_out"],
+        "samples_from": ["binary/aten_add_Scalar.textproto", "binary/aten_copysign_Scalar.textproto", "binary/aten_div_Scalar.textproto", "binary/aten_pow_Tensor_Scalar.textproto", "unary/aten_mvlgamma.textproto"],
+    },
+    "binary/aten_special_chebyshev_polynomial_t_x_scalar.textproto": {
+        "overloads": ["aten::special_chebyshev_polynomial_t.x_scalar", "aten::special_chebyshev_polynomial_t.x_scalar_out"],
+        "targets": ["aten_special_chebyshev_polynomial_t_x_scalar", "aten_special_chebyshev_polynomial_t_x_scalar_out"],
+        "samples_from": [],
+    },
+    "binary/aten_special_chebyshev_polynomial_u.textproto": {
+        "overloads": ["aten::special_chebyshev_polynomial_u", "aten::special_chebyshev_polynomial_u.out"],
+        "targets": ["aten_special_chebyshev_polynomial_u", "aten_special_chebyshev_polynomial_u_out"],
+        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_special_chebyshev_polynomial_t.textproto"],
+    },
+    "binary/aten_special_chebyshev_polynomial_u_n_scalar.textproto": {
+        "overloads": ["aten::special_chebyshev_polynomial_u.n_scalar", "aten::special_chebyshev_polynomial_u.n_scalar_out"],
+        "targets": ["aten_special_chebyshev_polynomial_u_n_scalar", "aten_special_chebyshev_polynomial_u_n_scalar_out"],
+        "samples_from": ["binary/aten_add_Scalar.textproto", "binary/aten_copysign_Scalar.textproto", "binary/aten_div_Scalar.textproto", "binary/aten_pow_Tensor_Scalar.textproto", "unary/aten_mvlgamma.textproto", "binary/aten_special_chebyshev_polynomial_t_n_scalar.textproto"],
+    },
+    "binary/aten_special_chebyshev_polynomial_u_x_scalar.textproto": {
+        "overloads": ["aten::special_chebyshev_polynomial_u.x_scalar", "aten::special_chebyshev_polynomial_u.x_scalar_out"],
+        "targets": ["aten_special_chebyshev_polynomial_u_x_scalar", "aten_special_chebyshev_polynomial_u_x_scalar_out"],
+        "samples_from": ["binary/aten_special_chebyshev_polynomial_t_x_scalar.textproto"],
+    },
+    "binary/aten_special_chebyshev_polynomial_v.textproto": {
+        "overloads": ["aten::special_chebyshev_polynomial_v", "aten::special_chebyshev_polynomial_v.out"],
+        "targets": ["aten_special_chebyshev_polynomial_v", "aten_special_chebyshev_polynomial_v_out"],
+        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_special_chebyshev_polynomial_t.textproto"],
+    },
+    "binary/aten_special_chebyshev_polynomial_v_n_scalar.textproto": {
+        "overloads": ["aten::special_chebyshev_polynomial_v.n_scalar", "aten::special_chebyshev_polynomial_v.n_scalar_out"],
+        "targets": ["aten_special_chebyshev_polynomial_v_n_scalar", "aten_special_chebyshev_polynomial_v_n_scalar_out"],
+        "samples_from": ["binary/aten_add_Scalar.textproto", "binary/aten_copysign_Scalar.textproto", "binary/aten_div_Scalar.textproto", "binary/aten_pow_Tensor_Scalar.textproto", "unary/aten_mvlgamma.textproto", "binary/aten_special_chebyshev_polynomial_t_n_scalar.textproto"],
+    },
+    "binary/aten_special_chebyshev_polynomial_v_x_scalar.textproto": {
+        "overloads": ["aten::special_chebyshev_polynomial_v.x_scalar", "aten::special_chebyshev_polynomial_v.x_scalar_out"],
+        "targets": ["aten_special_chebyshev_polynomial_v_x_scalar", "aten_special_chebyshev_polynomial_v_x_scalar_out"],
+        "samples_from": ["binary/aten_special_chebyshev_polynomial_t_x_scalar.textproto"],
+    },
+    "binary/aten_special_chebyshev_polynomial_w.textproto": {
+        "overloads": ["aten::special_chebyshev_polynomial_w", "aten::special_chebyshev_polynomial_w.out"],
+        "targets": ["aten_special_chebyshev_polynomial_w", "aten_special_chebyshev_polynomial_w_out"],
+        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_special_chebyshev_polynomial_t.textproto"],
+    },
+    "binary/aten_special_chebyshev_polynomial_w_n_scalar.textproto": {
+        "overloads": ["aten::special_chebyshev_polynomial_w.n_scalar", "aten::special_chebyshev_polynomial_w.n_scalar_out"],
+        "targets": ["aten_special_chebyshev_polynomial_w_n_scalar", "aten_special_chebyshev_polynomial_w_n_scalar_out"],
+        "samples_from": ["binary/aten_add_Scalar.textproto", "binary/aten_copysign_Scalar.textproto", "binary/aten_div_Scalar.textproto", "binary/aten_pow_Tensor_Scalar.textproto", "unary/aten_mvlgamma.textproto", "binary/aten_special_chebyshev_polynomial_t_n_scalar.textproto"],
+    },
+    "binary/aten_special_chebyshev_polynomial_w_x_scalar.textproto": {
+        "overloads": ["aten::special_chebyshev_polynomial_w.x_scalar", "aten::special_chebyshev_polynomial_w.x_scalar_out"],
+        "targets": ["aten_special_chebyshev_polynomial_w_x_scalar", "aten_special_chebyshev_polynomial_w_x_scalar_out"],
+        "samples_from": ["binary/aten_special_chebyshev_polynomial_t_x_scalar.textproto"],
+    },
+    "binary/aten_special_hermite_polynomial_h.textproto": {
+        "overloads": ["aten::special_hermite_polynomial_h", "aten::special_hermite_polynomial_h.out"],
+        "targets": ["aten_special_hermite_polynomial_h", "aten_special_hermite_polynomial_h_out"],
+        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_special_chebyshev_polynomial_t.textproto"],
+    },
+    "binary/aten_special_hermite_polynomial_h_n_scalar.textproto": {
+        "overloads": ["aten::special_hermite_polynomial_h.n_scalar", "aten::special_hermite_polynomial_h.n_scalar_out"],
+        "targets": ["aten_special_hermite_polynomial_h_n_scalar", "aten_special_hermite_polynomial_h_n_scalar_out"],
+        "samples_from": ["binary/aten_add_Scalar.textproto", "binary/aten_copysign_Scalar.textproto", "binary/aten_div_Scalar.textproto", "binary/aten_pow_Tensor_Scalar.textproto", "unary/aten_mvlgamma.textproto", "binary/aten_special_chebyshev_polynomial_t_n_scalar.textproto"],
+    },
+    "binary/aten_special_hermite_polynomial_h_x_scalar.textproto": {
+        "overloads": ["aten::special_hermite_polynomial_h.x_scalar", "aten::special_hermite_polynomial_h.x_scalar_out"],
+        "targets": ["aten_special_hermite_polynomial_h_x_scalar", "aten_special_hermite_polynomial_h_x_scalar_out"],
+        "samples_from": ["binary/aten_special_chebyshev_polynomial_t_x_scalar.textproto"],
+    },
+    "binary/aten_special_hermite_polynomial_he.textproto": {
+        "overloads": ["aten::special_hermite_polynomial_he", "aten::special_hermite_polynomial_he.out"],
+        "targets": ["aten_special_hermite_polynomial_he", "aten_special_hermite_polynomial_he_out"],
+        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_special_chebyshev_polynomial_t.textproto"],
+    },
+    "binary/aten_special_hermite_polynomial_he_n_scalar.textproto": {
+        "overloads": ["aten::special_hermite_polynomial_he.n_scalar", "aten::special_hermite_polynomial_he.n_scalar_out"],
+        "targets": ["aten_special_hermite_polynomial_he_n_scalar", "aten_special_hermite_polynomial_he_n_scalar_out"],
+        "samples_from": ["binary/aten_add_Scalar.textproto", "binary/aten_copysign_Scalar.textproto", "binary/aten_div_Scalar.textproto", "binary/aten_pow_Tensor_Scalar.textproto", "unary/aten_mvlgamma.textproto", "binary/aten_special_chebyshev_polynomial_t_n_scalar.textproto"],
+    },
+    "binary/aten_special_hermite_polynomial_he_x_scalar.textproto": {
+        "overloads": ["aten::special_hermite_polynomial_he.x_scalar", "aten::special_hermite_polynomial_he.x_scalar_out"],
+        "targets": ["aten_special_hermite_polynomial_he_x_scalar", "aten_special_hermite_polynomial_he_x_scalar_out"],
+        "samples_from": ["binary/aten_special_chebyshev_polynomial_t_x_scalar.textproto"],
+    },
+    "binary/aten_special_laguerre_polynomial_l.textproto": {
+        "overloads": ["aten::special_laguerre_polynomial_l", "aten::special_laguerre_polynomial_l.out"],
+        "targets": ["aten_special_laguerre_polynomial_l", "aten_special_laguerre_polynomial_l_out"],
+        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_special_chebyshev_polynomial_t.textproto"],
+    },
+    "binary/aten_special_laguerre_polynomial_l_n_scalar.textproto": {
+        "overloads": ["aten::special_laguerre_polynomial_l.n_scalar", "aten::special_laguerre_polynomial_l.n_scalar_out"],
+        "targets": ["aten_special_laguerre_polynomial_l_n_scalar", "aten_special_laguerre_polynomial_l_n_scalar_out"],
+        "samples_from": ["binary/aten_add_Scalar.textproto", "binary/aten_copysign_Scalar.textproto", "binary/aten_div_Scalar.textproto", "binary/aten_pow_Tensor_Scalar.textproto", "unary/aten_mvlgamma.textproto", "binary/aten_special_chebyshev_polynomial_t_n_scalar.textproto"],
+    },
+    "binary/aten_special_laguerre_polynomial_l_x_scalar.textproto": {
+        "overloads": ["aten::special_laguerre_polynomial_l.x_scalar", "aten::special_laguerre_polynomial_l.x_scalar_out"],
+        "targets": ["aten_special_laguerre_polynomial_l_x_scalar", "aten_special_laguerre_polynomial_l_x_scalar_out"],
+        "samples_from": ["binary/aten_special_chebyshev_polynomial_t_x_scalar.textproto"],
+    },
+    "binary/aten_special_legendre_polynomial_p.textproto": {
+        "overloads": ["aten::special_legendre_polynomial_p", "aten::special_legendre_polynomial_p.out"],
+        "targets": ["aten_special_legendre_polynomial_p", "aten_special_legendre_polynomial_p_out"],
+        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_special_chebyshev_polynomial_t.textproto"],
+    },
+    "binary/aten_special_legendre_polynomial_p_n_scalar.textproto": {
+        "overloads": ["aten::special_legendre_polynomial_p.n_scalar", "aten::special_legendre_polynomial_p.n_scalar_out"],
+        "targets": ["aten_special_legendre_polynomial_p_n_scalar", "aten_special_legendre_polynomial_p_n_scalar_out"],
+        "samples_from": ["binary/aten_add_Scalar.textproto", "binary/aten_copysign_Scalar.textproto", "binary/aten_div_Scalar.textproto", "binary/aten_pow_Tensor_Scalar.textproto", "unary/aten_mvlgamma.textproto", "binary/aten_special_chebyshev_polynomial_t_n_scalar.textproto"],
+    },
+    "binary/aten_special_legendre_polynomial_p_x_scalar.textproto": {
+        "overloads": ["aten::special_legendre_polynomial_p.x_scalar", "aten::special_legendre_polynomial_p.x_scalar_out"],
+        "targets": ["aten_special_legendre_polynomial_p_x_scalar", "aten_special_legendre_polynomial_p_x_scalar_out"],
+        "samples_from": ["binary/aten_special_chebyshev_polynomial_t_x_scalar.textproto"],
+    },
+    "binary/aten_special_shifted_chebyshev_polynomial_t.textproto": {
+        "overloads": ["aten::special_shifted_chebyshev_polynomial_t", "aten::special_shifted_chebyshev_polynomial_t.out"],
+        "targets": ["aten_special_shifted_chebyshev_polynomial_t", "aten_special_shifted_chebyshev_polynomial_t_out"],
+        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_special_chebyshev_polynomial_t.textproto"],
+    },
+    "binary/aten_special_shifted_chebyshev_polynomial_t_n_scalar.textproto": {
+        "overloads": ["aten::special_shifted_chebyshev_polynomial_t.n_scalar", "aten::special_shifted_chebyshev_polynomial_t.n_scalar_out"],
+        "targets": ["aten_special_shifted_chebyshev_polynomial_t_n_scalar", "aten_special_shifted_chebyshev_polynomial_t_n_scalar_out"],
+        "samples_from": ["binary/aten_add_Scalar.textproto", "binary/aten_copysign_Scalar.textproto", "binary/aten_div_Scalar.textproto", "binary/aten_pow_Tensor_Scalar.textproto", "unary/aten_mvlgamma.textproto", "binary/aten_special_chebyshev_polynomial_t_n_scalar.textproto"],
+    },
+    "binary/aten_special_shifted_chebyshev_polynomial_t_x_scalar.textproto": {
+        "overloads": ["aten::special_shifted_chebyshev_polynomial_t.x_scalar", "aten::special_shifted_chebyshev_polynomial_t.x_scalar_out"],
+        "targets": ["aten_special_shifted_chebyshev_polynomial_t_x_scalar", "aten_special_shifted_chebyshev_polynomial_t_x_scalar_out"],
+        "samples_from": ["binary/aten_special_chebyshev_polynomial_t_x_scalar.textproto"],
+    },
+    "binary/aten_special_shifted_chebyshev_polynomial_u.textproto": {
+        "overloads": ["aten::special_shifted_chebyshev_polynomial_u", "aten::special_shifted_chebyshev_polynomial_u.out"],
+        "targets": ["aten_special_shifted_chebyshev_polynomial_u", "aten_special_shifted_chebyshev_polynomial_u_out"],
+        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_special_chebyshev_polynomial_t.textproto"],
+    },
+    "binary/aten_special_shifted_chebyshev_polynomial_u_n_scalar.textproto": {
+        "overloads": ["aten::special_shifted_chebyshev_polynomial_u.n_scalar", "aten::special_shifted_chebyshev_polynomial_u.n_scalar_out"],
+        "targets": ["aten_special_shifted_chebyshev_polynomial_u_n_scalar", "aten_special_shifted_chebyshev_polynomial_u_n_scalar_out"],
+        "samples_from": ["binary/aten_add_Scalar.textproto", "binary/aten_copysign_Scalar.textproto", "binary/aten_div_Scalar.textproto", "binary/aten_pow_Tensor_Scalar.textproto", "unary/aten_mvlgamma.textproto", "binary/aten_special_chebyshev_polynomial_t_n_scalar.textproto"],
+    },
+    "binary/aten_special_shifted_chebyshev_polynomial_u_x_scalar.textproto": {
+        "overloads": ["aten::special_shifted_chebyshev_polynomial_u.x_scalar", "aten::special_shifted_chebyshev_polynomial_u.x_scalar_out"],
+        "targets": ["aten_special_shifted_chebyshev_polynomial_u_x_scalar", "aten_special_shifted_chebyshev_polynomial_u_x_scalar_out"],
+        "samples_from": ["binary/aten_special_chebyshev_polynomial_t_x_scalar.textproto"],
+    },
+    "binary/aten_special_shifted_chebyshev_polynomial_v.textproto": {
+        "overloads": ["aten::special_shifted_chebyshev_polynomial_v", "aten::special_shifted_chebyshev_polynomial_v.out"],
+        "targets": ["aten_special_shifted_chebyshev_polynomial_v", "aten_special_shifted_chebyshev_polynomial_v_out"],
+        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_special_chebyshev_polynomial_t.textproto"],
+    },
+    "binary/aten_special_shifted_chebyshev_polynomial_v_n_scalar.textproto": {
+        "overloads": ["aten::special_shifted_chebyshev_polynomial_v.n_scalar", "aten::special_shifted_chebyshev_polynomial_v.n_scalar_out"],
+        "targets": ["aten_special_shifted_chebyshev_polynomial_v_n_scalar", "aten_special_shifted_chebyshev_polynomial_v_n_scalar_out"],
+        "samples_from": ["binary/aten_add_Scalar.textproto", "binary/aten_copysign_Scalar.textproto", "binary/aten_div_Scalar.textproto", "binary/aten_pow_Tensor_Scalar.textproto", "unary/aten_mvlgamma.textproto", "binary/aten_special_chebyshev_polynomial_t_n_scalar.textproto"],
+    },
+    "binary/aten_special_shifted_chebyshev_polynomial_v_x_scalar.textproto": {
+        "overloads": ["aten::special_shifted_chebyshev_polynomial_v.x_scalar", "aten::special_shifted_chebyshev_polynomial_v.x_scalar_out"],
+        "targets": ["aten_special_shifted_chebyshev_polynomial_v_x_scalar", "aten_special_shifted_chebyshev_polynomial_v_x_scalar_out"],
+        "samples_from": ["binary/aten_special_chebyshev_polynomial_t_x_scalar.textproto"],
+    },
+    "binary/aten_special_shifted_chebyshev_polynomial_w.textproto": {
+        "overloads": ["aten::special_shifted_chebyshev_polynomial_w", "aten::special_shifted_chebyshev_polynomial_w.out"],
+        "targets": ["aten_special_shifted_chebyshev_polynomial_w", "aten_special_shifted_chebyshev_polynomial_w_out"],
+        "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_special_chebyshev_polynomial_t.textproto"],
+    },
+    "binary/aten_special_shifted_chebyshev_polynomial_w_n_scalar.textproto": {
+        "overloads": ["aten::special_shifted_chebyshev_polynomial_w.n_scalar", "aten::special_shifted_chebyshev_polynomial_w.n_scalar_out"],
+        "targets": ["aten_special_shifted_chebyshev_polynomial_w_n_scalar", "aten_special_shifted_chebyshev_polynomial_w_n_scalar_out"],
+        "samples_from": ["binary/aten_add_Scalar.textproto", "binary/aten_copysign_Scalar.textproto", "binary/aten_div_Scalar.textproto", "binary/aten_pow_Tensor_Scalar.textproto", "unary/aten_mvlgamma.textproto", "binary/aten_special_chebyshev_polynomial_t_n_scalar.textproto"],
+    },
+    "binary/aten_special_shifted_chebyshev_polynomial_w_x_scalar.textproto": {
+        "overloads": ["aten::special_shifted_chebyshev_polynomial_w.x_scalar", "aten::special_shifted_chebyshev_polynomial_w.x_scalar_out"],
+        "targets": ["aten_special_shifted_chebyshev_polynomial_w_x_scalar", "aten_special_shifted_chebyshev_polynomial_w_x_scalar_out"],
+        "samples_from": ["binary/aten_special_chebyshev_polynomial_t_x_scalar.textproto"],
+    },
     "binary/aten_special_xlog1py.textproto": {
         "overloads": ["aten::special_xlog1py", "aten::special_xlog1py.out"],
         "targets": ["aten_special_xlog1py", "aten_special_xlog1py_out"],
@@ -1227,6 +1407,146 @@ OP_GROUPS = {
     "indexing/aten_scatter_value.textproto": {
         "overloads": ["aten::scatter.value", "aten::scatter_.value", "aten::scatter.value_out"],
         "targets": ["aten_scatter_value", "aten_scatter__value", "aten_scatter_value_out"],
+        "samples_from": [],
+    },
+    "interpolation/aten__upsample_bicubic2d_aa.textproto": {
+        "overloads": ["aten::_upsample_bicubic2d_aa", "aten::_upsample_bicubic2d_aa.out"],
+        "targets": ["aten__upsample_bicubic2d_aa", "aten__upsample_bicubic2d_aa_out"],
+        "samples_from": ["interpolation/aten_upsample_bilinear2d.textproto"],
+    },
+    "interpolation/aten__upsample_bicubic2d_aa_backward.textproto": {
+        "overloads": ["aten::_upsample_bicubic2d_aa_backward", "aten::_upsample_bicubic2d_aa_backward.grad_input"],
+        "targets": ["aten__upsample_bicubic2d_aa_backward", "aten__upsample_bicubic2d_aa_backward_grad_input"],
+        "samples_from": ["interpolation/aten_upsample_bilinear2d_backward.textproto"],
+    },
+    "interpolation/aten__upsample_bilinear2d_aa.textproto": {
+        "overloads": ["aten::_upsample_bilinear2d_aa", "aten::_upsample_bilinear2d_aa.out"],
+        "targets": ["aten__upsample_bilinear2d_aa", "aten__upsample_bilinear2d_aa_out"],
+        "samples_from": ["interpolation/aten_upsample_bilinear2d.textproto"],
+    },
+    "interpolation/aten__upsample_bilinear2d_aa_backward.textproto": {
+        "overloads": ["aten::_upsample_bilinear2d_aa_backward", "aten::_upsample_bilinear2d_aa_backward.grad_input"],
+        "targets": ["aten__upsample_bilinear2d_aa_backward", "aten__upsample_bilinear2d_aa_backward_grad_input"],
+        "samples_from": ["interpolation/aten_upsample_bilinear2d_backward.textproto"],
+    },
+    "interpolation/aten__upsample_lanczos2d_aa.textproto": {
+        "overloads": ["aten::_upsample_lanczos2d_aa", "aten::_upsample_lanczos2d_aa.out"],
+        "targets": ["aten__upsample_lanczos2d_aa", "aten__upsample_lanczos2d_aa_out"],
+        "samples_from": ["interpolation/aten_upsample_bilinear2d.textproto"],
+    },
+    "interpolation/aten__upsample_lanczos2d_aa_backward.textproto": {
+        "overloads": ["aten::_upsample_lanczos2d_aa_backward", "aten::_upsample_lanczos2d_aa_backward.grad_input"],
+        "targets": ["aten__upsample_lanczos2d_aa_backward", "aten__upsample_lanczos2d_aa_backward_grad_input"],
+        "samples_from": ["interpolation/aten_upsample_bilinear2d_backward.textproto"],
+    },
+    "interpolation/aten__upsample_nearest_exact1d.textproto": {
+        "overloads": ["aten::_upsample_nearest_exact1d", "aten::_upsample_nearest_exact1d.out"],
+        "targets": ["aten__upsample_nearest_exact1d", "aten__upsample_nearest_exact1d_out"],
+        "samples_from": ["interpolation/aten_upsample_nearest1d.textproto"],
+    },
+    "interpolation/aten__upsample_nearest_exact1d_backward.textproto": {
+        "overloads": ["aten::_upsample_nearest_exact1d_backward", "aten::_upsample_nearest_exact1d_backward.grad_input"],
+        "targets": ["aten__upsample_nearest_exact1d_backward", "aten__upsample_nearest_exact1d_backward_grad_input"],
+        "samples_from": ["interpolation/aten_upsample_nearest1d_backward.textproto"],
+    },
+    "interpolation/aten__upsample_nearest_exact2d.textproto": {
+        "overloads": ["aten::_upsample_nearest_exact2d", "aten::_upsample_nearest_exact2d.out"],
+        "targets": ["aten__upsample_nearest_exact2d", "aten__upsample_nearest_exact2d_out"],
+        "samples_from": ["interpolation/aten_upsample_nearest2d.textproto"],
+    },
+    "interpolation/aten__upsample_nearest_exact2d_backward.textproto": {
+        "overloads": ["aten::_upsample_nearest_exact2d_backward", "aten::_upsample_nearest_exact2d_backward.grad_input"],
+        "targets": ["aten__upsample_nearest_exact2d_backward", "aten__upsample_nearest_exact2d_backward_grad_input"],
+        "samples_from": ["interpolation/aten_upsample_nearest2d_backward.textproto"],
+    },
+    "interpolation/aten__upsample_nearest_exact3d.textproto": {
+        "overloads": ["aten::_upsample_nearest_exact3d", "aten::_upsample_nearest_exact3d.out"],
+        "targets": ["aten__upsample_nearest_exact3d", "aten__upsample_nearest_exact3d_out"],
+        "samples_from": ["interpolation/aten_upsample_nearest3d.textproto"],
+    },
+    "interpolation/aten__upsample_nearest_exact3d_backward.textproto": {
+        "overloads": ["aten::_upsample_nearest_exact3d_backward", "aten::_upsample_nearest_exact3d_backward.grad_input"],
+        "targets": ["aten__upsample_nearest_exact3d_backward", "aten__upsample_nearest_exact3d_backward_grad_input"],
+        "samples_from": ["interpolation/aten_upsample_nearest3d_backward.textproto"],
+    },
+    "interpolation/aten_grid_sampler_2d.textproto": {
+        "overloads": ["aten::grid_sampler_2d", "aten::grid_sampler_2d.out"],
+        "targets": ["aten_grid_sampler_2d", "aten_grid_sampler_2d_out"],
+        "samples_from": [],
+    },
+    "interpolation/aten_grid_sampler_3d.textproto": {
+        "overloads": ["aten::grid_sampler_3d", "aten::grid_sampler_3d.out"],
+        "targets": ["aten_grid_sampler_3d", "aten_grid_sampler_3d_out"],
+        "samples_from": [],
+    },
+    "interpolation/aten_upsample_bicubic2d.textproto": {
+        "overloads": ["aten::upsample_bicubic2d", "aten::upsample_bicubic2d.out"],
+        "targets": ["aten_upsample_bicubic2d", "aten_upsample_bicubic2d_out"],
+        "samples_from": ["interpolation/aten_upsample_bilinear2d.textproto"],
+    },
+    "interpolation/aten_upsample_bicubic2d_backward.textproto": {
+        "overloads": ["aten::upsample_bicubic2d_backward", "aten::upsample_bicubic2d_backward.grad_input"],
+        "targets": ["aten_upsample_bicubic2d_backward", "aten_upsample_bicubic2d_backward_grad_input"],
+        "samples_from": ["interpolation/aten_upsample_bilinear2d_backward.textproto"],
+    },
+    "interpolation/aten_upsample_bilinear2d.textproto": {
+        "overloads": ["aten::upsample_bilinear2d", "aten::upsample_bilinear2d.out"],
+        "targets": ["aten_upsample_bilinear2d", "aten_upsample_bilinear2d_out"],
+        "samples_from": [],
+    },
+    "interpolation/aten_upsample_bilinear2d_backward.textproto": {
+        "overloads": ["aten::upsample_bilinear2d_backward", "aten::upsample_bilinear2d_backward.grad_input"],
+        "targets": ["aten_upsample_bilinear2d_backward", "aten_upsample_bilinear2d_backward_grad_input"],
+        "samples_from": [],
+    },
+    "interpolation/aten_upsample_linear1d.textproto": {
+        "overloads": ["aten::upsample_linear1d", "aten::upsample_linear1d.out"],
+        "targets": ["aten_upsample_linear1d", "aten_upsample_linear1d_out"],
+        "samples_from": [],
+    },
+    "interpolation/aten_upsample_linear1d_backward.textproto": {
+        "overloads": ["aten::upsample_linear1d_backward", "aten::upsample_linear1d_backward.grad_input"],
+        "targets": ["aten_upsample_linear1d_backward", "aten_upsample_linear1d_backward_grad_input"],
+        "samples_from": [],
+    },
+    "interpolation/aten_upsample_nearest1d.textproto": {
+        "overloads": ["aten::upsample_nearest1d", "aten::upsample_nearest1d.out"],
+        "targets": ["aten_upsample_nearest1d", "aten_upsample_nearest1d_out"],
+        "samples_from": [],
+    },
+    "interpolation/aten_upsample_nearest1d_backward.textproto": {
+        "overloads": ["aten::upsample_nearest1d_backward", "aten::upsample_nearest1d_backward.grad_input"],
+        "targets": ["aten_upsample_nearest1d_backward", "aten_upsample_nearest1d_backward_grad_input"],
+        "samples_from": [],
+    },
+    "interpolation/aten_upsample_nearest2d.textproto": {
+        "overloads": ["aten::upsample_nearest2d", "aten::upsample_nearest2d.out"],
+        "targets": ["aten_upsample_nearest2d", "aten_upsample_nearest2d_out"],
+        "samples_from": [],
+    },
+    "interpolation/aten_upsample_nearest2d_backward.textproto": {
+        "overloads": ["aten::upsample_nearest2d_backward", "aten::upsample_nearest2d_backward.grad_input"],
+        "targets": ["aten_upsample_nearest2d_backward", "aten_upsample_nearest2d_backward_grad_input"],
+        "samples_from": [],
+    },
+    "interpolation/aten_upsample_nearest3d.textproto": {
+        "overloads": ["aten::upsample_nearest3d", "aten::upsample_nearest3d.out"],
+        "targets": ["aten_upsample_nearest3d", "aten_upsample_nearest3d_out"],
+        "samples_from": [],
+    },
+    "interpolation/aten_upsample_nearest3d_backward.textproto": {
+        "overloads": ["aten::upsample_nearest3d_backward", "aten::upsample_nearest3d_backward.grad_input"],
+        "targets": ["aten_upsample_nearest3d_backward", "aten_upsample_nearest3d_backward_grad_input"],
+        "samples_from": [],
+    },
+    "interpolation/aten_upsample_trilinear3d.textproto": {
+        "overloads": ["aten::upsample_trilinear3d", "aten::upsample_trilinear3d.out"],
+        "targets": ["aten_upsample_trilinear3d", "aten_upsample_trilinear3d_out"],
+        "samples_from": [],
+    },
+    "interpolation/aten_upsample_trilinear3d_backward.textproto": {
+        "overloads": ["aten::upsample_trilinear3d_backward", "aten::upsample_trilinear3d_backward.grad_input"],
+        "targets": ["aten_upsample_trilinear3d_backward", "aten_upsample_trilinear3d_backward_grad_input"],
         "samples_from": [],
     },
     "losses/aten_binary_cross_entropy.textproto": {

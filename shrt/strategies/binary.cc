@@ -93,6 +93,7 @@
 // R, P(min) -> P(min); igammac P(min), R -> P(min) and R, P(min) -> P(max).
 // gcd and lcm (integers) commute with no reduction over ranks: no rule.
 #include <cmath>
+#include <optional>
 #include <string>
 #include <variant>
 
@@ -201,6 +202,29 @@ Rules PowScalar(const OpArgs& args) {
   return out;
 }
 
+// The orthogonal polynomials special_*_polynomial_*(x, n) of degree n
+// (aten/src/ATen/native/Math.h, chebyshev_polynomial_t_forward and its
+// kin): a floating n is cast to int64 first, so -1 < n < 1 is degree 0.
+// No Partial rule in general (degree >= 2 is neither linear nor monotone);
+// degree < 0 gives 0 and degree 0 gives 1 for every x, nan and inf
+// included: a constant.
+Rules PolynomialNScalar(const OpArgs& args) {
+  const std::optional<double> n = args.GetDouble("n");
+  if (!n.has_value() || !std::isfinite(*n)) return kNone;
+  const double degree = std::trunc(*n);
+  if (degree < 0) return ConstantRules(0.0);
+  if (degree == 0) return ConstantRules(1.0);
+  return kNone;
+}
+
+// laguerre_polynomial_l(c, n) for c <= 0: L_n(c) = sum_k C(n, k) (-c)^k / k!
+// has no negative term and grows with n (degree < 0 gives 0, below L_0 = 1),
+// and the cast of n to int64 is monotone: non-decreasing in n.
+Rules LaguerreXScalar(const OpArgs& args) {
+  const std::optional<double> x = args.GetDouble("x");
+  return x.has_value() && *x <= 0 ? kIncreasing : kNone;
+}
+
 const Rules& kMul = MulRules();
 const Rules& kMaximum = MaximumRules();
 const Rules& kMinimum = MinimumRules();
@@ -299,6 +323,43 @@ const bool kRegistered = RegisterPointwiseOps({
     {"aten::float_power.Scalar", PowScalar},
     {"aten::igamma", kIgamma},
     {"aten::igammac", kIgammac},
+    // Orthogonal polynomials (PolynomialNScalar).
+    {"aten::special_chebyshev_polynomial_t", kNone},
+    {"aten::special_chebyshev_polynomial_t.x_scalar", kNone},
+    {"aten::special_chebyshev_polynomial_t.n_scalar", PolynomialNScalar},
+    {"aten::special_chebyshev_polynomial_u", kNone},
+    {"aten::special_chebyshev_polynomial_u.x_scalar", kNone},
+    {"aten::special_chebyshev_polynomial_u.n_scalar", PolynomialNScalar},
+    {"aten::special_chebyshev_polynomial_v", kNone},
+    {"aten::special_chebyshev_polynomial_v.x_scalar", kNone},
+    {"aten::special_chebyshev_polynomial_v.n_scalar", PolynomialNScalar},
+    {"aten::special_chebyshev_polynomial_w", kNone},
+    {"aten::special_chebyshev_polynomial_w.x_scalar", kNone},
+    {"aten::special_chebyshev_polynomial_w.n_scalar", PolynomialNScalar},
+    {"aten::special_hermite_polynomial_h", kNone},
+    {"aten::special_hermite_polynomial_h.x_scalar", kNone},
+    {"aten::special_hermite_polynomial_h.n_scalar", PolynomialNScalar},
+    {"aten::special_hermite_polynomial_he", kNone},
+    {"aten::special_hermite_polynomial_he.x_scalar", kNone},
+    {"aten::special_hermite_polynomial_he.n_scalar", PolynomialNScalar},
+    {"aten::special_laguerre_polynomial_l", kNone},
+    {"aten::special_laguerre_polynomial_l.x_scalar", LaguerreXScalar},
+    {"aten::special_laguerre_polynomial_l.n_scalar", PolynomialNScalar},
+    {"aten::special_legendre_polynomial_p", kNone},
+    {"aten::special_legendre_polynomial_p.x_scalar", kNone},
+    {"aten::special_legendre_polynomial_p.n_scalar", PolynomialNScalar},
+    {"aten::special_shifted_chebyshev_polynomial_t", kNone},
+    {"aten::special_shifted_chebyshev_polynomial_t.x_scalar", kNone},
+    {"aten::special_shifted_chebyshev_polynomial_t.n_scalar", PolynomialNScalar},
+    {"aten::special_shifted_chebyshev_polynomial_u", kNone},
+    {"aten::special_shifted_chebyshev_polynomial_u.x_scalar", kNone},
+    {"aten::special_shifted_chebyshev_polynomial_u.n_scalar", PolynomialNScalar},
+    {"aten::special_shifted_chebyshev_polynomial_v", kNone},
+    {"aten::special_shifted_chebyshev_polynomial_v.x_scalar", kNone},
+    {"aten::special_shifted_chebyshev_polynomial_v.n_scalar", PolynomialNScalar},
+    {"aten::special_shifted_chebyshev_polynomial_w", kNone},
+    {"aten::special_shifted_chebyshev_polynomial_w.x_scalar", kNone},
+    {"aten::special_shifted_chebyshev_polynomial_w.n_scalar", PolynomialNScalar},
     {"aten::gcd", kNone},
     {"aten::lcm", kNone},
 });

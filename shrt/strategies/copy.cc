@@ -93,16 +93,7 @@ absl::StatusOr<std::vector<Rule>> LikeRules(const OpArgs& args, std::optional<do
   if (args.inputs().size() != 1 || args.outputs().size() != 1) return rules.Take();
   const TensorMeta& self = args.inputs()[0];
   for (int64_t d = 0; d < self.ndim(); ++d) rules.Add({P::Shard(d)}, {P::Shard(d)});
-  for (ReduceOp in : kAllReduceOps) {
-    rules.Add({P::Partial(in)}, {P::Replicate()});
-    for (ReduceOp out : kAllReduceOps) {
-      if (ConstantKeeps(c, out)) rules.Add({P::Partial(in)}, {P::Partial(out)});
-    }
-  }
-  // R -> P(avg|max|min) is degenerate; sum and product need c's value.
-  for (ReduceOp out : {ReduceOp::kSum, ReduceOp::kProduct}) {
-    if (ConstantKeeps(c, out)) rules.Add({P::Replicate()}, {P::Partial(out)});
-  }
+  for (const Rule& rule : ConstantRules(c)) rules.Add(rule.inputs, rule.outputs);
   return rules.Take();
 }
 

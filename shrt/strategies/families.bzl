@@ -20,6 +20,7 @@ FAMILIES = [
     "embedding",
     "foreach",
     "indexing",
+    "interpolation",
     "losses",
     "matrix",
     "normalization",

@@ -169,6 +169,21 @@ Rules ClampScalarRules(std::optional<double> lo, std::optional<double> hi, bool 
   return out;
 }
 
+Rules ConstantRules(std::optional<double> c) {
+  Rules out;
+  for (ReduceOp in : kAllReduceOps) {
+    out.push_back({{Placement::Partial(in)}, {Placement::Replicate()}});
+    for (ReduceOp op : kAllReduceOps) {
+      if (ConstantKeeps(c, op)) out.push_back({{Placement::Partial(in)}, {Placement::Partial(op)}});
+    }
+  }
+  // R -> P(avg|max|min) is degenerate; sum and product need c's value.
+  for (ReduceOp op : {ReduceOp::kSum, ReduceOp::kProduct}) {
+    if (ConstantKeeps(c, op)) out.push_back({{Placement::Replicate()}, {Placement::Partial(op)}});
+  }
+  return out;
+}
+
 Rules TwoTensorAffineRules(double a, double b) {
   const SharedLists& l = Lists();
   Rules out = l.two_tensor_linear;

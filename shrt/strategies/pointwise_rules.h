@@ -86,6 +86,15 @@ const Rules& DecreasingFromBelowRules();  // P(min) -> P(max)
 // a nan held on one rank gives nan there and hi on the others.
 Rules ClampScalarRules(std::optional<double> lo, std::optional<double> hi, bool nan_free);
 
+// The Partial rules of a map whose output is the constant `c` whatever its
+// one tensor input holds, nan and inf included (zeros_like, a polynomial of
+// negative degree): every rank writes c, so P(any) -> R, P(any) -> P(op)
+// for every op that keeps c (partial_algebra.h ConstantKeeps; `c` nullopt
+// when unknown: avg, max and min only), and R -> P(sum|product) when c
+// keeps it (R -> P(avg|max|min) is degenerate). The shard rules are the
+// caller's.
+Rules ConstantRules(std::optional<double> c);
+
 // The Partial rules of a * x + b * y, two tensors with broadcasting:
 // linear in both (P(sum) and P(avg) on both), affine in each (P(avg) on one,
 // the other R), and monotone in each by the sign of its coefficient
