@@ -1549,6 +1549,121 @@ OP_GROUPS = {
         "targets": ["aten_upsample_trilinear3d_backward", "aten_upsample_trilinear3d_backward_grad_input"],
         "samples_from": [],
     },
+    "linalg/aten__linalg_det.textproto": {
+        "overloads": ["aten::_linalg_det", "aten::_linalg_det.result"],
+        "targets": ["aten__linalg_det", "aten__linalg_det_result"],
+        "samples_from": ["linalg/aten_linalg_inv_ex.textproto"],
+    },
+    "linalg/aten__linalg_eigh.textproto": {
+        "overloads": ["aten::_linalg_eigh", "aten::_linalg_eigh.eigenvalues"],
+        "targets": ["aten__linalg_eigh", "aten__linalg_eigh_eigenvalues"],
+        "samples_from": ["linalg/aten_linalg_inv_ex.textproto"],
+    },
+    "linalg/aten__linalg_slogdet.textproto": {
+        "overloads": ["aten::_linalg_slogdet", "aten::_linalg_slogdet.sign"],
+        "targets": ["aten__linalg_slogdet", "aten__linalg_slogdet_sign"],
+        "samples_from": ["linalg/aten_linalg_inv_ex.textproto"],
+    },
+    "linalg/aten__linalg_solve_ex.textproto": {
+        "overloads": ["aten::_linalg_solve_ex", "aten::_linalg_solve_ex.result"],
+        "targets": ["aten__linalg_solve_ex", "aten__linalg_solve_ex_result"],
+        "samples_from": [],
+    },
+    "linalg/aten__linalg_svd.textproto": {
+        "overloads": ["aten::_linalg_svd", "aten::_linalg_svd.U"],
+        "targets": ["aten__linalg_svd", "aten__linalg_svd_U"],
+        "samples_from": ["linalg/aten_linalg_inv_ex.textproto", "linalg/aten_linalg_lu.textproto", "linalg/aten_linalg_qr.textproto"],
+    },
+    "linalg/aten_cholesky_inverse.textproto": {
+        "overloads": ["aten::cholesky_inverse", "aten::cholesky_inverse.out"],
+        "targets": ["aten_cholesky_inverse", "aten_cholesky_inverse_out"],
+        "samples_from": ["linalg/aten_linalg_inv_ex.textproto"],
+    },
+    "linalg/aten_cholesky_solve.textproto": {
+        "overloads": ["aten::cholesky_solve", "aten::cholesky_solve.out"],
+        "targets": ["aten_cholesky_solve", "aten_cholesky_solve_out"],
+        "samples_from": ["linalg/aten__linalg_solve_ex.textproto"],
+    },
+    "linalg/aten_geqrf.textproto": {
+        "overloads": ["aten::geqrf", "aten::geqrf.a"],
+        "targets": ["aten_geqrf", "aten_geqrf_a"],
+        "samples_from": ["linalg/aten_linalg_inv_ex.textproto", "linalg/aten_linalg_lu.textproto", "linalg/aten_linalg_qr.textproto"],
+    },
+    "linalg/aten_linalg_cholesky_ex.textproto": {
+        "overloads": ["aten::linalg_cholesky_ex", "aten::linalg_cholesky_ex.L"],
+        "targets": ["aten_linalg_cholesky_ex", "aten_linalg_cholesky_ex_L"],
+        "samples_from": ["linalg/aten_linalg_inv_ex.textproto", "linalg/aten_cholesky_inverse.textproto"],
+    },
+    "linalg/aten_linalg_eig.textproto": {
+        "overloads": ["aten::linalg_eig", "aten::linalg_eig.out"],
+        "targets": ["aten_linalg_eig", "aten_linalg_eig_out"],
+        "samples_from": ["linalg/aten_linalg_inv_ex.textproto"],
+    },
+    "linalg/aten_linalg_householder_product.textproto": {
+        "overloads": ["aten::linalg_householder_product", "aten::linalg_householder_product.out"],
+        "targets": ["aten_linalg_householder_product", "aten_linalg_householder_product_out"],
+        "samples_from": [],
+    },
+    "linalg/aten_linalg_inv_ex.textproto": {
+        "overloads": ["aten::linalg_inv_ex", "aten::linalg_inv_ex.inverse"],
+        "targets": ["aten_linalg_inv_ex", "aten_linalg_inv_ex_inverse"],
+        "samples_from": [],
+    },
+    "linalg/aten_linalg_ldl_factor_ex.textproto": {
+        "overloads": ["aten::linalg_ldl_factor_ex", "aten::linalg_ldl_factor_ex.out"],
+        "targets": ["aten_linalg_ldl_factor_ex", "aten_linalg_ldl_factor_ex_out"],
+        "samples_from": ["linalg/aten_linalg_inv_ex.textproto"],
+    },
+    "linalg/aten_linalg_ldl_solve.textproto": {
+        "overloads": ["aten::linalg_ldl_solve", "aten::linalg_ldl_solve.out"],
+        "targets": ["aten_linalg_ldl_solve", "aten_linalg_ldl_solve_out"],
+        "samples_from": ["linalg/aten_linalg_lu_solve.textproto"],
+    },
+    "linalg/aten_linalg_lu.textproto": {
+        "overloads": ["aten::linalg_lu", "aten::linalg_lu.out"],
+        "targets": ["aten_linalg_lu", "aten_linalg_lu_out"],
+        "samples_from": ["linalg/aten_linalg_inv_ex.textproto"],
+    },
+    "linalg/aten_linalg_lu_factor_ex.textproto": {
+        "overloads": ["aten::linalg_lu_factor_ex", "aten::linalg_lu_factor_ex.out"],
+        "targets": ["aten_linalg_lu_factor_ex", "aten_linalg_lu_factor_ex_out"],
+        "samples_from": ["linalg/aten_linalg_inv_ex.textproto"],
+    },
+    "linalg/aten_linalg_lu_solve.textproto": {
+        "overloads": ["aten::linalg_lu_solve", "aten::linalg_lu_solve.out"],
+        "targets": ["aten_linalg_lu_solve", "aten_linalg_lu_solve_out"],
+        "samples_from": [],
+    },
+    "linalg/aten_linalg_matrix_exp.textproto": {
+        "overloads": ["aten::linalg_matrix_exp", "aten::linalg_matrix_exp.out"],
+        "targets": ["aten_linalg_matrix_exp", "aten_linalg_matrix_exp_out"],
+        "samples_from": ["linalg/aten_linalg_inv_ex.textproto"],
+    },
+    "linalg/aten_linalg_pinv_atol_rtol_tensor.textproto": {
+        "overloads": ["aten::linalg_pinv.atol_rtol_tensor", "aten::linalg_pinv.atol_rtol_tensor_out"],
+        "targets": ["aten_linalg_pinv_atol_rtol_tensor", "aten_linalg_pinv_atol_rtol_tensor_out"],
+        "samples_from": ["linalg/aten_linalg_inv_ex.textproto", "linalg/aten_linalg_lu.textproto", "linalg/aten_linalg_qr.textproto"],
+    },
+    "linalg/aten_linalg_qr.textproto": {
+        "overloads": ["aten::linalg_qr", "aten::linalg_qr.out"],
+        "targets": ["aten_linalg_qr", "aten_linalg_qr_out"],
+        "samples_from": ["linalg/aten_linalg_inv_ex.textproto", "linalg/aten_linalg_lu.textproto"],
+    },
+    "linalg/aten_linalg_solve_triangular.textproto": {
+        "overloads": ["aten::linalg_solve_triangular", "aten::linalg_solve_triangular.out"],
+        "targets": ["aten_linalg_solve_triangular", "aten_linalg_solve_triangular_out"],
+        "samples_from": [],
+    },
+    "linalg/aten_ormqr.textproto": {
+        "overloads": ["aten::ormqr", "aten::ormqr.out"],
+        "targets": ["aten_ormqr", "aten_ormqr_out"],
+        "samples_from": [],
+    },
+    "linalg/aten_triangular_solve.textproto": {
+        "overloads": ["aten::triangular_solve", "aten::triangular_solve.X"],
+        "targets": ["aten_triangular_solve", "aten_triangular_solve_X"],
+        "samples_from": ["linalg/aten__linalg_solve_ex.textproto"],
+    },
     "losses/aten_binary_cross_entropy.textproto": {
         "overloads": ["aten::binary_cross_entropy", "aten::binary_cross_entropy.out"],
         "targets": ["aten_binary_cross_entropy", "aten_binary_cross_entropy_out"],

@@ -139,7 +139,10 @@ class SampleTruth {
   // tensor's rank), or the overload rejects the sample.
   Finding Test(const Rule& rule, std::string* evidence = nullptr) const;
   // The rules that are kValid, except degenerate and all-Replicate ones
-  // (placement.h), in rule order: what a complete strategy claims here.
+  // (placement.h) and those a valid rule implies by an output: an output
+  // P(avg|max|min) where the same rule with that output R holds too (every
+  // rank then holds the whole value, whose idempotent reduction is itself),
+  // in rule order: what a complete strategy claims here.
   std::vector<Rule> Valid() const;
   // Every rule no case refutes (degenerate and uninformative included), in
   // rule order.
@@ -174,6 +177,9 @@ class SampleTruth {
   std::string WhyNotApplicable(const Rule& rule) const;
   std::string InPlaceChange(const Rule& rule) const;
   std::vector<Rule> Collect(bool valid_only) const;
+  // Whether input tuple `t` with `rule`'s outputs, some output P(avg|max|min)
+  // made R, holds (Valid()).
+  bool ImpliedByReplicateOutput(int64_t t, const Rule& rule) const;
   // Test and Collect of a sample judged per list element.
   Finding TestElements(const Rule& rule, std::string& why) const;
   std::vector<Rule> CollectElements(bool valid_only) const;

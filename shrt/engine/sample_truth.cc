@@ -233,6 +233,17 @@ std::vector<Rule> SampleTruth::CollectElements(bool valid_only) const {
   return out;
 }
 
+bool SampleTruth::ImpliedByReplicateOutput(int64_t t, const Rule& rule) const {
+  for (size_t k = 0; k < rule.outputs.size(); ++k) {
+    if (!IsIdempotentPartial(rule.outputs[k])) continue;
+    std::vector<Placement> out = rule.outputs;
+    out[k] = Placement::Replicate();
+    const int64_t o = out_tuples_.Find(out);
+    if (o >= 0 && Refutation(t, o) < 0) return true;
+  }
+  return false;
+}
+
 std::vector<Rule> SampleTruth::Collect(bool valid_only) const {
   std::vector<Rule> out;
   if (!rejection_.empty()) return out;
@@ -244,7 +255,10 @@ std::vector<Rule> SampleTruth::Collect(bool valid_only) const {
       if (Refutation(t, o) >= 0) continue;
       Rule rule{in, out_tuples_.Placements(o)};
       if (!InPlaceChange(rule).empty()) continue;
-      if (valid_only && (IsDegenerate(rule) || IsAllReplicate(rule))) continue;
+      if (valid_only && (IsDegenerate(rule) || IsAllReplicate(rule) ||
+                         ImpliedByReplicateOutput(t, rule))) {
+        continue;
+      }
       out.push_back(std::move(rule));
     }
   }

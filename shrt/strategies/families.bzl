@@ -21,6 +21,7 @@ FAMILIES = [
     "foreach",
     "indexing",
     "interpolation",
+    "linalg",
     "losses",
     "matrix",
     "normalization",

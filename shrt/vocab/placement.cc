@@ -272,18 +272,19 @@ bool IsAllReplicate(const Rule& rule) {
   return true;
 }
 
+bool IsIdempotentPartial(const Placement& p) {
+  // _NormP(p) of W equal values is W ** (1 / p) times the value; a _MaskP
+  // output zeroes what each rank's mask sets.
+  return p.is_partial() && !p.is_named_only() && p.reduce_op() != ReduceOp::kSum &&
+         p.reduce_op() != ReduceOp::kProduct;
+}
+
 bool IsDegenerate(const Rule& rule) {
   for (const Placement& p : rule.inputs) {
     if (!p.is_replicate()) return false;
   }
   for (const Placement& p : rule.outputs) {
-    // _NormP(p) of W equal values is W ** (1 / p) times the value; a
-    // _MaskP output zeroes what each rank's mask sets.
-    const bool idempotent =
-        p.is_replicate() ||
-        (p.is_partial() && !p.is_named_only() && p.reduce_op() != ReduceOp::kSum &&
-         p.reduce_op() != ReduceOp::kProduct);
-    if (!idempotent) return false;
+    if (!p.is_replicate() && !IsIdempotentPartial(p)) return false;
   }
   return true;
 }

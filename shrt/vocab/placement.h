@@ -227,6 +227,11 @@ absl::Status CheckRuleArity(const Rule& rule, const RuleArity& arity);
 // every strategy.
 bool IsAllReplicate(const Rule& rule);
 
+// True for P(avg), P(max) and P(min): the reductions that give back a
+// value every rank holds (not _NormPartial's or _MaskPartial's, which are
+// named only).
+bool IsIdempotentPartial(const Placement& p);
+
 // True for rules that are valid for every operator and tell nobody
 // anything: all-Replicate inputs with outputs that are each R or
 // P(avg|max|min) (idempotent reductions of identical values). DESIGN.md §3:
