@@ -1,11 +1,16 @@
-"""DTensor bug: reductions and pools accept a Shard placement whose chunk is
-empty on some rank, and then the local kernel raises on that rank:
+"""DTensor bug: reductions, pools and interpolations accept a Shard
+placement whose chunk is empty on some rank, and then the local kernel
+raises on that rank:
   * torch.max(x) (full reduction) and torch.amax(x, dim=[0, 2]) on x [6, 1, 4]
     Shard(0): 6 rows over 4 ranks are 2, 2, 2, 0; max/amax of an empty
     tensor over the empty dim raise on rank 3 (the full tensor is not empty).
   * F.max_pool2d / F.avg_pool2d on an unbatched (C, H, W) = [5, 5, 3] input
     Shard(0): 5 channels over 4 ranks are 2, 2, 1, 0; the pooling kernel
     rejects rank 3's 0-channel (0, 5, 3) input.
+  * aten.upsample_nearest2d(v, [7, 5]) (F.interpolate's kernel; every
+    other upsample mode alike) on v [2, 6, 4, 3] Shard(1): 6 channels over 4 ranks are
+    2, 2, 2, 0; the upsample kernel rejects rank 3's 0-channel input
+    ("Non-empty 4D data tensor expected").
   * torch.linalg.vector_norm(m, inf, dim=-1) and torch._foreach_norm([m],
     inf) on m [7, 5] Shard(1): 5 columns over 4 ranks are 2, 2, 1, 0; the
     inf norm of rank 3's empty chunk raises.
@@ -23,6 +28,8 @@ DTensor's rules (torch 2.13, torch/distributed/tensor/_ops/_math_ops.py):
   aten.max_pool2d_with_indices.default, aten.avg_pool2d.default
       S(0) -> S(0): pooling_strategy (Shard(0) for unbatched inputs too,
       where dim 0 is the channel dim);
+  aten.upsample_nearest2d.default S(1) -> S(1) (and the other upsample
+      forwards): interp_upsample_1out_1in_strategy (Shard on dims 0 and 1);
   aten.gather.default S(1), _MaskPartial -> _MaskPartial: _tensor_ops.py
       gather_strategy (an index of size 1 on the gathered dim), the local
       masking in placement_types.py _MaskPartial._partition_value.
@@ -55,6 +62,7 @@ weight = torch.arange(35, dtype=torch.float32).reshape(5, 7)
 indices = torch.tensor([4, 0, 2])
 g = torch.arange(30, dtype=torch.float32).reshape(6, 5)
 g_index = torch.tensor([[4], [0], [2], [3], [1], [4]])
+v = torch.arange(144, dtype=torch.float32).reshape(2, 6, 4, 3)
 
 
 def replicated(t):
@@ -72,6 +80,7 @@ cases = [  # (name, full input, the dim it is sharded on, function)
     ("torch.amax(x, dim=[0, 2])", x, 0, lambda t: torch.amax(t, dim=[0, 2])),
     ("F.max_pool2d(img, (2, 3), padding=1)", img, 0, lambda t: F.max_pool2d(t, (2, 3), padding=1)),
     ("F.avg_pool2d(img, (2, 3), padding=1)", img, 0, lambda t: F.avg_pool2d(t, (2, 3), padding=1)),
+    ("aten.upsample_nearest2d(v, [7, 5])", v, 1, lambda t: torch.ops.aten.upsample_nearest2d(t, [7, 5])),
     ("torch.linalg.vector_norm(m, inf, dim=-1)", m, 1,
      lambda t: torch.linalg.vector_norm(t, float("inf"), dim=-1)),
     ("torch._foreach_norm([m], inf)", m, 1, lambda t: torch._foreach_norm([t], float("inf"))[0]),
