@@ -289,6 +289,11 @@ OP_GROUPS = {
         "targets": ["aten_mul_Tensor", "aten_mul__Tensor", "aten_mul_out", "aten_multiply_Tensor", "aten_multiply__Tensor", "aten_multiply_out"],
         "samples_from": ["binary/aten_add_Tensor.textproto", "binary/aten_logaddexp.textproto", "binary/aten_atan2.textproto", "binary/aten_ldexp_Tensor.textproto"],
     },
+    "binary/aten_native_dropout_backward.textproto": {
+        "overloads": ["aten::native_dropout_backward", "aten::native_dropout_backward.out"],
+        "targets": ["aten_native_dropout_backward", "aten_native_dropout_backward_out"],
+        "samples_from": [],
+    },
     "binary/aten_pow_Scalar.textproto": {
         "overloads": ["aten::pow.Scalar", "aten::pow.Scalar_out"],
         "targets": ["aten_pow_Scalar", "aten_pow_Scalar_out"],
@@ -1009,6 +1014,21 @@ OP_GROUPS = {
         "targets": ["aten_embedding_dense_backward", "aten_embedding_dense_backward_out"],
         "samples_from": [],
     },
+    "fft/aten__fft_c2c.textproto": {
+        "overloads": ["aten::_fft_c2c", "aten::_fft_c2c.out"],
+        "targets": ["aten__fft_c2c", "aten__fft_c2c_out"],
+        "samples_from": [],
+    },
+    "fft/aten__fft_c2r.textproto": {
+        "overloads": ["aten::_fft_c2r", "aten::_fft_c2r.out"],
+        "targets": ["aten__fft_c2r", "aten__fft_c2r_out"],
+        "samples_from": [],
+    },
+    "fft/aten__fft_r2c.textproto": {
+        "overloads": ["aten::_fft_r2c", "aten::_fft_r2c.out"],
+        "targets": ["aten__fft_r2c", "aten__fft_r2c_out"],
+        "samples_from": [],
+    },
     "foreach/aten__foreach_abs.textproto": {
         "overloads": ["aten::_foreach_abs", "aten::_foreach_abs_", "aten::_foreach_abs.out"],
         "targets": ["aten__foreach_abs", "aten__foreach_abs_", "aten__foreach_abs_out"],
@@ -1209,6 +1229,11 @@ OP_GROUPS = {
         "targets": ["aten__foreach_log2", "aten__foreach_log2_", "aten__foreach_log2_out"],
         "samples_from": ["foreach/aten__foreach_ceil.textproto", "foreach/aten__foreach_log.textproto"],
     },
+    "foreach/aten__foreach_max.textproto": {
+        "overloads": ["aten::_foreach_max", "aten::_foreach_max.out"],
+        "targets": ["aten__foreach_max", "aten__foreach_max_out"],
+        "samples_from": [],
+    },
     "foreach/aten__foreach_maximum_List.textproto": {
         "overloads": ["aten::_foreach_maximum.List", "aten::_foreach_maximum_.List", "aten::_foreach_maximum.List_out"],
         "targets": ["aten__foreach_maximum_List", "aten__foreach_maximum__List", "aten__foreach_maximum_List_out"],
@@ -1254,6 +1279,21 @@ OP_GROUPS = {
         "targets": ["aten__foreach_norm_Scalar", "aten__foreach_norm_Scalar_out"],
         "samples_from": [],
     },
+    "foreach/aten__foreach_pow_List.textproto": {
+        "overloads": ["aten::_foreach_pow.List", "aten::_foreach_pow_.List", "aten::_foreach_pow.List_out"],
+        "targets": ["aten__foreach_pow_List", "aten__foreach_pow__List", "aten__foreach_pow_List_out"],
+        "samples_from": ["foreach/aten__foreach_mul_List.textproto"],
+    },
+    "foreach/aten__foreach_pow_Scalar.textproto": {
+        "overloads": ["aten::_foreach_pow.Scalar", "aten::_foreach_pow_.Scalar", "aten::_foreach_pow.Scalar_out"],
+        "targets": ["aten__foreach_pow_Scalar", "aten__foreach_pow__Scalar", "aten__foreach_pow_Scalar_out"],
+        "samples_from": ["foreach/aten__foreach_add_Scalar.textproto"],
+    },
+    "foreach/aten__foreach_pow_ScalarList.textproto": {
+        "overloads": ["aten::_foreach_pow.ScalarList", "aten::_foreach_pow_.ScalarList", "aten::_foreach_pow.ScalarList_out"],
+        "targets": ["aten__foreach_pow_ScalarList", "aten__foreach_pow__ScalarList", "aten__foreach_pow_ScalarList_out"],
+        "samples_from": ["foreach/aten__foreach_add_ScalarList.textproto"],
+    },
     "foreach/aten__foreach_reciprocal.textproto": {
         "overloads": ["aten::_foreach_reciprocal", "aten::_foreach_reciprocal_", "aten::_foreach_reciprocal.out"],
         "targets": ["aten__foreach_reciprocal", "aten__foreach_reciprocal_", "aten__foreach_reciprocal_out"],
@@ -1272,6 +1312,11 @@ OP_GROUPS = {
     "foreach/aten__foreach_sigmoid.textproto": {
         "overloads": ["aten::_foreach_sigmoid", "aten::_foreach_sigmoid_", "aten::_foreach_sigmoid.out"],
         "targets": ["aten__foreach_sigmoid", "aten__foreach_sigmoid_", "aten__foreach_sigmoid_out"],
+        "samples_from": ["foreach/aten__foreach_ceil.textproto"],
+    },
+    "foreach/aten__foreach_sign.textproto": {
+        "overloads": ["aten::_foreach_sign", "aten::_foreach_sign_", "aten::_foreach_sign.out"],
+        "targets": ["aten__foreach_sign", "aten__foreach_sign_", "aten__foreach_sign_out"],
         "samples_from": ["foreach/aten__foreach_ceil.textproto"],
     },
     "foreach/aten__foreach_sin.textproto": {
@@ -1328,6 +1373,11 @@ OP_GROUPS = {
         "overloads": ["aten::_fused_adamw", "aten::_fused_adamw_"],
         "targets": ["aten__fused_adamw", "aten__fused_adamw_"],
         "samples_from": ["foreach/aten__fused_adam.textproto"],
+    },
+    "indexing/aten__index_put_impl.textproto": {
+        "overloads": ["aten::_index_put_impl", "aten::_index_put_impl_", "aten::_index_put_impl.out"],
+        "targets": ["aten__index_put_impl", "aten__index_put_impl_", "aten__index_put_impl_out"],
+        "samples_from": ["indexing/aten_index_put.textproto"],
     },
     "indexing/aten_gather.textproto": {
         "overloads": ["aten::gather", "aten::gather.out"],
@@ -1474,9 +1524,19 @@ OP_GROUPS = {
         "targets": ["aten_grid_sampler_2d", "aten_grid_sampler_2d_out"],
         "samples_from": [],
     },
+    "interpolation/aten_grid_sampler_2d_backward.textproto": {
+        "overloads": ["aten::grid_sampler_2d_backward", "aten::grid_sampler_2d_backward.out"],
+        "targets": ["aten_grid_sampler_2d_backward", "aten_grid_sampler_2d_backward_out"],
+        "samples_from": [],
+    },
     "interpolation/aten_grid_sampler_3d.textproto": {
         "overloads": ["aten::grid_sampler_3d", "aten::grid_sampler_3d.out"],
         "targets": ["aten_grid_sampler_3d", "aten_grid_sampler_3d_out"],
+        "samples_from": [],
+    },
+    "interpolation/aten_grid_sampler_3d_backward.textproto": {
+        "overloads": ["aten::grid_sampler_3d_backward", "aten::grid_sampler_3d_backward.out"],
+        "targets": ["aten_grid_sampler_3d_backward", "aten_grid_sampler_3d_backward_out"],
         "samples_from": [],
     },
     "interpolation/aten_upsample_bicubic2d.textproto": {
@@ -1593,6 +1653,11 @@ OP_GROUPS = {
         "overloads": ["aten::linalg_cholesky_ex", "aten::linalg_cholesky_ex.L"],
         "targets": ["aten_linalg_cholesky_ex", "aten_linalg_cholesky_ex_L"],
         "samples_from": ["linalg/aten_linalg_inv_ex.textproto", "linalg/aten_cholesky_inverse.textproto"],
+    },
+    "linalg/aten_linalg_cross.textproto": {
+        "overloads": ["aten::linalg_cross", "aten::linalg_cross.out"],
+        "targets": ["aten_linalg_cross", "aten_linalg_cross_out"],
+        "samples_from": [],
     },
     "linalg/aten_linalg_eig.textproto": {
         "overloads": ["aten::linalg_eig", "aten::linalg_eig.out"],
@@ -1919,6 +1984,11 @@ OP_GROUPS = {
         "targets": ["aten_native_batch_norm", "aten_native_batch_norm_out"],
         "samples_from": [],
     },
+    "normalization/aten_native_batch_norm_backward.textproto": {
+        "overloads": ["aten::native_batch_norm_backward", "aten::native_batch_norm_backward.out"],
+        "targets": ["aten_native_batch_norm_backward", "aten_native_batch_norm_backward_out"],
+        "samples_from": [],
+    },
     "normalization/aten_native_group_norm.textproto": {
         "overloads": ["aten::native_group_norm", "aten::native_group_norm.out"],
         "targets": ["aten_native_group_norm", "aten_native_group_norm_out"],
@@ -1943,6 +2013,11 @@ OP_GROUPS = {
         "overloads": ["aten::_adaptive_avg_pool2d", "aten::_adaptive_avg_pool2d.out"],
         "targets": ["aten__adaptive_avg_pool2d", "aten__adaptive_avg_pool2d_out"],
         "samples_from": ["pooling/aten_adaptive_avg_pool2d.textproto"],
+    },
+    "pooling/aten__adaptive_avg_pool2d_backward.textproto": {
+        "overloads": ["aten::_adaptive_avg_pool2d_backward", "aten::_adaptive_avg_pool2d_backward.out"],
+        "targets": ["aten__adaptive_avg_pool2d_backward", "aten__adaptive_avg_pool2d_backward_out"],
+        "samples_from": [],
     },
     "pooling/aten__adaptive_avg_pool3d.textproto": {
         "overloads": ["aten::_adaptive_avg_pool3d", "aten::_adaptive_avg_pool3d.out"],
@@ -2014,6 +2089,11 @@ OP_GROUPS = {
         "targets": ["aten_max_pool2d_with_indices", "aten_max_pool2d_with_indices_out"],
         "samples_from": ["pooling/aten_avg_pool2d.textproto", "pooling/aten_max_pool2d.textproto"],
     },
+    "pooling/aten_max_pool2d_with_indices_backward.textproto": {
+        "overloads": ["aten::max_pool2d_with_indices_backward", "aten::max_pool2d_with_indices_backward.grad_input"],
+        "targets": ["aten_max_pool2d_with_indices_backward", "aten_max_pool2d_with_indices_backward_grad_input"],
+        "samples_from": [],
+    },
     "pooling/aten_max_pool3d.textproto": {
         "overloads": ["aten::max_pool3d"],
         "targets": ["aten_max_pool3d"],
@@ -2023,6 +2103,16 @@ OP_GROUPS = {
         "overloads": ["aten::max_pool3d_with_indices", "aten::max_pool3d_with_indices.out"],
         "targets": ["aten_max_pool3d_with_indices", "aten_max_pool3d_with_indices_out"],
         "samples_from": ["pooling/aten_max_pool3d.textproto"],
+    },
+    "pooling/aten_max_unpool2d.textproto": {
+        "overloads": ["aten::max_unpool2d", "aten::max_unpool2d.out"],
+        "targets": ["aten_max_unpool2d", "aten_max_unpool2d_out"],
+        "samples_from": [],
+    },
+    "pooling/aten_max_unpool3d.textproto": {
+        "overloads": ["aten::max_unpool3d", "aten::max_unpool3d.out"],
+        "targets": ["aten_max_unpool3d", "aten_max_unpool3d_out"],
+        "samples_from": [],
     },
     "reductions/aten__aminmax.textproto": {
         "overloads": ["aten::_aminmax", "aten::_aminmax.out"],
@@ -2374,6 +2464,11 @@ OP_GROUPS = {
         "targets": ["aten_narrow_copy", "aten_narrow_copy_out"],
         "samples_from": ["slicing/aten_narrow.textproto"],
     },
+    "slicing/aten_select_backward.textproto": {
+        "overloads": ["aten::select_backward", "aten::select_backward.out"],
+        "targets": ["aten_select_backward", "aten_select_backward_out"],
+        "samples_from": [],
+    },
     "slicing/aten_select_copy_int.textproto": {
         "overloads": ["aten::select_copy.int", "aten::select_copy.int_out"],
         "targets": ["aten_select_copy_int", "aten_select_copy_int_out"],
@@ -2387,6 +2482,11 @@ OP_GROUPS = {
     "slicing/aten_slice_Tensor.textproto": {
         "overloads": ["aten::slice.Tensor"],
         "targets": ["aten_slice_Tensor"],
+        "samples_from": [],
+    },
+    "slicing/aten_slice_backward.textproto": {
+        "overloads": ["aten::slice_backward", "aten::slice_backward.out"],
+        "targets": ["aten_slice_backward", "aten_slice_backward_out"],
         "samples_from": [],
     },
     "slicing/aten_slice_copy_Tensor.textproto": {
@@ -2629,6 +2729,11 @@ OP_GROUPS = {
         "targets": ["aten_where_ScalarSelf"],
         "samples_from": ["ternary/aten_where_ScalarOther.textproto"],
     },
+    "unary/aten__conj.textproto": {
+        "overloads": ["aten::_conj"],
+        "targets": ["aten__conj"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_abs.textproto"],
+    },
     "unary/aten_abs.textproto": {
         "overloads": ["aten::abs", "aten::abs_", "aten::abs.out", "aten::absolute", "aten::absolute_", "aten::absolute.out"],
         "targets": ["aten_abs", "aten_abs_", "aten_abs_out", "aten_absolute", "aten_absolute_", "aten_absolute_out"],
@@ -2748,6 +2853,11 @@ OP_GROUPS = {
         "overloads": ["aten::frac", "aten::frac_", "aten::frac.out"],
         "targets": ["aten_frac", "aten_frac_", "aten_frac_out"],
         "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_deg2rad.textproto"],
+    },
+    "unary/aten_frexp_Tensor.textproto": {
+        "overloads": ["aten::frexp.Tensor", "aten::frexp.Tensor_out"],
+        "targets": ["aten_frexp_Tensor", "aten_frexp_Tensor_out"],
+        "samples_from": ["unary/aten_isfinite.textproto"],
     },
     "unary/aten_gelu.textproto": {
         "overloads": ["aten::gelu", "aten::gelu_", "aten::gelu.out"],

@@ -2,6 +2,7 @@
 // say of a rule. ground_truth.cc fills it.
 #include <algorithm>
 
+#include "absl/container/flat_hash_set.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "shrt/engine/ground_truth.h"
@@ -194,10 +195,26 @@ std::vector<Rule> SampleTruth::CollectElements(bool valid_only) const {
   std::vector<Rule> out;
   if (valid_only && !InformativeTogether()) return out;
   std::vector<std::vector<Rule>> holds;
+  std::vector<absl::flat_hash_set<Rule>> hold_sets;
   for (const SampleTruth& e : elements_) {
     holds.push_back(e.Holds());
     if (holds.back().empty()) return out;
+    hold_sets.emplace_back(holds.back().begin(), holds.back().end());
   }
+  // As ImpliedByReplicateOutput, per element: an output of element e's part
+  // that is P(avg|max|min) where the part with R there holds too.
+  auto implied = [&](const std::vector<size_t>& pick) {
+    for (size_t e = 0; e < holds.size(); ++e) {
+      const Rule& part = holds[e][pick[e]];
+      for (size_t j = 0; j < part.outputs.size(); ++j) {
+        if (!IsIdempotentPartial(part.outputs[j])) continue;
+        Rule alt = part;
+        alt.outputs[j] = Placement::Replicate();
+        if (hold_sets[e].contains(alt)) return true;
+      }
+    }
+    return false;
+  };
   // The product of the elements' rules that place the tensors they share
   // (non-list inputs) alike.
   std::vector<size_t> pick(holds.size(), 0);
@@ -218,7 +235,8 @@ std::vector<Rule> SampleTruth::CollectElements(bool valid_only) const {
         rule.outputs[element_outputs_[e][j]] = part.outputs[j];
       }
     }
-    if (alike && !(valid_only && (IsDegenerate(rule) || IsAllReplicate(rule)))) {
+    if (alike &&
+        !(valid_only && (IsDegenerate(rule) || IsAllReplicate(rule) || implied(pick)))) {
       out.push_back(std::move(rule));
     }
     size_t e = holds.size();

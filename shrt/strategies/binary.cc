@@ -187,10 +187,14 @@ Rules ZetaOtherScalar(const OpArgs& args) {
 Rules PowTensorScalar(const OpArgs& args) {
   const double e = args.GetDouble("exponent").value_or(1.0);
   if (e == 1) return IdentityRules();
+  if (e == 0) return ConstantRules(1.0);  // x^0 = 1 for every x, nan included
   if (e == std::floor(e)) {
     const bool odd_positive = e > 0 && std::fmod(e, 2.0) == 1;
     return odd_positive ? Concat({MultiplicativeRules(), kIncreasing}) : MultiplicativeRules();
   }
+  // A fractional power is defined on x >= 0 (nan below): increasing there
+  // for e > 0. For e < 0 it decreases there, but a P(min) -inf part beside
+  // negative ones gives (-inf)^e = 0 where the others give nan.
   return e > 0 ? IncreasingFromBelowRules() : kNone;
 }
 
@@ -223,6 +227,18 @@ Rules PolynomialNScalar(const OpArgs& args) {
 Rules LaguerreXScalar(const OpArgs& args) {
   const std::optional<double> x = args.GetDouble("x");
   return x.has_value() && *x <= 0 ? kIncreasing : kNone;
+}
+
+// native_dropout_backward(grad, mask, scale) = grad * mask * scale, mask
+// bool: linear in grad, monotone by the sign of scale.
+const Rules kLinearSelf = ParseRules({"P(sum), R -> P(sum)", "P(avg), R -> P(avg)"});
+const Rules kDecreasingSelf = ParseRules({"P(max), R -> P(min)", "P(min), R -> P(max)"});
+Rules DropoutBackward(const OpArgs& args) {
+  const double scale = args.GetDouble("scale").value_or(0.0);
+  Rules out = kLinearSelf;
+  if (scale >= 0) Append(out, kIncreasingSelf);
+  if (scale <= 0) Append(out, kDecreasingSelf);
+  return out;
 }
 
 const Rules& kMul = MulRules();
@@ -360,6 +376,7 @@ const bool kRegistered = RegisterPointwiseOps({
     {"aten::special_shifted_chebyshev_polynomial_w", kNone},
     {"aten::special_shifted_chebyshev_polynomial_w.x_scalar", kNone},
     {"aten::special_shifted_chebyshev_polynomial_w.n_scalar", PolynomialNScalar},
+    {"aten::native_dropout_backward", DropoutBackward},
     {"aten::gcd", kNone},
     {"aten::lcm", kNone},
 });

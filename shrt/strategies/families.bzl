@@ -18,6 +18,7 @@ FAMILIES = [
     "convolution",
     "copy",
     "embedding",
+    "fft",
     "foreach",
     "indexing",
     "interpolation",
@@ -60,5 +61,5 @@ FAMILY_SRCS = {
 # the foreach family applies the element op's registered strategy per list
 # position (foreach.cc), so its library links the families of those ops.
 FAMILY_DEPS = {
-    "foreach": ["binary", "clamp", "copy", "matrix", "ternary", "unary"],
+    "foreach": ["binary", "clamp", "copy", "matrix", "reductions", "ternary", "unary"],
 }

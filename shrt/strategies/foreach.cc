@@ -458,6 +458,12 @@ const bool kRegistered = RegisterForeachOps({
     {"aten::_foreach_lgamma", "aten::lgamma"},
     {"aten::_foreach_clone", "aten::clone"},
     {"aten::_foreach_mm", "aten::mm"},
+    {"aten::_foreach_sign", "aten::sign"},
+    {"aten::_foreach_pow.List", "aten::pow.Tensor_Tensor"},
+    {"aten::_foreach_pow.Scalar", "aten::pow.Tensor_Scalar"},
+    {"aten::_foreach_pow.ScalarList", "aten::pow.Tensor_Scalar"},
+    // A 0-d max per position: reductions.cc's full max.
+    {"aten::_foreach_max", "aten::max"},
 });
 
 SHRT_REGISTER_STRATEGY("aten::_foreach_norm.Scalar",

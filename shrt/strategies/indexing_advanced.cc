@@ -163,6 +163,8 @@ absl::StatusOr<std::vector<Rule>> IndexPutRules(const OpArgs& args) {
 
 SHRT_REGISTER_STRATEGY("aten::index.Tensor", IndexTensorRules);
 SHRT_REGISTER_STRATEGY("aten::index_put", IndexPutRules);
+// index_put's kernel, with an `unsafe` flag that skips the bounds check.
+SHRT_REGISTER_STRATEGY("aten::_index_put_impl", IndexPutRules);
 
 }  // namespace
 }  // namespace shrt

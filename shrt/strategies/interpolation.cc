@@ -33,6 +33,18 @@
 // padded position reads 0, or a border or reflected value): P(sum),
 // P(avg) with grid R; in nearest mode (interpolation_mode 1) a copy, so
 // every Partial. Not linear in grid.
+//
+// grid_sampler_{2,3}d_backward(grad_output, input, grid, ...) ->
+// (grad_input, grad_grid): grad_input scatters grad_output into input's
+// positions (linear in grad_output, not reading input); grad_grid sums over
+// channels grad_output times input's slope at each grid position (linear in
+// grad_output and in input). So: batch shards all; a channel shard of
+// grad_output and input (grid R) gives grad_input S(1) and grad_grid the
+// sum over channels, P(sum); a shard of an output spatial dim (grad_output
+// dim 2 + i, grid dim 1 + i, input R) gives grad_input the sum over those
+// positions, P(sum), and grad_grid S(1 + i); P(sum|avg) of grad_output (the
+// rest R) gives both P(sum|avg); of input, grad_input R and grad_grid
+// P(sum|avg).
 #include <vector>
 
 #include "shrt/strategies/pointwise_rules.h"
@@ -85,6 +97,24 @@ absl::StatusOr<std::vector<Rule>> GridSampler(const OpArgs& args) {
   return rules.Take();
 }
 
+absl::StatusOr<std::vector<Rule>> GridSamplerBackward(const OpArgs& args) {
+  RuleSet rules(args);
+  if (args.inputs().size() != 3 || args.outputs().size() != 2) return rules.Take();
+  const Placement sum = P::Partial(ReduceOp::kSum);
+  const int64_t grid_ndim = args.inputs()[2].ndim();
+  rules.Add({P::Shard(0), P::Shard(0), P::Shard(0)}, {P::Shard(0), P::Shard(0)});
+  rules.Add({P::Shard(1), P::Shard(1), P::Replicate()}, {P::Shard(1), sum});
+  for (int64_t d = 1; d + 1 < grid_ndim; ++d) {
+    rules.Add({P::Shard(d + 1), P::Replicate(), P::Shard(d)}, {sum, P::Shard(d)});
+  }
+  for (ReduceOp op : {ReduceOp::kSum, ReduceOp::kAvg}) {
+    const Placement p = P::Partial(op);
+    rules.Add({p, P::Replicate(), P::Replicate()}, {p, p});
+    rules.Add({P::Replicate(), p, P::Replicate()}, {P::Replicate(), p});
+  }
+  return rules.Take();
+}
+
 constexpr auto kNearest = Upsample<Algebra::kCopy>;
 constexpr auto kLinear = Upsample<Algebra::kLinear>;
 
@@ -116,6 +146,8 @@ SHRT_REGISTER_STRATEGY("aten::_upsample_bicubic2d_aa_backward", UpsampleBackward
 SHRT_REGISTER_STRATEGY("aten::_upsample_lanczos2d_aa_backward", UpsampleBackward);
 SHRT_REGISTER_STRATEGY("aten::grid_sampler_2d", GridSampler);
 SHRT_REGISTER_STRATEGY("aten::grid_sampler_3d", GridSampler);
+SHRT_REGISTER_STRATEGY("aten::grid_sampler_2d_backward", GridSamplerBackward);
+SHRT_REGISTER_STRATEGY("aten::grid_sampler_3d_backward", GridSamplerBackward);
 
 }  // namespace
 }  // namespace shrt

@@ -1,6 +1,6 @@
 // Strategies for batched linear algebra: factorizations, solves, inverses,
 // determinants and eigen/singular decompositions over the last two dims of
-// [*, m, n] matrices.
+// [*, m, n] matrices; and the cross product of 3-vectors (LinalgCross).
 //
 // Each matrix of the batch is factored or solved on its own (LAPACK per
 // matrix), so a batch dim shards through: S(d) on every tensor input and
@@ -86,6 +86,34 @@ absl::StatusOr<std::vector<Rule>> LinalgLu(const OpArgs& args) {
   return rules;
 }
 
+// linalg_cross(self, other, dim): the cross product of 3-vectors along dim,
+// with broadcasting. Each output vector depends on its own pair, so every
+// other dim shards as a pointwise op does (an input of size 1 there
+// broadcasts and stays R); bilinear, so P(sum) / P(avg) on one input with
+// the other R.
+absl::StatusOr<std::vector<Rule>> LinalgCross(const OpArgs& args) {
+  RuleSet rules(args);
+  if (args.inputs().size() != 2 || args.outputs().size() != 1) return rules.Take();
+  const int64_t ndim = args.outputs()[0].ndim();
+  int64_t dim = args.GetInt("dim").value_or(-1);
+  if (dim < 0) dim += ndim;
+  for (int64_t d = 0; d < ndim; ++d) {
+    if (d == dim) continue;
+    std::vector<Placement> in;
+    for (const TensorMeta& t : args.inputs()) {
+      const int64_t td = d - (ndim - t.ndim());  // right-aligned
+      const bool broadcast = td < 0 || t.sizes[td] != args.outputs()[0].sizes[d];
+      in.push_back(broadcast ? P::Replicate() : P::Shard(td));
+    }
+    rules.Add(std::move(in), {P::Shard(d)});
+  }
+  for (ReduceOp op : {ReduceOp::kSum, ReduceOp::kAvg}) {
+    rules.Add({P::Partial(op), P::Replicate()}, {P::Partial(op)});
+    rules.Add({P::Replicate(), P::Partial(op)}, {P::Partial(op)});
+  }
+  return rules.Take();
+}
+
 template <int kRhs>
 absl::StatusOr<std::vector<Rule>> Linalg(const OpArgs& args) {
   if (kRhs < 0) return LinalgRules(args, std::nullopt);
@@ -110,6 +138,7 @@ SHRT_REGISTER_STRATEGY("aten::_linalg_svd", kBatch);
 SHRT_REGISTER_STRATEGY("aten::linalg_qr", kBatch);
 SHRT_REGISTER_STRATEGY("aten::_linalg_eigh", kBatch);
 SHRT_REGISTER_STRATEGY("aten::linalg_pinv.atol_rtol_tensor", kBatch);
+SHRT_REGISTER_STRATEGY("aten::linalg_cross", LinalgCross);
 // Solves, by the input index of the right-hand side.
 SHRT_REGISTER_STRATEGY("aten::cholesky_solve", Linalg<0>);           // (B, L)
 SHRT_REGISTER_STRATEGY("aten::triangular_solve", Linalg<0>);         // (b, A)

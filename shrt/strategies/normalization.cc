@@ -374,6 +374,70 @@ absl::StatusOr<std::vector<Rule>> GroupNormBackward(const OpArgs& args) {
   return KeepApplicable(args, std::move(rules));
 }
 
+// aten::native_batch_norm_backward(grad_out, input, weight?, running_mean?,
+//   running_var?, save_mean?, save_invstd?, train, eps, output_mask)
+//   -> (grad_input, grad_weight, grad_bias), input [N, C, *]:
+//   - all three are linear in grad_out with the rest fixed (training: the
+//     batch statistics save_mean / save_invstd are inputs): P(sum|avg) on
+//     grad_out, the rest R.
+//   - grad_input is linear in weight; grad_weight and grad_bias do not read
+//     it: weight P(sum|avg), the rest R -> grad_input P(sum|avg), the
+//     others R.
+//   - eval mode (train = false) normalizes with the running statistics, per
+//     element: a non-channel dim d shards grad_out and input alike, the
+//     per-channel tensors R: grad_input S(d), and grad_weight, grad_bias
+//     (sums over N and the spatial dims) P(sum). grad_input = grad_out *
+//     weight * invstd reads neither input nor running_mean, and grad_weight
+//     = sum of grad_out * (input - running_mean) * invstd is linear in
+//     (input, running_mean) jointly and affine in each: with grad_out R,
+//     input and running_mean P(sum) together, or P(avg) on either or both,
+//     give grad_weight that Partial, beside weight R or P(sum|avg) (which
+//     grad_input takes). In training the gradient of every element needs
+//     the batch's sums: no Shard rule but the channel's, not claimed (an
+//     empty channel chunk, as the forward).
+absl::StatusOr<std::vector<Rule>> BatchNormBackward(const OpArgs& args) {
+  RuleSet rules(args);
+  if (args.inputs().size() < 2 || args.outputs().size() != 3) return rules.Take();
+  const bool has_w = Present(args, "weight");
+  auto in = [&](Placement g, Placement x, Placement w) {
+    std::vector<Placement> v = {g, x};
+    if (has_w) v.push_back(w);
+    for (const char* name : {"running_mean", "running_var", "save_mean", "save_invstd"}) {
+      if (Present(args, name)) v.push_back(kR);
+    }
+    return v;
+  };
+  for (const Placement& p : {kSum, kAvg}) {
+    rules.Add(in(p, kR, kR), {p, p, p});
+    if (has_w) rules.Add(in(kR, kR, p), {p, kR, kR});
+  }
+  if (!args.GetBool("train").value_or(true)) {
+    for (int64_t d = 0; d < args.inputs()[0].ndim(); ++d) {
+      if (d == 1) continue;
+      const Placement s = Placement::Shard(d);
+      rules.Add(in(s, s, kR), {s, kSum, kSum});
+    }
+    if (Present(args, "running_mean")) {
+      struct Centered {
+        Placement x, rm, grad_weight;
+      };
+      const Centered centered[] = {{kR, kR, kR},         {kSum, kSum, kSum}, {kAvg, kR, kAvg},
+                                   {kR, kAvg, kAvg},     {kAvg, kAvg, kAvg}};
+      for (const Centered& c : centered) {
+        for (const Placement& w : {kR, kSum, kAvg}) {
+          if (w != kR && !has_w) continue;
+          std::vector<Placement> v = {kR, c.x};
+          if (has_w) v.push_back(w);
+          v.push_back(c.rm);
+          if (Present(args, "running_var")) v.push_back(kR);
+          rules.Add(std::move(v), {w, c.grad_weight, kR});
+        }
+      }
+    }
+  }
+  return rules.Take();
+}
+
 // Weight norm (see header): g P(sum|avg), v R -> w P(sum|avg), with norm
 // (when with_norm) identical on every rank. The Shard rule v S(dim), g
 // sharded like v's dim -> w S(dim) is not claimed (libtorch 1.13 breaks on
@@ -417,6 +481,7 @@ absl::StatusOr<std::vector<Rule>> NormExceptDim(const OpArgs& args) {
 }
 
 SHRT_REGISTER_STRATEGY("aten::native_layer_norm", LayerNorm);
+SHRT_REGISTER_STRATEGY("aten::native_batch_norm_backward", BatchNormBackward);
 SHRT_REGISTER_STRATEGY("aten::_fused_rms_norm", RmsNorm);
 SHRT_REGISTER_STRATEGY("aten::native_group_norm_backward", GroupNormBackward);
 SHRT_REGISTER_STRATEGY("aten::native_batch_norm", NativeBatchNorm);

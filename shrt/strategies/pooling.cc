@@ -1,6 +1,6 @@
 // Strategies for pooling ops: avg / max pools over k = 1, 2, 3 trailing
-// spatial dims, their adaptive forms, and the max pools that also return
-// indices. Input is [N, C, *spatial] (batched) or [C, *spatial]
+// spatial dims, their adaptive forms, the max pools that also return
+// indices, and the backward and inverse pools (PlaneRules). Input is [N, C, *spatial] (batched) or [C, *spatial]
 // (unbatched); every output keeps the leading dims and pools each
 // (sample, channel) plane on its own.
 //
@@ -109,6 +109,56 @@ absl::StatusOr<std::vector<Rule>> Pool(const OpArgs& args) {
   return PoolRules(args, kSpatial, kKind, kEmptyOk);
 }
 
+// Backward and inverse pools of batched [N, C, *spatial] tensors: each
+// (sample, channel) plane on its own, so dim 0 shards every tensor input
+// and the output alike. The channel dim would too, but these kernels reject
+// an empty channel chunk ("Expected grad_output to have non-zero size for
+// non-batch dimensions"), which every channel count leaves at some world
+// size: not claimed (the specs explain it where it holds).
+//   max_pool2d_with_indices_backward(grad_output, self, ..., indices) adds
+//     grad_output up at the indices, and _adaptive_avg_pool2d_backward
+//     (grad_output, self) spreads it evenly: linear in grad_output, the
+//     other inputs R; self is read for its shape alone, so it may be R or
+//     any Partial beside any of these rules.
+//   max_unpool{2,3}d(self, indices, output_size, ...) writes self's values
+//     at the indices into zeros: every Partial of self passes (indices R;
+//     the zeros are a P(op) of 0 for every op).
+// `shape_only`: the input read for its shape alone (the backwards' self),
+// which may then be R or any Partial; -1 for none.
+std::vector<Rule> PlaneRules(const OpArgs& args, bool copies, int shape_only) {
+  RuleSet rules(args);
+  const size_t n = args.inputs().size();
+  if (n == 0 || args.outputs().size() != 1) return rules.Take();
+  auto add = [&](std::vector<Placement> in, Placement out) {
+    rules.Add(in, {out});
+    if (shape_only < 0 || static_cast<size_t>(shape_only) >= n || !in[shape_only].is_replicate()) {
+      return;
+    }
+    for (ReduceOp op : kAllReduceOps) {
+      in[shape_only] = Placement::Partial(op);
+      rules.Add(in, {out});
+    }
+  };
+  add(std::vector<Placement>(n, Placement::Shard(0)), Placement::Shard(0));
+  add(std::vector<Placement>(n, Placement::Replicate()), Placement::Replicate());
+  for (ReduceOp op : kAllReduceOps) {
+    if (!copies && op != ReduceOp::kSum && op != ReduceOp::kAvg) continue;
+    std::vector<Placement> in(n, Placement::Replicate());
+    in[0] = Placement::Partial(op);
+    add(std::move(in), Placement::Partial(op));
+  }
+  return rules.Take();
+}
+
+// max_pool2d_with_indices_backward(grad_output, self, ..., indices) and
+// _adaptive_avg_pool2d_backward(grad_output, self) read self for its shape.
+absl::StatusOr<std::vector<Rule>> PlaneBackward(const OpArgs& args) {
+  return PlaneRules(args, /*copies=*/false, /*shape_only=*/1);
+}
+absl::StatusOr<std::vector<Rule>> Unpool(const OpArgs& args) {
+  return PlaneRules(args, /*copies=*/true, /*shape_only=*/-1);
+}
+
 constexpr Kind kLin = Kind::kLinear;
 constexpr Kind kMx = Kind::kMax;
 constexpr Kind kIdx = Kind::kWithIndices;
@@ -133,6 +183,10 @@ SHRT_REGISTER_STRATEGY("aten::max_pool3d_with_indices", (Pool<3, kIdx, kBatch>))
 SHRT_REGISTER_STRATEGY("aten::adaptive_max_pool1d", (Pool<1, kIdx, kDim0>));
 SHRT_REGISTER_STRATEGY("aten::adaptive_max_pool2d", (Pool<2, kIdx, kDim0>));
 SHRT_REGISTER_STRATEGY("aten::adaptive_max_pool3d", (Pool<3, kIdx, kDim0>));
+SHRT_REGISTER_STRATEGY("aten::max_pool2d_with_indices_backward", PlaneBackward);
+SHRT_REGISTER_STRATEGY("aten::_adaptive_avg_pool2d_backward", PlaneBackward);
+SHRT_REGISTER_STRATEGY("aten::max_unpool2d", Unpool);
+SHRT_REGISTER_STRATEGY("aten::max_unpool3d", Unpool);
 
 }  // namespace
 }  // namespace shrt

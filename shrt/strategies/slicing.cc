@@ -87,6 +87,35 @@ absl::StatusOr<std::vector<Rule>> SliceScatterRules(const OpArgs& args) {
   return rules.Take();
 }
 
+// select_backward(grad, input_sizes, dim, index) and slice_backward(grad,
+// input_sizes, dim, start, end, step): zeros of input_sizes with grad
+// written at the index (a new dim) or the slice of dim. Each rank passes
+// the input_sizes of its own output (the specs' local_shape_arg, as DTensor
+// rewrites it). A dim of grad shards the output's matching dim, but not the
+// sliced one; every Partial passes (the zeros are a P(op) of 0 for every
+// op: partial_algebra.h ConstantKeeps).
+absl::StatusOr<std::vector<Rule>> SliceBackwardRules(const OpArgs& args, bool inserts_dim) {
+  RuleSet rules(args);
+  if (args.inputs().size() != 1 || args.outputs().size() != 1) return rules.Take();
+  const int64_t out_ndim = args.outputs()[0].ndim();
+  const int64_t dim = c10::maybe_wrap_dim(args.GetInt("dim").value_or(0), out_ndim);
+  for (int64_t g = 0; g < args.inputs()[0].ndim(); ++g) {
+    if (inserts_dim) {
+      rules.Add({P::Shard(g)}, {P::Shard(g >= dim ? g + 1 : g)});
+    } else if (g != dim) {
+      rules.Add({P::Shard(g)}, {P::Shard(g)});
+    }
+  }
+  for (ReduceOp op : kAllReduceOps) {
+    if (ConstantKeeps(0.0, op)) rules.Add({P::Partial(op)}, {P::Partial(op)});
+  }
+  return rules.Take();
+}
+
+SHRT_REGISTER_STRATEGY("aten::select_backward",
+                       [](const OpArgs& a) { return SliceBackwardRules(a, true); });
+SHRT_REGISTER_STRATEGY("aten::slice_backward",
+                       [](const OpArgs& a) { return SliceBackwardRules(a, false); });
 SHRT_REGISTER_STRATEGY("aten::select.int", [](const OpArgs& a) { return SliceRules(a, true, false); });
 SHRT_REGISTER_STRATEGY("aten::slice.Tensor", [](const OpArgs& a) { return SliceRules(a, false, true); });
 SHRT_REGISTER_STRATEGY("aten::narrow", [](const OpArgs& a) { return SliceRules(a, false, false); });

@@ -78,6 +78,8 @@
 
 #include "c10/core/ScalarType.h"
 #include "shrt/strategies/pointwise_rules.h"
+#include "shrt/strategies/registry.h"
+#include "shrt/strategies/rule_set.h"
 
 namespace shrt {
 namespace {
@@ -169,6 +171,7 @@ const bool kRegistered = RegisterPointwiseOps({
     {"aten::rad2deg", kLinearIncreasing},
     {"aten::positive", IdentityRules()},
     {"aten::conj_physical", ConjRules},
+    {"aten::_conj", ConjRules},  // a conjugate view: the same values
     // non-decreasing
     {"aten::ceil", RoundingRules},
     {"aten::floor", RoundingRules},
@@ -289,6 +292,19 @@ const bool kRegistered = RegisterPointwiseOps({
     {"aten::logit", LogitRules},
     {"aten::nan_to_num", kNone},
 });
+
+// frexp(x) -> (mantissa, exponent): elementwise, so both outputs shard as
+// x does; neither is linear nor monotone in x (the mantissa wraps at each
+// power of two), so no Partial rule.
+absl::StatusOr<Rules> FrexpRules(const OpArgs& args) {
+  RuleSet rules(args);
+  if (args.inputs().size() != 1) return rules.Take();
+  for (int64_t d = 0; d < args.inputs()[0].ndim(); ++d) {
+    rules.Add({Placement::Shard(d)}, {Placement::Shard(d), Placement::Shard(d)});
+  }
+  return rules.Take();
+}
+SHRT_REGISTER_STRATEGY("aten::frexp.Tensor", FrexpRules);
 
 }  // namespace
 }  // namespace shrt
