@@ -2194,6 +2194,11 @@ OP_GROUPS = {
         "targets": ["aten_frobenius_norm_dim", "aten_frobenius_norm_out"],
         "samples_from": [],
     },
+    "reductions/aten_histc.textproto": {
+        "overloads": ["aten::histc", "aten::histc.out"],
+        "targets": ["aten_histc", "aten_histc_out"],
+        "samples_from": [],
+    },
     "reductions/aten_kthvalue.textproto": {
         "overloads": ["aten::kthvalue", "aten::kthvalue.values"],
         "targets": ["aten_kthvalue", "aten_kthvalue_values"],
@@ -2543,6 +2548,11 @@ OP_GROUPS = {
         "overloads": ["aten::argsort.stable", "aten::argsort.stable_out"],
         "targets": ["aten_argsort_stable", "aten_argsort_stable_out"],
         "samples_from": ["sort/aten_sort_stable.textproto"],
+    },
+    "sort/aten_bucketize_Tensor.textproto": {
+        "overloads": ["aten::bucketize.Tensor", "aten::bucketize.Tensor_out"],
+        "targets": ["aten_bucketize_Tensor", "aten_bucketize_Tensor_out"],
+        "samples_from": [],
     },
     "sort/aten_msort.textproto": {
         "overloads": ["aten::msort", "aten::msort.out"],
@@ -3078,6 +3088,16 @@ OP_GROUPS = {
         "overloads": ["aten::special_bessel_j1", "aten::special_bessel_j1.out"],
         "targets": ["aten_special_bessel_j1", "aten_special_bessel_j1_out"],
         "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto"],
+    },
+    "unary/aten_special_bessel_y0.textproto": {
+        "overloads": ["aten::special_bessel_y0", "aten::special_bessel_y0.out"],
+        "targets": ["aten_special_bessel_y0", "aten_special_bessel_y0_out"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_special_bessel_j0.textproto"],
+    },
+    "unary/aten_special_bessel_y1.textproto": {
+        "overloads": ["aten::special_bessel_y1", "aten::special_bessel_y1.out"],
+        "targets": ["aten_special_bessel_y1", "aten_special_bessel_y1_out"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_special_bessel_j0.textproto"],
     },
     "unary/aten_special_entr.textproto": {
         "overloads": ["aten::special_entr", "aten::special_entr.out"],

@@ -427,5 +427,23 @@ const bool kRegistered = [] {
   return true;
 }();
 
+// histc(self, bins, min, max): the counts of self's elements in `bins`
+// equal bins of [min, max] (out-of-range, inf and nan elements ignored).
+// With min < max the bins are the same on every rank, so every rank counts
+// its chunk: S(d) -> P(sum) for every dim. With min == max the range is the
+// data's own (min and max of each rank's chunk): no rule.
+absl::StatusOr<std::vector<Rule>> HistcRules(const OpArgs& args) {
+  RuleSet rules(args);
+  if (args.inputs().size() != 1) return rules.Take();
+  const double lo = args.GetDouble("min").value_or(0.0);
+  const double hi = args.GetDouble("max").value_or(0.0);
+  if (!(lo < hi)) return rules.Take();
+  for (int64_t d = 0; d < args.inputs()[0].ndim(); ++d) {
+    rules.Add({Placement::Shard(d)}, {Placement::Partial(ReduceOp::kSum)});
+  }
+  return rules.Take();
+}
+SHRT_REGISTER_STRATEGY("aten::histc", HistcRules);
+
 }  // namespace
 }  // namespace shrt

@@ -12,10 +12,18 @@
 // orders, and indices are positions, never a reduction of positions. (On a
 // size-1 sorted dim the values pass through, but the indices are then all
 // zero, so no such case is informative; those rules are not claimed.)
+//
+// bucketize(self, boundaries): each element's bucket in the 1-D boundaries
+// (a binary search, whatever their order), so every dim of self shards with
+// boundaries R, and the bucket is non-decreasing in the element, nan
+// counting as above every boundary: P(max) of self with boundaries R. Not
+// P(min): a P(min) nan is nan on one rank (the top bucket) and finite on
+// the others, whose lower buckets win.
 #include <algorithm>
 #include <vector>
 
 #include "shrt/strategies/registry.h"
+#include "shrt/strategies/rule_set.h"
 
 namespace shrt {
 namespace {
@@ -34,6 +42,17 @@ absl::StatusOr<std::vector<Rule>> SortLike(const OpArgs& args, int64_t default_d
   return rules;
 }
 
+absl::StatusOr<std::vector<Rule>> BucketizeRules(const OpArgs& args) {
+  RuleSet rules(args);
+  if (args.inputs().size() != 2) return rules.Take();
+  const Placement r = Placement::Replicate();
+  for (int64_t d = 0; d < args.inputs()[0].ndim(); ++d) {
+    rules.Add({Placement::Shard(d), r}, {Placement::Shard(d)});
+  }
+  rules.Add({Placement::Partial(ReduceOp::kMax), r}, {Placement::Partial(ReduceOp::kMax)});
+  return rules.Take();
+}
+
 absl::StatusOr<std::vector<Rule>> SortLastByDefault(const OpArgs& args) { return SortLike(args, -1); }
 // msort(self) sorts along dim 0 (= sort(self, dim=0).values).
 absl::StatusOr<std::vector<Rule>> SortFirst(const OpArgs& args) { return SortLike(args, 0); }
@@ -44,6 +63,7 @@ SHRT_REGISTER_STRATEGY("aten::sort.stable", SortLastByDefault);
 SHRT_REGISTER_STRATEGY("aten::argsort", SortLastByDefault);
 SHRT_REGISTER_STRATEGY("aten::argsort.stable", SortLastByDefault);
 SHRT_REGISTER_STRATEGY("aten::msort", SortFirst);
+SHRT_REGISTER_STRATEGY("aten::bucketize.Tensor", BucketizeRules);
 
 }  // namespace
 }  // namespace shrt

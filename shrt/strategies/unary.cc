@@ -43,7 +43,8 @@
 //   ndtri: increasing but defined on [0, 1] only (a bounded interval);
 //   i0e = exp(-|x|) I0(x) (even), i1e = exp(-|x|) I1(x) (odd, rises then
 //       falls to 0), entr = -x log x (rises then falls on x > 0, -inf
-//       below), bessel_j0/j1, spherical_bessel_j0 (oscillate), airy_ai
+//       below), bessel_j0/j1, bessel_y0/y1 (-inf at 0, nan below),
+//       spherical_bessel_j0 (oscillate), airy_ai
 //       (oscillates on x < 0): not monotone, no Partial rule.
 // polygamma(n, x) has poles at the non-positive integers and for n >= 1
 // changes monotonicity across each pole, and mvlgamma(x, p) = sum of
@@ -273,6 +274,8 @@ const bool kRegistered = RegisterPointwiseOps({
     {"aten::special_entr", kNone},
     {"aten::special_bessel_j0", kNone},
     {"aten::special_bessel_j1", kNone},
+    {"aten::special_bessel_y0", kNone},
+    {"aten::special_bessel_y1", kNone},
     {"aten::special_modified_bessel_i0", kNone},
     {"aten::special_spherical_bessel_j0", kNone},
     {"aten::special_airy_ai", kNone},
