@@ -13,12 +13,14 @@
 // size-1 sorted dim the values pass through, but the indices are then all
 // zero, so no such case is informative; those rules are not claimed.)
 //
-// bucketize(self, boundaries): each element's bucket in the 1-D boundaries
-// (a binary search, whatever their order), so every dim of self shards with
-// boundaries R, and the bucket is non-decreasing in the element, nan
-// counting as above every boundary: P(max) of self with boundaries R. Not
-// P(min): a P(min) nan is nan on one rank (the top bucket) and finite on
-// the others, whose lower buckets win.
+// bucketize(self, boundaries): each element's bucket in the sorted 1-D
+// boundaries, so every dim of self shards with boundaries R. The bucket is
+// the count of boundaries below the element (at or below, with right), so
+// a shard of the boundaries with self R counts each rank's chunk: R, S(0)
+// -> P(sum). It is non-decreasing in the element, nan counting as above
+// every boundary: P(max) of self with boundaries R. Not P(min): a P(min)
+// nan is nan on one rank (the top bucket) and finite on the others, whose
+// lower buckets win.
 #include <algorithm>
 #include <vector>
 
@@ -49,6 +51,7 @@ absl::StatusOr<std::vector<Rule>> BucketizeRules(const OpArgs& args) {
   for (int64_t d = 0; d < args.inputs()[0].ndim(); ++d) {
     rules.Add({Placement::Shard(d), r}, {Placement::Shard(d)});
   }
+  rules.Add({r, Placement::Shard(0)}, {Placement::Partial(ReduceOp::kSum)});
   rules.Add({Placement::Partial(ReduceOp::kMax), r}, {Placement::Partial(ReduceOp::kMax)});
   return rules.Take();
 }

@@ -260,24 +260,53 @@ def _ask(op, args, slots, mesh, shape, propagator, info, prune):
 def _schema(op, args, slots, mesh, placements, info):
     """The OpSchema DTensor's dispatch builds for `op` called with `args`,
     the tensors of `slots` placed as `placements` on `mesh` (tensor lists
-    kept as lists, the registration's RuntimeSchemaInfo `info`)."""
+    kept as lists, the registration's RuntimeSchemaInfo `info`). As the
+    dispatcher hands a call to Python (torch/csrc/autograd/python_variable.cpp,
+    parseIValuesToPyArgsKwargs), an argument left out takes its default, and
+    trailing positional arguments and keyword-only ones equal to their
+    defaults are dropped: torch.histc(x, bins=4) reaches DTensor as (x, 4),
+    with min and max absent, whatever the call spelled out."""
     specs = {}
     for (name, i, meta, _), p in zip(slots, placements):
         specs[(name, i)] = dt.DTensorSpec(mesh, p, tensor_meta=meta)
     positional, keyword = [], {}
     for a in op._schema.arguments:
-        if a.name not in args:
-            continue  # its default
-        v = args[a.name]
+        if a.name in args:
+            v = args[a.name]
+        elif a.has_default_value():
+            v = a.default_value
+        else:
+            continue  # an out= tensor the request leaves out
         if isinstance(v, dt.TensorMeta):
             v = specs[(a.name, None)]
         elif isinstance(v, (list, tuple)) and any(isinstance(e, dt.TensorMeta) for e in v):
             v = [specs[(a.name, i)] if e is not None else None for i, e in enumerate(v)]
         if a.kwarg_only:
-            keyword[a.name] = v
+            if not _is_default(a, v):
+                keyword[a.name] = v
         else:
-            positional.append(v)
-    return dt.OpSchema(op, tuple(positional), keyword, schema_info=info)
+            positional.append((a, v))
+    while positional and _is_default(*positional[-1]):
+        positional.pop()
+    return dt.OpSchema(op, tuple(v for _, v in positional), keyword, schema_info=info)
+
+
+def _is_default(arg, value):
+    """True when `value` equals schema argument `arg`'s default as the
+    dispatcher compares them (IValue equality: of the same type, so 1.0 is
+    not an int default 1); never for a placed tensor."""
+    if not arg.has_default_value():
+        return False
+    return _same_value(value, arg.default_value)
+
+
+def _same_value(a, b):
+    if isinstance(a, (list, tuple)) or isinstance(b, (list, tuple)):
+        return (isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)) and len(a) == len(b)
+                and all(_same_value(x, y) for x, y in zip(a, b)))
+    if isinstance(a, dt.DTensorSpec) or isinstance(b, dt.DTensorSpec):
+        return False
+    return type(a) is type(b) and a == b
 
 
 def _prunable(op, slots, propagator):

@@ -109,6 +109,23 @@ class SampleClaimsTest(unittest.TestCase):
             "P(avg), R -> P(avg)", "P(sum), R -> P(sum)", "R, P(avg) -> P(avg)",
             "R, P(sum) -> P(sum)", "R, S(1) -> S(1)", "S(0), R -> S(0)", "S(1), S(0) -> P(sum)"])
 
+    def test_arguments_equal_to_their_defaults_reach_dtensor_as_dispatch_drops_them(self):
+        # histc_strategy shards only when min and max arrive (len 4): the
+        # dispatcher drops them when they equal their defaults (0, 0), as
+        # torch.histc(x, bins=4, min=0, max=0) shows (DTensor replicates).
+        x = meta(torch.empty(8, 6))
+        spelled_out = runtime_claims.sample_claims(
+            aten.histc.default, {"self": x, "bins": 4, "min": 0, "max": 0}, W)
+        self.assertEqual(spelled_out.rules, [])
+        ranged = runtime_claims.sample_claims(
+            aten.histc.default, {"self": x, "bins": 4, "min": 0, "max": 30}, W)
+        self.assertIn("S(0) -> P(sum)", ranged.rules)
+        # A float equal in value to an int default is not the default (IValue
+        # equality is of one type): kept.
+        self.assertTrue(runtime_claims._same_value(1, 1))
+        self.assertFalse(runtime_claims._same_value(1.0, 1))
+        self.assertFalse(runtime_claims._same_value(True, 1))
+
     def test_out_variant_has_the_functionals_rules_and_out_is_no_rule_input(self):
         args = {"self": meta(torch.empty(8, 6)), "mat2": meta(torch.empty(6, 4))}
         functional = runtime_claims.sample_claims(aten.mm.default, args, W)
