@@ -13,7 +13,12 @@ raises on that rank:
     ("Non-empty 4D data tensor expected").
   * torch.linalg.vector_norm(m, inf, dim=-1) and torch._foreach_norm([m],
     inf) on m [7, 5] Shard(1): 5 columns over 4 ranks are 2, 2, 1, 0; the
-    inf norm of rank 3's empty chunk raises.
+    inf norm of rank 3's empty chunk raises; torch._foreach_max([m]) alike.
+  * the backward and inverse pools (max_pool2d_with_indices_backward,
+    _adaptive_avg_pool2d_backward, max_unpool2d/3d) with their inputs
+    Shard(1) on 6 channels (2, 2, 2, 0): their kernels reject rank 3's
+    empty channel dim (not run here: found by ShRT with the commands
+    below).
   * F.embedding(indices, weight) on a weight [5, 7] Shard(0) (row-wise, the
     indices Replicate): 5 rows over 4 ranks are 2, 2, 1, 0; rank 3 looks up
     its masked indices in a 0-row table and raises.
@@ -30,6 +35,11 @@ DTensor's rules (torch 2.13, torch/distributed/tensor/_ops/_math_ops.py):
       where dim 0 is the channel dim);
   aten.upsample_nearest2d.default S(1) -> S(1) (and the other upsample
       forwards): interp_upsample_1out_1in_strategy (Shard on dims 0 and 1);
+  aten.max_unpool2d.default, aten._adaptive_avg_pool2d_backward.default
+      S(1), S(1) -> S(1): interp_pool_1out_2in_strategy;
+      aten.max_pool2d_with_indices_backward.default: pool_backward_strategy;
+  aten._foreach_max.default S(d) -> P(max): the foreach reduction's
+      per-position rule;
   aten.gather.default S(1), _MaskPartial -> _MaskPartial: _tensor_ops.py
       gather_strategy (an index of size 1 on the gathered dim), the local
       masking in placement_types.py _MaskPartial._partition_value.
@@ -84,6 +94,7 @@ cases = [  # (name, full input, the dim it is sharded on, function)
     ("torch.linalg.vector_norm(m, inf, dim=-1)", m, 1,
      lambda t: torch.linalg.vector_norm(t, float("inf"), dim=-1)),
     ("torch._foreach_norm([m], inf)", m, 1, lambda t: torch._foreach_norm([t], float("inf"))[0]),
+    ("torch._foreach_max([m])", m, 1, lambda t: torch._foreach_max([t])[0]),
     ("F.embedding(indices, weight)", weight, 0,
      lambda t: F.embedding(replicated(indices) if isinstance(t, DTensor) else indices, t)),
     ("torch.gather(g, 1, g_index)", g, 1,
