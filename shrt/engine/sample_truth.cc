@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "absl/container/flat_hash_set.h"
+#include "absl/functional/function_ref.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "shrt/engine/ground_truth.h"
@@ -10,6 +11,22 @@
 #include "shrt/ops/candidates.h"
 
 namespace shrt {
+namespace {
+
+// Whether some output of `rule` is P(avg|max|min) where `holds` accepts the
+// same rule with R there: every rank then holds that output whole, and an
+// idempotent reduction of it is itself, so `rule` says nothing more.
+bool ImpliedByReplicate(const Rule& rule, absl::FunctionRef<bool(const Rule&)> holds) {
+  for (size_t k = 0; k < rule.outputs.size(); ++k) {
+    if (!IsIdempotentPartial(rule.outputs[k])) continue;
+    Rule alt = rule;
+    alt.outputs[k] = Placement::Replicate();
+    if (holds(alt)) return true;
+  }
+  return false;
+}
+
+}  // namespace
 
 SampleTruth::SampleTruth(TupleSpace in, std::vector<std::vector<Placement>> out)
     : in_(std::move(in)), out_(std::move(out)), out_tuples_(out_) {
@@ -201,16 +218,13 @@ std::vector<Rule> SampleTruth::CollectElements(bool valid_only) const {
     if (holds.back().empty()) return out;
     hold_sets.emplace_back(holds.back().begin(), holds.back().end());
   }
-  // As ImpliedByReplicateOutput, per element: an output of element e's part
-  // that is P(avg|max|min) where the part with R there holds too.
+  // As ImpliedByReplicateOutput, per element: element e's part with an
+  // output R in its place holds too.
   auto implied = [&](const std::vector<size_t>& pick) {
     for (size_t e = 0; e < holds.size(); ++e) {
-      const Rule& part = holds[e][pick[e]];
-      for (size_t j = 0; j < part.outputs.size(); ++j) {
-        if (!IsIdempotentPartial(part.outputs[j])) continue;
-        Rule alt = part;
-        alt.outputs[j] = Placement::Replicate();
-        if (hold_sets[e].contains(alt)) return true;
+      if (ImpliedByReplicate(holds[e][pick[e]],
+                             [&](const Rule& alt) { return hold_sets[e].contains(alt); })) {
+        return true;
       }
     }
     return false;
@@ -252,14 +266,10 @@ std::vector<Rule> SampleTruth::CollectElements(bool valid_only) const {
 }
 
 bool SampleTruth::ImpliedByReplicateOutput(int64_t t, const Rule& rule) const {
-  for (size_t k = 0; k < rule.outputs.size(); ++k) {
-    if (!IsIdempotentPartial(rule.outputs[k])) continue;
-    std::vector<Placement> out = rule.outputs;
-    out[k] = Placement::Replicate();
-    const int64_t o = out_tuples_.Find(out);
-    if (o >= 0 && Refutation(t, o) < 0) return true;
-  }
-  return false;
+  return ImpliedByReplicate(rule, [&](const Rule& alt) {
+    const int64_t o = out_tuples_.Find(alt.outputs);
+    return o >= 0 && Refutation(t, o) < 0;
+  });
 }
 
 std::vector<Rule> SampleTruth::Collect(bool valid_only) const {
