@@ -29,6 +29,11 @@ Names, as of torch 2.13.0 (torch/distributed/tensor/):
                            registration's rules on one mesh dim as DTensor's
                            run-time expansion builds them
                            (_expand_single_dim_strategy_to_mesh).
+  _resolve_foreach_elementwise_overload
+                           _ops/single_dim_strategy.py: the overload a
+                           foreach op's list elements are expanded as.
+  TupleStrategy            _op_schema.py: a tensor list's strategies, one
+                           child per element.
   ShardingPropagator._wrap_with_op_strategy
                            _sharding_prop.py: the OpSchema of OpStrategies
                            that strategy functions receive.
@@ -75,6 +80,9 @@ DecompShardingStrategy = _load(_T + "._decompositions", "DecompShardingStrategy"
 extract_input_specs = _load(_T + "._decompositions", "_extract_input_specs")
 FakeStore = _load("torch.testing._internal.distributed.fake_pg", "FakeStore")
 PreparedSingleDimStrategy = _load(_T + "._ops.single_dim_strategy", "_PreparedSingleDimStrategy")
+resolve_foreach_elementwise_overload = _load(_T + "._ops.single_dim_strategy",
+                                             "_resolve_foreach_elementwise_overload")
+TupleStrategy = _load(_T + "._op_schema", "TupleStrategy")
 
 
 def _method(obj, name):
@@ -181,6 +189,39 @@ def single_dim_rule_inputs(propagator, op_schema):
     out_meta = _method(propagator, "_propagate_tensor_meta_non_cached")(op_schema)
     strategy_schema = _method(propagator, "_wrap_with_op_strategy")(op_schema)
     prepared = PreparedSingleDimStrategy(info, strategy_schema, out_meta)
+    return set(_method(prepared, "strategy_lookup"))
+
+
+def foreach_element_rule_inputs(propagator, op_schema, index):
+    """single_dim_rule_inputs for list element `index` of a foreach op
+    (`op_schema`: an OpSchema of DTensorSpecs whose tensor arguments are all
+    lists): the input placements of every rule DTensor's run time builds
+    for that element, one placement (or None) per tensor of the element.
+
+    DTensor expands a single-dim registration of an aten::_foreach_*,
+    aten::_amp_foreach_* or aten::_fused_* op per list element (torch 2.13,
+    single_dim_strategy.py _expand_single_dim_strategy_to_mesh,
+    expanded_foreach_strategy and _translate_list_op_schema): the element's
+    schema takes child `index` of every TupleStrategy argument, the overload
+    _resolve_foreach_elementwise_overload names (the foreach op itself when
+    it names none), the foreach op's keyword arguments, and output metadata
+    `index`; the foreach op's registered function gives its rules. Each
+    element's strategy is selected on its own and the call is claimed only
+    when no element is redistributed (_sharding_prop.py,
+    propagate_op_sharding_non_cached, the TupleStrategy branch), so an
+    element placed as the inputs of none of these rules cannot be claimed."""
+    from torch.utils._pytree import tree_map_only
+    info = propagator.op_single_dim_strategy_funcs[op_schema.op]
+    out_meta = _method(propagator, "_propagate_tensor_meta_non_cached")(op_schema)
+    strategy_schema = _method(propagator, "_wrap_with_op_strategy")(op_schema)
+    element_args = tree_map_only(TupleStrategy, lambda x: x.children[index],
+                                 strategy_schema.args_schema,
+                                 is_leaf=lambda x: isinstance(x, TupleStrategy))
+    element_op = resolve_foreach_elementwise_overload(op_schema.op) or op_schema.op
+    element_schema = OpSchema(element_op, args_schema=tuple(element_args),
+                              kwargs_schema=strategy_schema.kwargs_schema)
+    element_meta = out_meta[index] if out_meta is not None else None
+    prepared = PreparedSingleDimStrategy(info, element_schema, element_meta)
     return set(_method(prepared, "strategy_lookup"))
 
 

@@ -35,8 +35,9 @@ must then equal the output's (DTensor skips a strategy otherwise) and which
 are not rule inputs (shrt/ops/variant_rules.h). For a single-dim registration,
 a tuple whose positional tensors are placed as the inputs of none of its
 rules is counted "unmatched" and not asked: DTensor cannot claim it
-(_RuleInputs), and asking such tuples was most of the time spent. Every
-other tuple is asked.
+(_RuleInputs; for a foreach op, whose rules DTensor applies per list
+element, a tuple with such an element: _ElementRuleInputs), and asking such
+tuples was most of the time spent. Every other tuple is asked.
 
 What is not a claim ShRT can judge is counted, never dropped:
 - "not judged": a selection whose placements ShRT does not model
@@ -192,6 +193,8 @@ def _ask(op, args, slots, mesh, shape, propagator, info, prune):
     possible = None
     if prune and _prunable(op, slots, propagator):
         possible = _RuleInputs(propagator, schema_of, _positional(op, slots))
+    elif prune and _foreach_prunable(op, slots, propagator):
+        possible = _ElementRuleInputs(propagator, schema_of, slots)
     elif prune and dt.registration_kind(op) == "decomposition":
         possible = _TracedInputs(propagator, schema_of)
     for placements in itertools.product(*(tensor_candidates(m, shape) for _, _, m, _ in slots)):
@@ -310,10 +313,33 @@ def _same_value(a, b):
 
 
 def _prunable(op, slots, propagator):
-    """True when _RuleInputs applies: a single-dim registration called
-    without tensor lists (DTensor expands foreach ops per list element)."""
+    """True when _RuleInputs applies: a single-dim registration that DTensor
+    does not expand per list element (_foreach_prunable's ops called with a
+    tensor list); the tensors of a list (cat's, index_put's indices) are
+    rule inputs of their own there."""
     return (op in propagator.op_single_dim_strategy_funcs
-            and all(i is None for _, i, _, _ in slots))
+            and not (op.name().startswith(_FOREACH_PREFIXES)
+                     and any(i is not None for _, i, _, _ in slots)))
+
+
+def _foreach_prunable(op, slots, propagator):
+    """True when _ElementRuleInputs applies: a single-dim registration that
+    DTensor expands per list element (dtensor_private.
+    foreach_element_rule_inputs), called with tensor lists only. A tensor
+    outside the lists is compared with the first element's strategy alone
+    (_sharding_prop.py, the TupleStrategy branch), so elements are not
+    independent there: not pruned; nor with a keyword-only list (out=),
+    which DTensor does not split per element."""
+    keyword = {a.name for a in op._schema.arguments if a.kwarg_only}
+    return (op in propagator.op_single_dim_strategy_funcs
+            and op.name().startswith(_FOREACH_PREFIXES)
+            and bool(slots)
+            and all(i is not None and name not in keyword for name, i, _, _ in slots))
+
+
+# The overloads DTensor expands per list element when they take a tensor
+# list (torch 2.13, single_dim_strategy.py _expand_single_dim_strategy_to_mesh).
+_FOREACH_PREFIXES = ("aten::_foreach_", "aten::_amp_foreach_", "aten::_fused_")
 
 
 def _positional(op, slots):
@@ -376,13 +402,72 @@ class _RuleInputs:
             raise  # another torch: say so, never fall back silently
         except Exception:  # DTensor raises on these arguments: ask, and count it
             return None
-        if any(len(r) != len(placements) for r in rules):
+        return _claimable_inputs(rules, len(placements), self._compared)
+
+
+def _claimable_inputs(rules, count, compared):
+    """The compared positions (`compared`) of rule inputs `rules` (tuples of
+    `count` placements), each _MaskPartial also read as the Replicate it is
+    taken from (_partitioned); None (ask every tuple) when a rule's length
+    or a None input leaves its positions unclear."""
+    if any(len(r) != count for r in rules):
+        return None
+    rules = {tuple(r[k] for k in compared) for r in rules}
+    if any(None in r for r in rules):
+        return None
+    return {tuple(dt.Replicate() if isinstance(p, dt.MaskPartial) else p for p in r)
+            for r in rules} | rules
+
+
+class _ElementRuleInputs:
+    """_RuleInputs per list element, for a foreach op (_foreach_prunable).
+
+    DTensor builds and selects each element's strategy on its own and claims
+    a call only when no element is redistributed
+    (dtensor_private.foreach_element_rule_inputs), so a tuple in which some
+    element's positional tensors, on some mesh dim, are placed as the inputs
+    of none of that element's rules cannot be claimed. An element's rules
+    depend on the tuple only through the shard types its own inputs use:
+    they are built at most twice per element, as in _RuleInputs.
+    """
+
+    def __init__(self, propagator, schema_of, slots):
+        """`schema_of(placements)`: the OpSchema of an input tuple; `slots`:
+        the call's tensor slots (_tensor_slots), all list elements."""
+        self._propagator = propagator
+        self._schema_of = schema_of
+        # Element index -> (its slot indices, those of them compared).
+        self._elements = collections.defaultdict(lambda: ([], []))
+        for k, (name, i, _, _) in enumerate(slots):
+            self._elements[i][0].append(k)
+        self._inputs = {}  # (element, has a Shard) -> set of rule inputs, or None
+
+    def may_claim(self, placements):
+        """False when DTensor cannot claim the input tuple `placements`."""
+        for i, (members, _) in self._elements.items():
+            flat = [p for k in members for p in placements[k]]
+            if any(isinstance(p, dt.StridedShard) for p in flat):
+                continue
+            key = (i, any(isinstance(p, dt.Shard) for p in flat))
+            if key not in self._inputs:
+                self._inputs[key] = self._rule_inputs(i, members, placements)
+            inputs = self._inputs[key]
+            if inputs is None:
+                continue
+            if not all(tuple(placements[k][d] for k in members) in inputs
+                       for d in range(len(placements[0]))):
+                return False
+        return True
+
+    def _rule_inputs(self, index, members, placements):
+        try:
+            rules = dt.foreach_element_rule_inputs(
+                self._propagator, self._schema_of(placements), index)
+        except dt.DTensorApiMissing:
+            raise
+        except Exception:  # DTensor raises on these arguments: ask, and count it
             return None
-        rules = {tuple(r[k] for k in self._compared) for r in rules}
-        if any(None in r for r in rules):
-            return None
-        return {tuple(dt.Replicate() if isinstance(p, dt.MaskPartial) else p for p in r)
-                for r in rules} | rules
+        return _claimable_inputs(rules, len(members), range(len(members)))
 
 
 class _TracedInputs:

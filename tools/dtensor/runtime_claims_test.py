@@ -211,6 +211,24 @@ class UnmatchedTuplesTest(unittest.TestCase):
         (aten.index_select.default, {"self": meta(torch.empty(6, 4)), "dim": 0,
                                      "index": meta(torch.empty(3, dtype=torch.int64))}, W),
         (aten.mm.default, {"self": meta(torch.empty(8, 6)), "mat2": meta(torch.empty(6, 4))}, (2, 2)),
+        # Foreach ops, pruned per list element (_ElementRuleInputs).
+        (aten._foreach_add.List, {"self": [meta(torch.empty(7, 5)), meta(torch.empty(3))],
+                                  "other": [meta(torch.empty(5)), meta(torch.empty(()))],
+                                  "alpha": -1.5}, W),
+        (aten._foreach_add_.List, {"self": [meta(torch.empty(4, 6)), meta(torch.empty(5))],
+                                   "other": [meta(torch.empty(4, 6)), meta(torch.empty(5))]}, W),
+        (aten._foreach_addcmul.Scalar, {"self": [meta(torch.empty(4, 3))],
+                                        "tensor1": [meta(torch.empty(4, 3))],
+                                        "tensor2": [meta(torch.empty(3))], "value": 2.0}, W),
+        (aten._foreach_maximum.List, {"self": [meta(torch.empty(4, 6))],
+                                      "other": [meta(torch.empty(4, 6))]}, (2, 2)),
+        # A tensor list whose elements are rule inputs of their own.
+        (aten.index_put.default, {"self": meta(torch.empty(6, 4)),
+                                  "indices": [None, meta(torch.empty(3, dtype=torch.int64))],
+                                  "values": meta(torch.empty(6, 3))}, W),
+        (aten.index.Tensor_out, {"self": meta(torch.empty(6, 4)),
+                                 "indices": [meta(torch.empty(3, dtype=torch.int64))],
+                                 "out": meta(torch.empty(3, 4))}, W),
     ]
 
     def test_claims_equal_asking_every_tuple(self):
@@ -230,11 +248,7 @@ class UnmatchedTuplesTest(unittest.TestCase):
         self.assertIn("[S(0), S(1)], [R, S(0)] -> [S(0), P(sum)]", c.rules)
 
     def test_other_registrations_ask_every_tuple(self):
-        # cat takes a tensor list; sum.dim_IntList registers an op strategy.
-        cat = runtime_claims.sample_claims(
-            aten.cat.default, {"tensors": [meta(torch.empty(3, 4)), meta(torch.empty(5, 4))],
-                               "dim": 0}, W)
-        self.assertEqual(cat.unmatched, 0)
+        # sum.dim_IntList registers an op strategy.
         total = runtime_claims.sample_claims(
             aten.sum.dim_IntList, {"self": meta(torch.empty(6, 4)), "dim": [0]}, W)
         self.assertEqual(total.unmatched, 0)
