@@ -28,8 +28,10 @@ def meta(shape, dtype=torch.float32):
 
 # Registered rules of several families and two overloads DTensor shards
 # through their decomposition, each sample as ShRT's specs give it, on a
-# mesh: W = 4, or 2x2. cat (a tensor list) and the op strategies of
-# sum.dim_IntList and _softmax are asked every tuple in every way.
+# mesh: W = 4, or 2x2. The op strategies of sum.dim_IntList and _softmax
+# are asked every tuple in every way, and so is cat (its rule inputs are
+# not one placement per tensor); a foreach op is pruned per list element
+# (_ElementRuleInputs), index_put's index list as tensors of their own.
 SAMPLES = [
     ("aten::add.Tensor", aten.add.Tensor, {"self": meta((7, 5, 3)), "other": meta((5, 3))}, 4),
     ("aten::mm", aten.mm.default, {"self": meta((7, 5)), "mat2": meta((5, 3))}, 4),
@@ -41,6 +43,10 @@ SAMPLES = [
     ("aten::where.self", aten.where.self,
      {"condition": meta((4, 6), torch.bool), "self": meta((4, 6)), "other": meta((1, 6))}, 4),
     ("aten::mm 2x2", aten.mm.default, {"self": meta((8, 6)), "mat2": meta((6, 4))}, (2, 2)),
+    ("aten::_foreach_add.List", aten._foreach_add.List,
+     {"self": [meta((7, 5)), meta((3,))], "other": [meta((5,)), meta(())], "alpha": -1.5}, 4),
+    ("aten::index_put", aten.index_put.default,
+     {"self": meta((6, 4)), "indices": [None, meta((3,), torch.int64)], "values": meta((6, 3))}, 4),
     # No registered rule: DTensor's decomposition path (DecompShardingStrategy).
     ("aten::mse_loss (decomp)", aten.mse_loss.default,
      {"self": meta((7, 5)), "target": meta((7, 5))}, 4),

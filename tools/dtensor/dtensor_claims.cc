@@ -6,7 +6,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -31,62 +30,6 @@ namespace shrt {
 namespace {
 
 using google::protobuf::util::MessageDifferencer;
-
-// About how many input tuples export_claims.py asks for `sample`: per
-// tensor, R, S(d) for each dim and five Partials (shrt/ops/candidates.h, Bool
-// and narrow integers aside), to the power of the mesh's dims; capped at
-// `max_tuples`, past which a sample is not asked. For balancing shares.
-double TupleEstimate(const dtensor::RequestSample& sample, int mesh_dims, int max_tuples) {
-  double tuples = 1;
-  auto tensor = [&](const google::protobuf::Value& meta) {
-    const auto& fields = meta.struct_value().fields();
-    const auto shape = fields.find("shape");
-    const int ndim = shape == fields.end() ? 0 : shape->second.list_value().values_size();
-    tuples *= std::pow(ndim + 6, mesh_dims);
-  };
-  for (const auto& [name, value] : sample.args().fields()) {
-    const auto& fields = value.struct_value().fields();
-    if (auto t = fields.find("tensor"); t != fields.end()) tensor(t->second);
-    if (auto ts = fields.find("tensors"); ts != fields.end()) {
-      for (const google::protobuf::Value& m : ts->second.list_value().values()) {
-        if (m.has_struct_value()) tensor(m);
-      }
-    }
-  }
-  return max_tuples > 0 ? std::min<double>(tuples, max_tuples) : tuples;
-}
-
-// `request` in `jobs` shares (fewer when there are fewer overloads): its
-// overloads split, each overload's samples whole and in order, balanced by
-// input tuples (TupleEstimate), the asking's cost; its other fields in
-// every share.
-std::vector<dtensor::ClaimsRequest> Shares(const dtensor::ClaimsRequest& request, int jobs) {
-  std::vector<std::vector<const dtensor::RequestSample*>> by_op;
-  std::map<std::string, size_t> index;
-  for (const dtensor::RequestSample& s : request.samples()) {
-    auto [it, added] = index.emplace(s.op(), by_op.size());
-    if (added) by_op.emplace_back();
-    by_op[it->second].push_back(&s);
-  }
-  std::vector<dtensor::ClaimsRequest> shares(
-      std::max<size_t>(1, std::min<size_t>(std::max(jobs, 1), by_op.size())));
-  for (dtensor::ClaimsRequest& share : shares) {
-    share = request;  // every field but the samples
-    share.clear_samples();
-    share.set_list_registered(false);
-  }
-  shares[0].set_list_registered(request.list_registered());  // listed once
-  const int mesh_dims = std::max(1, request.mesh_size());
-  std::vector<double> load(shares.size(), 0);
-  for (const auto& op : by_op) {
-    const size_t least = std::min_element(load.begin(), load.end()) - load.begin();
-    for (const dtensor::RequestSample* s : op) {
-      *shares[least].add_samples() = *s;
-      load[least] += TupleEstimate(*s, mesh_dims, request.max_tuples());
-    }
-  }
-  return shares;
-}
 
 // The last `n` bytes of `text`, from a line start when one is near.
 std::string Tail(const std::string& text, size_t n) {
@@ -140,77 +83,55 @@ absl::StatusOr<DTensorClaims> DTensorClaims::Export(const std::string& program,
     }
   } cleanup{dir};
 
-  const std::vector<dtensor::ClaimsRequest> shares = Shares(request, jobs);
+  dtensor::ClaimsRequest asked = request;
+  asked.set_jobs(jobs);
   google::protobuf::util::JsonPrintOptions print;
   print.preserve_proto_field_names = true;
-  std::vector<pid_t> pids;
-  for (size_t i = 0; i < shares.size(); ++i) {
-    const std::string stem = absl::StrCat(dir, "/", i);
-    std::string json;
-    if (!google::protobuf::util::MessageToJsonString(shares[i], &json, print).ok()) {
-      return absl::InternalError("the DTensor request cannot be printed as JSON");
-    }
-    if (absl::Status s = WriteFileAtomically(stem + ".request.json", FileSnapshot{}, json);
-        !s.ok()) {
-      return s;
-    }
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, (stem + ".stderr").c_str(),
-                                     O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    const std::string request_path = stem + ".request.json", claims_path = stem + ".claims.json";
-    char* argv[] = {const_cast<char*>(program.c_str()), const_cast<char*>(request_path.c_str()),
-                    const_cast<char*>(claims_path.c_str()), nullptr};
-    pid_t pid = 0;
-    const int error = posix_spawn(&pid, program.c_str(), &actions, nullptr, argv, environ);
-    posix_spawn_file_actions_destroy(&actions);
-    if (error != 0) {
-      for (pid_t p : pids) waitpid(p, nullptr, 0);
-      return absl::InternalError(
-          absl::StrCat("cannot run ", program, ": ", std::strerror(error)));
-    }
-    pids.push_back(pid);
+  std::string json;
+  if (!google::protobuf::util::MessageToJsonString(asked, &json, print).ok()) {
+    return absl::InternalError("the DTensor request cannot be printed as JSON");
   }
-  std::vector<int> statuses(pids.size());
-  for (size_t i = 0; i < pids.size(); ++i) waitpid(pids[i], &statuses[i], 0);
-
-  DTensorClaims all;
-  auto merged = std::make_shared<std::map<std::string, std::vector<Sample>>>();
-  auto registered = std::make_shared<std::map<std::string, std::string>>();
-  for (size_t i = 0; i < shares.size(); ++i) {
-    const std::string stem = absl::StrCat(dir, "/", i);
-    if (WIFEXITED(statuses[i]) && WEXITSTATUS(statuses[i]) == 2) {
-      // Bad input (export_claims.py's exit status 2): its message is the
-      // last line of its stderr, after whatever torch warned.
-      absl::StatusOr<std::string> err = ReadFile(stem + ".stderr");
-      return absl::InvalidArgumentError(err.ok() ? LastLine(*err) : err.status().message());
-    }
-    if (!WIFEXITED(statuses[i]) || WEXITSTATUS(statuses[i]) != 0) {
-      absl::StatusOr<std::string> err = ReadFile(stem + ".stderr");
-      return absl::FailedPreconditionError(absl::StrCat(
-          program,
-          WIFEXITED(statuses[i]) ? absl::StrCat(" exited with status ", WEXITSTATUS(statuses[i]))
-                                 : absl::StrCat(" was killed by signal ", WTERMSIG(statuses[i])),
-          err.ok() ? absl::StrCat(":\n", Tail(*err, 2000)) : ""));
-    }
-    absl::StatusOr<std::string> json = ReadFile(stem + ".claims.json");
-    if (!json.ok()) return json.status();
-    dtensor::Claims claims;
-    if (const auto s = google::protobuf::util::JsonStringToMessage(*json, &claims); !s.ok()) {
-      return absl::InvalidArgumentError(
-          absl::StrCat(program, "'s claims: ", s.message().as_string()));
-    }
-    absl::StatusOr<DTensorClaims> share =
-        FromProtos(shares[i], claims, absl::StrCat(program, "'s claims"));
-    if (!share.ok()) return share.status();
-    all.source_ = share->source_;
-    all.world_size_ = share->world_size_;
-    for (const auto& [op, samples] : *share->samples_) (*merged)[op] = samples;
-    registered->insert(share->registered_->begin(), share->registered_->end());
+  const std::string request_path = dir + "/request.json", claims_path = dir + "/claims.json",
+                    stderr_path = dir + "/stderr";
+  if (absl::Status s = WriteFileAtomically(request_path, FileSnapshot{}, json); !s.ok()) {
+    return s;
   }
-  all.samples_ = std::move(merged);
-  all.registered_ = std::move(registered);
-  return all;
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, stderr_path.c_str(),
+                                   O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  char* argv[] = {const_cast<char*>(program.c_str()), const_cast<char*>(request_path.c_str()),
+                  const_cast<char*>(claims_path.c_str()), nullptr};
+  pid_t pid = 0;
+  const int error = posix_spawn(&pid, program.c_str(), &actions, nullptr, argv, environ);
+  posix_spawn_file_actions_destroy(&actions);
+  if (error != 0) {
+    return absl::InternalError(absl::StrCat("cannot run ", program, ": ", std::strerror(error)));
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 2) {
+    // Bad input (export_claims.py's exit status 2): its message is the last
+    // line of its stderr, after whatever torch warned.
+    absl::StatusOr<std::string> err = ReadFile(stderr_path);
+    return absl::InvalidArgumentError(err.ok() ? LastLine(*err) : err.status().message());
+  }
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    absl::StatusOr<std::string> err = ReadFile(stderr_path);
+    return absl::FailedPreconditionError(absl::StrCat(
+        program,
+        WIFEXITED(status) ? absl::StrCat(" exited with status ", WEXITSTATUS(status))
+                          : absl::StrCat(" was killed by signal ", WTERMSIG(status)),
+        err.ok() ? absl::StrCat(":\n", Tail(*err, 2000)) : ""));
+  }
+  absl::StatusOr<std::string> claims_json = ReadFile(claims_path);
+  if (!claims_json.ok()) return claims_json.status();
+  dtensor::Claims claims;
+  if (const auto s = google::protobuf::util::JsonStringToMessage(*claims_json, &claims); !s.ok()) {
+    return absl::InvalidArgumentError(
+        absl::StrCat(program, "'s claims: ", s.message().as_string()));
+  }
+  return FromProtos(request, claims, absl::StrCat(program, "'s claims"));
 }
 
 absl::StatusOr<DTensorClaims> DTensorClaims::FromProtos(const dtensor::ClaimsRequest& request,

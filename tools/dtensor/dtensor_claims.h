@@ -31,10 +31,10 @@ absl::StatusOr<std::vector<dtensor::RequestSample>> RequestSamples(
 
 class DTensorClaims {
  public:
-  // Runs `program REQUEST CLAIMS` (export_claims.py) on `request` in
-  // `jobs` processes at once (each on a share of the overloads, which
-  // stay whole), through files in a fresh temporary directory, and reads
-  // the claims. Errors: Internal when a program cannot be started or a
+  // Runs `program REQUEST CLAIMS` (export_claims.py) once on `request`,
+  // asking it to ask in `jobs` processes (ClaimsRequest.jobs: it forks
+  // them after importing torch), through files in a fresh temporary
+  // directory, and reads the claims. Errors: Internal when a program cannot be started or a
   // file cannot be written; InvalidArgument with the last line of a
   // program's stderr when it exits 2 (bad input: "/abs/rules.py:3:
   // RuntimeError: boom"); FailedPrecondition when it exits otherwise

@@ -156,6 +156,46 @@ def decomposition_traces(propagator, op_schema, mesh_dim):
     return True
 
 
+_SETTLED = set()  # ids of the propagators settle() has settled
+
+
+def settle(propagator):
+    """Puts `propagator` (DTensor's ShardingPropagator) in the one state
+    ShRT asks DTensor from, so that a claim does not depend on what was
+    asked before it in the same process; call before every sample.
+
+    DTensor's answers depend on its history (torch 2.13, seen on
+    aten::frobenius_norm.out: the same sample asked twice in one process
+    traced 1 and then 18 input tuples through the decomposition): an
+    overload without a registered rule gets its RuntimeSchemaInfo only on
+    its first call through the decomposition path
+    (_sharding_prop.py propagate_op_sharding_non_cached ->
+    DecompShardingStrategy.ensure_schema_info), and the OpSchemas built
+    before and after differ; and the sub-operators a decomposition traces
+    are propagated through ShardingPropagator.propagate_op_sharding, an LRU
+    cache whose entries carry over between calls. So: the first time, the
+    schema info of every aten and prims overload DTensor shards through its
+    decomposition is registered, as after each one's first call (the state
+    of a process that has run every operator once); every time, the caches
+    of sharding and of output metadata are emptied."""
+    if id(propagator) not in _SETTLED:
+        strategy = _method(propagator, "decomp_strategy")
+        for name in torch._C._dispatch_get_all_op_names():
+            namespace, _, rest = name.partition("::")
+            if namespace not in ("aten", "prims"):
+                continue
+            packet, _, overload = rest.partition(".")
+            try:
+                op = getattr(getattr(getattr(torch.ops, namespace), packet), overload or "default")
+            except (AttributeError, RuntimeError):
+                continue
+            if registration_kind(op) == "decomposition":
+                _method(strategy, "ensure_schema_info")(op)
+        _SETTLED.add(id(propagator))
+    _method(propagator, "propagate_op_sharding").cache_clear()
+    _method(type(propagator), "_propagate_tensor_meta_cached").cache_clear()
+
+
 def registered_overloads():
     """Every overload DTensor's sharding propagator holds a rule for, as
     (OpOverload, kind) pairs, kind "single_dim" (register_single_dim_strategy)

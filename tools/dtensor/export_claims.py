@@ -8,6 +8,7 @@ REQUEST.json (written by the C++ side, one overload's samples or many;
 claims.proto ClaimsRequest is its schema):
   {"world_size": 4, "mesh": [2, 2] (optional: an N-D mesh of world_size ranks),
    "max_tuples": 20000, "max_decomposition_tuples": 300 (optional),
+   "jobs": 2 (optional: processes asking at once, forked from this one),
    "libraries": ["/abs/libops.so"],
    "rule_modules": ["/abs/my_rules.py"], "list_registered": true (optional),
    "samples": [{"op": "aten::add.Tensor", "name": "broadcast_row",
@@ -48,9 +49,13 @@ Exit status: 0 when written; 2 for a bad request, with a message naming the
 file and the field (e.g. "req.json: samples[3].args.self.tensor.dtype:
 unknown dtype 'flaot32'").
 """
+import concurrent.futures
+import gc
 import importlib.util
 import json
+import logging
 import math
+import multiprocessing
 import sys
 import time
 import traceback
@@ -176,41 +181,22 @@ def export(request, path="request"):
             torch.ops.load_library(library)
         except (OSError, RuntimeError) as e:
             raise BadRequest("%s: cannot load: %s" % (library, e)) from e
+    jobs = request.get("jobs", 0)
+    if not isinstance(jobs, int) or jobs < 0:
+        raise BadRequest("%s: jobs: expected an int >= 0, got %r" % (path, jobs))
     for module in request.get("rule_modules", []):
         run_rule_module(module)
-    out = []
+    asks = []
     for s, sample in enumerate(samples):
         where = "%s: samples[%d]" % (path, s)
         if not isinstance(sample, dict) or not isinstance(sample.get("args"), dict):
             raise BadRequest("%s: expected {\"op\", \"name\", \"args\": {...}}" % where)
         op = overload(str(sample.get("op")), where + ".op")
         args = {k: argument(v, "%s.args.%s" % (where, k)) for k, v in sample["args"].items()}
-        entry = {"op": sample.get("op"), "name": sample.get("name", ""),
-                 "registration": dt.registration_kind(op)}
-        tuples = runtime_claims.tuple_count(op, args, shape)
-        limit = max_tuples
-        if entry["registration"] == "decomposition":
-            entry["composite_implicit"] = dt.composite_implicit(op)
-            if max_decomposition_tuples and (not limit or max_decomposition_tuples < limit):
-                limit = max_decomposition_tuples
-        if entry["registration"] is None:
-            entry.update(rules=[], not_judged={}, rejected={}, tuples=0)
-        elif limit and tuples > limit:
-            entry.update(rules=[], not_judged={}, rejected={}, tuples=0,
-                         unasked="%d input tuples, more than the %d asked per sample%s"
-                         % (tuples, limit, " of an overload sharded through its decomposition"
-                            if limit != max_tuples else ""))
-        else:
-            start = time.monotonic()
-            try:
-                claims = runtime_claims.sample_claims(op, args, shape)
-            except KeyError as e:
-                raise BadRequest("%s.args: %s" % (where, e.args[0])) from e
-            entry.update(rules=claims.rules, not_judged=claims.not_judged,
-                         rejected=claims.rejected, tuples=claims.tuples,
-                         unmatched=claims.unmatched,
-                         seconds=round(time.monotonic() - start, 3))
-        out.append(entry)
+        asks.append(_Ask(s, where, op, sample, args, shape, max_tuples, max_decomposition_tuples))
+    out = [None] * len(asks)
+    for s, entry in _answers(asks, jobs):
+        out[s] = entry
     claims = {"strategy_source": "DTensor, torch %s" % torch.__version__.split("+")[0],
               "world_size": world_size, "mesh": mesh, "samples": out}
     if request.get("list_registered"):
@@ -220,7 +206,96 @@ def export(request, path="request"):
     return claims
 
 
+class _Ask:
+    """One request sample, parsed: `answer()` is its CLAIMS entry."""
+
+    def __init__(self, index, where, op, sample, args, shape, max_tuples,
+                 max_decomposition_tuples):
+        self.index, self.where, self.op, self.args, self.shape = index, where, op, args, shape
+        self.entry = {"op": sample.get("op"), "name": sample.get("name", ""),
+                      "registration": dt.registration_kind(op)}
+        self.tuples = runtime_claims.tuple_count(op, args, shape)
+        self.limit = max_tuples
+        if self.entry["registration"] == "decomposition":
+            self.entry["composite_implicit"] = dt.composite_implicit(op)
+            if max_decomposition_tuples and (not max_tuples or max_decomposition_tuples < max_tuples):
+                self.limit = max_decomposition_tuples
+        self.decomposition_limit = self.limit != max_tuples
+
+    def cost(self):
+        """About the asking's cost: the input tuples asked (before pruning)."""
+        if self.entry["registration"] is None or (self.limit and self.tuples > self.limit):
+            return 0
+        return self.tuples
+
+    def answer(self):
+        entry = dict(self.entry)
+        if entry["registration"] is None:
+            entry.update(rules=[], not_judged={}, rejected={}, tuples=0)
+        elif self.limit and self.tuples > self.limit:
+            entry.update(rules=[], not_judged={}, rejected={}, tuples=0,
+                         unasked="%d input tuples, more than the %d asked per sample%s"
+                         % (self.tuples, self.limit,
+                            " of an overload sharded through its decomposition"
+                            if self.decomposition_limit else ""))
+        else:
+            start = time.monotonic()
+            try:
+                claims = runtime_claims.sample_claims(self.op, self.args, self.shape)
+            except KeyError as e:
+                raise BadRequest("%s.args: %s" % (self.where, e.args[0])) from e
+            entry.update(rules=claims.rules, not_judged=claims.not_judged,
+                         rejected=claims.rejected, tuples=claims.tuples,
+                         unmatched=claims.unmatched,
+                         seconds=round(time.monotonic() - start, 3))
+        return entry
+
+
+# The overloads' _Asks, for the forked processes, which inherit them (an
+# OpOverload is not sent through a pipe).
+_GROUPS = []
+
+
+def _answer_group(g):
+    """[(index, CLAIMS entry)] for _GROUPS[g] (one overload's _Asks)."""
+    return [(a.index, a.answer()) for a in _GROUPS[g]]
+
+
+def _answers(asks, jobs):
+    """(index, CLAIMS entry) for every _Ask, asked in this process (jobs <=
+    1) or in `jobs` processes forked from it, so that torch and DTensor are
+    imported once per run: each takes the next overload (its samples
+    together, which share DTensor's memoized traces) as it finishes one,
+    the costliest first (_Ask.cost), so that no process idles while another
+    ends a long one. Raises what an asking raises (BadRequest); a process
+    that dies (a signal) is a RuntimeError naming the overload."""
+    by_op = {}
+    for a in asks:
+        by_op.setdefault(str(a.op), []).append(a)
+    _GROUPS[:] = sorted(by_op.values(), key=lambda g: -sum(a.cost() for a in g))
+    if jobs <= 1 or len(_GROUPS) <= 1:
+        for g in range(len(_GROUPS)):
+            yield from _answer_group(g)
+        return
+    # The parent's objects, inherited, are left out of the children's
+    # garbage collections (and their pages unshared by none).
+    gc.freeze()
+    context = multiprocessing.get_context("fork")
+    with concurrent.futures.ProcessPoolExecutor(jobs, mp_context=context) as pool:
+        futures = {pool.submit(_answer_group, g): g for g in range(len(_GROUPS))}
+        for future in concurrent.futures.as_completed(futures):
+            try:
+                yield from future.result()
+            except concurrent.futures.process.BrokenProcessPool as e:
+                raise RuntimeError("an asking process died while asking about %s"
+                                   % _GROUPS[futures[future]][0].op) from e
+
+
 def main(argv):
+    # Fake tensors log a traceback each time a meta kernel raises, which
+    # DTensor's call then raises in turn (counted in "rejected"): this
+    # program's stderr is for its own message, not thousands of those.
+    logging.getLogger("torch._subclasses.fake_tensor").setLevel(logging.CRITICAL)
     if len(argv) != 2:
         print(__doc__.split("\n\n")[1], file=sys.stderr)
         return 2

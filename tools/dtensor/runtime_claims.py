@@ -39,6 +39,11 @@ rules is counted "unmatched" and not asked: DTensor cannot claim it
 element, a tuple with such an element: _ElementRuleInputs), and asking such
 tuples was most of the time spent. Every other tuple is asked.
 
+Every sample is asked from one state of DTensor (dtensor_private.settle:
+every decomposed overload's schema info registered, the sharding caches
+empty), since DTensor's answers otherwise depend on what the process asked
+before.
+
 What is not a claim ShRT can judge is counted, never dropped:
 - "not judged": a selection whose placements ShRT does not model
   (placement_text.NotModelled; on a mesh, an output Partial of two reduce
@@ -148,6 +153,7 @@ def sample_claims(op, args, mesh_shape, memoize=True, prune=True):
     shape = (mesh_shape,) if isinstance(mesh_shape, int) else tuple(mesh_shape)
     mesh = fake_mesh(shape)
     propagator = dt.sharding_propagator()
+    dt.settle(propagator)
     # The registration's RuntimeSchemaInfo, looked up as dispatch does.
     info = propagator.op_to_schema_info.get(op)
     if info is None:

@@ -386,6 +386,25 @@ class ExportTest(unittest.TestCase):
         self.assertIn("S(0), S(0) -> S(0)", cat["rules"])
         self.assertNotIn("composite_implicit", mm)
 
+    def test_forked_askers_answer_as_one(self):
+        # Two processes forked after the import, each taking whole overloads:
+        # the same answers, in the request's order.
+        one = export_claims.export(self.REQUEST)
+        two = export_claims.export(dict(self.REQUEST, jobs=2))
+        for a, b in zip(one["samples"], two["samples"]):
+            a.pop("seconds")
+            b.pop("seconds")
+        self.assertEqual(one, two)
+
+    def test_a_bad_sample_in_a_forked_asker_is_a_bad_request(self):
+        request = dict(self.REQUEST, jobs=2)
+        request["samples"] = self.REQUEST["samples"] + [
+            {"op": "aten::abs", "name": "typo", "args": {"slef": self.REQUEST["samples"][0]
+                                                       ["args"]["self"]}}]
+        with self.assertRaisesRegex(export_claims.BadRequest,
+                                    r"^request: samples\[2\]\.args: .*'slef'"):
+            export_claims.export(request)
+
     def test_a_decomposition_says_whether_it_is_composite_implicit(self):
         t = {"tensor": {"shape": [4, 3], "stride": [3, 1], "dtype": "float32"}}
         claims = export_claims.export({"world_size": W, "samples": [
@@ -407,6 +426,19 @@ class ExportTest(unittest.TestCase):
         self.assertEqual(hardswish["unasked"], "8 input tuples, more than the 7 asked per sample "
                          "of an overload sharded through its decomposition")
         self.assertNotIn("unasked", abs_)  # a registered rule: max_tuples only
+
+    def test_a_claim_does_not_depend_on_what_was_asked_before(self):
+        # DTensor's decomposition path remembers earlier calls (schema info
+        # registered on an overload's first call, a sharding cache): without
+        # dtensor_private.settle, this sample traced 1 tuple when asked
+        # first in a process and 18 when asked again.
+        op = aten.frobenius_norm.out
+        first = {"self": meta(torch.empty(7, 5)), "dim": [0], "keepdim": False,
+                 "out": meta(torch.empty(5))}
+        other = dict(first, keepdim=True, out=meta(torch.empty(1, 5)))
+        answers = [runtime_claims.sample_claims(op, args, W) for args in (first, other, first)]
+        self.assertEqual(answers[0], answers[2])
+        self.assertIn("S(1) -> S(0)", answers[0].rules)
 
     def test_decomposition_asks_only_the_tuples_that_trace(self):
         args = {"self": meta(torch.rand(7, 5)), "vec1": meta(torch.rand(7)), "vec2": meta(torch.rand(5))}
