@@ -208,35 +208,42 @@ def registered_overloads():
     return list(kinds.items())
 
 
-def single_dim_rule_inputs(propagator, op_schema):
-    """The input placements of every rule, on one mesh dim, from which
-    DTensor's run time builds its strategies for `op_schema` (an OpSchema of
-    DTensorSpecs for an op with a single-dim registration): a set of tuples,
-    one placement (or None) per tensor input in schema order, out= tensors
+def _rules(prepared):
+    """The (outputs, inputs) placement tuples of a _PreparedSingleDimStrategy's
+    expanded rules (each rule is its outputs' placements, then its inputs')."""
+    n = _method(prepared, "num_outputs")
+    return [(tuple(r[:n]), tuple(r[n:])) for r in _method(prepared, "expanded_strategies")]
+
+
+def single_dim_rules(propagator, op_schema):
+    """Every rule, on one mesh dim, from which DTensor's run time builds its
+    strategies for `op_schema` (an OpSchema of DTensorSpecs for an op with a
+    single-dim registration): a list of (outputs, inputs), one placement (or
+    None) per output, and per tensor input in schema order, out= tensors
     included.
 
-    They are the keys of _PreparedSingleDimStrategy.strategy_lookup, built
-    as ShardingPropagator.propagate_op_sharding_non_cached builds them
-    (torch 2.13, _sharding_prop.py; single_dim_strategy.py
+    They are _PreparedSingleDimStrategy.expanded_strategies, built as
+    ShardingPropagator.propagate_op_sharding_non_cached builds them (torch
+    2.13, _sharding_prop.py; single_dim_strategy.py
     _expand_single_dim_strategy_to_mesh.expanded_strategy): the registered
     function's rules on the tensors' metadata, the implicit all-Replicate
     rule inserted, sharding placeholders filled with the shard types the
     inputs of `op_schema` use. expand_to_full_mesh_op_strategy takes one of
     these rules on each mesh dim, then only filters (mixed Partials, in-place
-    self, out= placement, shardability). Not for foreach ops, which DTensor
-    expands per list element."""
+    self, an out= tensor placed otherwise than the rule's output,
+    shardability: _ops/utils.py). Not for foreach ops, which DTensor expands
+    per list element (foreach_element_rules)."""
     info = propagator.op_single_dim_strategy_funcs[op_schema.op]
     out_meta = _method(propagator, "_propagate_tensor_meta_non_cached")(op_schema)
     strategy_schema = _method(propagator, "_wrap_with_op_strategy")(op_schema)
-    prepared = PreparedSingleDimStrategy(info, strategy_schema, out_meta)
-    return set(_method(prepared, "strategy_lookup"))
+    return _rules(PreparedSingleDimStrategy(info, strategy_schema, out_meta))
 
 
-def foreach_element_rule_inputs(propagator, op_schema, index):
-    """single_dim_rule_inputs for list element `index` of a foreach op
+def foreach_element_rules(propagator, op_schema, index):
+    """single_dim_rules for list element `index` of a foreach op
     (`op_schema`: an OpSchema of DTensorSpecs whose tensor arguments are all
-    lists): the input placements of every rule DTensor's run time builds
-    for that element, one placement (or None) per tensor of the element.
+    lists): every rule DTensor's run time builds for that element, inputs
+    one placement (or None) per tensor of the element.
 
     DTensor expands a single-dim registration of an aten::_foreach_*,
     aten::_amp_foreach_* or aten::_fused_* op per list element (torch 2.13,
@@ -261,8 +268,7 @@ def foreach_element_rule_inputs(propagator, op_schema, index):
     element_schema = OpSchema(element_op, args_schema=tuple(element_args),
                               kwargs_schema=strategy_schema.kwargs_schema)
     element_meta = out_meta[index] if out_meta is not None else None
-    prepared = PreparedSingleDimStrategy(info, element_schema, element_meta)
-    return set(_method(prepared, "strategy_lookup"))
+    return _rules(PreparedSingleDimStrategy(info, element_schema, element_meta))
 
 
 def _without_placements(value):

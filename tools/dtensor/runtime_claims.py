@@ -198,7 +198,8 @@ def _ask(op, args, slots, mesh, shape, propagator, info, prune):
     schema_of = lambda placements: _schema(op, args, slots, mesh, placements, info)
     possible = None
     if prune and _prunable(op, slots, propagator):
-        possible = _RuleInputs(propagator, schema_of, _positional(op, slots))
+        possible = _RuleInputs(propagator, schema_of, _positional(op, slots),
+                               [k for k, (_, _, _, is_out) in enumerate(slots) if is_out])
     elif prune and _foreach_prunable(op, slots, propagator):
         possible = _ElementRuleInputs(propagator, schema_of, slots)
     elif prune and dt.registration_kind(op) == "decomposition":
@@ -331,7 +332,7 @@ def _prunable(op, slots, propagator):
 def _foreach_prunable(op, slots, propagator):
     """True when _ElementRuleInputs applies: a single-dim registration that
     DTensor expands per list element (dtensor_private.
-    foreach_element_rule_inputs), called with tensor lists only. A tensor
+    foreach_element_rules), called with tensor lists only. A tensor
     outside the lists is compared with the first element's strategy alone
     (_sharding_prop.py, the TupleStrategy branch), so elements are not
     independent there: not pruned; nor with a keyword-only list (out=),
@@ -362,25 +363,31 @@ class _RuleInputs:
     registration (_prunable), so that the others need not be asked.
 
     At run time DTensor's strategies for a tuple are, on each mesh dim, one
-    of the registration's rules as dtensor_private.single_dim_rule_inputs
-    builds them, filtered, never added to; a claim needs the selected
-    strategy's inputs to be the given placements, up to a Replicate index
-    taken to _MaskPartial (_partitioned); only positional tensors are
-    compared (_positional). So a tuple whose positional placements on some
-    mesh dim are those of none of the rules cannot be claimed.
+    of the registration's rules as dtensor_private.single_dim_rules builds
+    them, filtered, never added to; a claim needs the selected strategy's
+    inputs to be the given placements, up to a Replicate index taken to
+    _MaskPartial (_partitioned), where only positional tensors are compared
+    (_positional), and each out= tensor placed as the strategy's output
+    (expand_to_full_mesh_op_strategy drops the others, and with none left
+    DTensor raises "min() arg is an empty sequence"). So a tuple whose
+    positional placements on some mesh dim are those of no rule, or whose
+    out= placements there are not the outputs of a rule with those inputs,
+    cannot be claimed.
     The rules depend on the tuple only through the shard types its inputs
     use (placeholders are filled with them): ShRT enumerates no
     _StridedShard, so they are built twice at most, for a tuple with a
     Shard and one without, each from the first such tuple's OpSchema.
     """
 
-    def __init__(self, propagator, schema_of, compared):
+    def __init__(self, propagator, schema_of, compared, outs):
         """`schema_of(placements)`: the OpSchema of an input tuple;
-        `compared`: the slot indices DTensor compares (_positional)."""
+        `compared`: the slot indices DTensor compares (_positional); `outs`:
+        the out= slots' indices, in the order of the outputs they take."""
         self._propagator = propagator
         self._schema_of = schema_of
         self._compared = compared
-        self._inputs = {}  # has a Shard -> set of rule inputs, or None: ask all
+        self._outs = outs
+        self._rules = {}  # has a Shard -> _claimable's table, or None: ask all
 
     def may_claim(self, placements):
         """False when DTensor cannot claim the input tuple `placements` (one
@@ -389,40 +396,49 @@ class _RuleInputs:
         if any(isinstance(p, dt.StridedShard) for p in flat):
             return True  # placeholders fill with its split factor
         kind = any(isinstance(p, dt.Shard) for p in flat)
-        if kind not in self._inputs:
-            self._inputs[kind] = self._rule_inputs(placements)
-        inputs = self._inputs[kind]
-        if inputs is None:
+        if kind not in self._rules:
+            self._rules[kind] = self._claimable(placements)
+        table = self._rules[kind]
+        if table is None:
             return True
-        return all(tuple(placements[k][d] for k in self._compared) in inputs
-                   for d in range(len(placements[0])))
+        for d in range(len(placements[0])):
+            outputs = table.get(tuple(placements[k][d] for k in self._compared))
+            if outputs is None:
+                return False
+            outs = tuple(placements[k][d] for k in self._outs)
+            if outs and not any(o[:len(outs)] == outs for o in outputs):
+                return False
+        return True
 
-    def _rule_inputs(self, placements):
-        """The rules' compared input placements, with each _MaskPartial also
-        read as the Replicate it is taken from, or None (ask every tuple)
-        when DTensor raises building them or a rule's length or a None
-        input leaves its positions unclear."""
+    def _claimable(self, placements):
+        """_claimable of the rules for `placements`, or None (ask every
+        tuple) when DTensor raises building them."""
         try:
-            rules = dt.single_dim_rule_inputs(self._propagator, self._schema_of(placements))
+            rules = dt.single_dim_rules(self._propagator, self._schema_of(placements))
         except dt.DTensorApiMissing:
             raise  # another torch: say so, never fall back silently
         except Exception:  # DTensor raises on these arguments: ask, and count it
             return None
-        return _claimable_inputs(rules, len(placements), self._compared)
+        return _claimable(rules, len(placements), self._compared)
 
 
-def _claimable_inputs(rules, count, compared):
-    """The compared positions (`compared`) of rule inputs `rules` (tuples of
-    `count` placements), each _MaskPartial also read as the Replicate it is
+def _claimable(rules, count, compared):
+    """{compared input placements: set of output placement tuples} of
+    `rules` ((outputs, inputs) pairs, inputs `count` placements), at the
+    positions `compared`, each _MaskPartial also read as the Replicate it is
     taken from (_partitioned); None (ask every tuple) when a rule's length
     or a None input leaves its positions unclear."""
-    if any(len(r) != count for r in rules):
-        return None
-    rules = {tuple(r[k] for k in compared) for r in rules}
-    if any(None in r for r in rules):
-        return None
-    return {tuple(dt.Replicate() if isinstance(p, dt.MaskPartial) else p for p in r)
-            for r in rules} | rules
+    table = collections.defaultdict(set)
+    for outputs, inputs in rules:
+        if len(inputs) != count:
+            return None
+        key = tuple(inputs[k] for k in compared)
+        if None in key:
+            return None
+        table[key].add(outputs)
+        table[tuple(dt.Replicate() if isinstance(p, dt.MaskPartial) else p
+                    for p in key)].add(outputs)
+    return table
 
 
 class _ElementRuleInputs:
@@ -430,11 +446,11 @@ class _ElementRuleInputs:
 
     DTensor builds and selects each element's strategy on its own and claims
     a call only when no element is redistributed
-    (dtensor_private.foreach_element_rule_inputs), so a tuple in which some
-    element's positional tensors, on some mesh dim, are placed as the inputs
-    of none of that element's rules cannot be claimed. An element's rules
-    depend on the tuple only through the shard types its own inputs use:
-    they are built at most twice per element, as in _RuleInputs.
+    (dtensor_private.foreach_element_rules), so a tuple in which some
+    element's tensors, on some mesh dim, are placed as the inputs of none
+    of that element's rules cannot be claimed. An element's rules depend on
+    the tuple only through the shard types its own inputs use: they are
+    built at most twice per element, as in _RuleInputs.
     """
 
     def __init__(self, propagator, schema_of, slots):
@@ -442,38 +458,36 @@ class _ElementRuleInputs:
         the call's tensor slots (_tensor_slots), all list elements."""
         self._propagator = propagator
         self._schema_of = schema_of
-        # Element index -> (its slot indices, those of them compared).
-        self._elements = collections.defaultdict(lambda: ([], []))
-        for k, (name, i, _, _) in enumerate(slots):
-            self._elements[i][0].append(k)
-        self._inputs = {}  # (element, has a Shard) -> set of rule inputs, or None
+        self._elements = collections.defaultdict(list)  # element -> its slot indices
+        for k, (_, i, _, _) in enumerate(slots):
+            self._elements[i].append(k)
+        self._rules = {}  # (element, has a Shard) -> _claimable's table, or None
 
     def may_claim(self, placements):
         """False when DTensor cannot claim the input tuple `placements`."""
-        for i, (members, _) in self._elements.items():
+        for i, members in self._elements.items():
             flat = [p for k in members for p in placements[k]]
             if any(isinstance(p, dt.StridedShard) for p in flat):
                 continue
             key = (i, any(isinstance(p, dt.Shard) for p in flat))
-            if key not in self._inputs:
-                self._inputs[key] = self._rule_inputs(i, members, placements)
-            inputs = self._inputs[key]
-            if inputs is None:
+            if key not in self._rules:
+                self._rules[key] = self._claimable(i, members, placements)
+            table = self._rules[key]
+            if table is None:
                 continue
-            if not all(tuple(placements[k][d] for k in members) in inputs
+            if not all(tuple(placements[k][d] for k in members) in table
                        for d in range(len(placements[0]))):
                 return False
         return True
 
-    def _rule_inputs(self, index, members, placements):
+    def _claimable(self, index, members, placements):
         try:
-            rules = dt.foreach_element_rule_inputs(
-                self._propagator, self._schema_of(placements), index)
+            rules = dt.foreach_element_rules(self._propagator, self._schema_of(placements), index)
         except dt.DTensorApiMissing:
             raise
         except Exception:  # DTensor raises on these arguments: ask, and count it
             return None
-        return _claimable_inputs(rules, len(members), range(len(members)))
+        return _claimable(rules, len(members), range(len(members)))
 
 
 class _TracedInputs:

@@ -211,6 +211,13 @@ class UnmatchedTuplesTest(unittest.TestCase):
         (aten.index_select.default, {"self": meta(torch.empty(6, 4)), "dim": 0,
                                      "index": meta(torch.empty(3, dtype=torch.int64))}, W),
         (aten.mm.default, {"self": meta(torch.empty(8, 6)), "mat2": meta(torch.empty(6, 4))}, (2, 2)),
+        # out= tensors placed otherwise than every output of the rules with
+        # the given inputs: never asked.
+        (aten.linalg_lu.out, {"A": meta(torch.empty(3, 4, 4)), "P": meta(torch.empty(3, 4, 4)),
+                              "L": meta(torch.empty(3, 4, 4)), "U": meta(torch.empty(3, 4, 4))}, W),
+        (aten.max.dim_max, {"self": meta(torch.empty(6, 4)), "dim": 1,
+                            "max": meta(torch.empty(6)),
+                            "max_values": meta(torch.empty(6, dtype=torch.int64))}, W),
         # Foreach ops, pruned per list element (_ElementRuleInputs).
         (aten._foreach_add.List, {"self": [meta(torch.empty(7, 5)), meta(torch.empty(3))],
                                   "other": [meta(torch.empty(5)), meta(torch.empty(()))],
