@@ -9,9 +9,12 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <string>
+#include <vector>
 
 #include "absl/strings/str_cat.h"
 #include "absl/strings/ascii.h"
+#include "absl/strings/match.h"
 #include "absl/strings/str_join.h"
 #include "absl/strings/strip.h"
 #include "google/protobuf/util/json_util.h"
@@ -102,8 +105,20 @@ absl::StatusOr<DTensorClaims> DTensorClaims::Export(const std::string& program,
                                    O_WRONLY | O_CREAT | O_TRUNC, 0644);
   char* argv[] = {const_cast<char*>(program.c_str()), const_cast<char*>(request_path.c_str()),
                   const_cast<char*>(claims_path.c_str()), nullptr};
+  // Python's string hashing is seeded per process unless PYTHONHASHSEED is
+  // set, and DTensor iterates sets of placements (e.g. the decomposition
+  // path's candidates, _decompositions.py _get_candidate_placements), so
+  // its ties, and with them which input tuples trace, differed from one run
+  // to the next: one seed for every run.
+  std::vector<std::string> env = {"PYTHONHASHSEED=0"};
+  for (char** e = environ; *e != nullptr; ++e) {
+    if (!absl::StartsWith(*e, "PYTHONHASHSEED=")) env.push_back(*e);
+  }
+  std::vector<char*> envp;
+  for (std::string& e : env) envp.push_back(e.data());
+  envp.push_back(nullptr);
   pid_t pid = 0;
-  const int error = posix_spawn(&pid, program.c_str(), &actions, nullptr, argv, environ);
+  const int error = posix_spawn(&pid, program.c_str(), &actions, nullptr, argv, envp.data());
   posix_spawn_file_actions_destroy(&actions);
   if (error != 0) {
     return absl::InternalError(absl::StrCat("cannot run ", program, ": ", std::strerror(error)));

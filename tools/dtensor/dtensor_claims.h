@@ -33,7 +33,8 @@ class DTensorClaims {
  public:
   // Runs `program REQUEST CLAIMS` (export_claims.py) once on `request`,
   // asking it to ask in `jobs` processes (ClaimsRequest.jobs: it forks
-  // them after importing torch), through files in a fresh temporary
+  // them after importing torch), with PYTHONHASHSEED=0 (DTensor's ties
+  // follow Python's set order), through files in a fresh temporary
   // directory, and reads the claims. Errors: Internal when a program cannot be started or a
   // file cannot be written; InvalidArgument with the last line of a
   // program's stderr when it exits 2 (bad input: "/abs/rules.py:3:

@@ -195,9 +195,11 @@ std::string Program(const std::string& name, const std::string& body) {
 
 TEST(DTensorClaimsTest, ExportRunsTheProgramOnceWithTheJobs) {
   // Answers each sample with one rule that says whether it was asked to
-  // ask in two processes.
+  // ask in two processes, with Python's hash seed fixed.
   const std::string program = Program("answer.py", R"py(
+import os
 req = json.load(open(sys.argv[1]))
+assert os.environ["PYTHONHASHSEED"] == "0"
 json.dump({"strategy_source": "DTensor, torch 9.9", "world_size": req["world_size"],
            "samples": [{"op": s["op"], "name": s["name"], "registration": "single_dim",
                         "rules": ["S(0) -> S(0)" if req.get("jobs") == 2 else "R -> R"]}

@@ -49,14 +49,16 @@ Exit status: 0 when written; 2 for a bad request, with a message naming the
 file and the field (e.g. "req.json: samples[3].args.self.tensor.dtype:
 unknown dtype 'flaot32'").
 """
-import concurrent.futures
 import gc
 import importlib.util
 import json
 import logging
 import math
-import multiprocessing
+import os
+import pickle
+import signal
 import sys
+import tempfile
 import time
 import traceback
 
@@ -251,44 +253,78 @@ class _Ask:
         return entry
 
 
-# The overloads' _Asks, for the forked processes, which inherit them (an
-# OpOverload is not sent through a pipe).
-_GROUPS = []
-
-
-def _answer_group(g):
-    """[(index, CLAIMS entry)] for _GROUPS[g] (one overload's _Asks)."""
-    return [(a.index, a.answer()) for a in _GROUPS[g]]
-
-
 def _answers(asks, jobs):
-    """(index, CLAIMS entry) for every _Ask, asked in this process (jobs <=
-    1) or in `jobs` processes forked from it, so that torch and DTensor are
-    imported once per run: each takes the next overload (its samples
-    together, which share DTensor's memoized traces) as it finishes one,
-    the costliest first (_Ask.cost), so that no process idles while another
-    ends a long one. Raises what an asking raises (BadRequest); a process
-    that dies (a signal) is a RuntimeError naming the overload."""
+    """(index, CLAIMS entry) for every _Ask, asked by max(jobs, 1) processes
+    forked from this one after torch and DTensor are imported (once per
+    run). The overloads, each with its samples in order, are dealt out in
+    turn from the costliest (_Ask.cost), so each process's share is fixed by
+    the request: DTensor's answers can depend on what its process asked
+    before, in ways dtensor_private.settle does not all undo (sum.out asked
+    after sum.dim_IntList claims P(sum) -> P(sum) at W = 2, asked first it
+    does not), so a share fixed in advance keeps a run reproducible. Raises
+    an asking's BadRequest; a process that dies is a RuntimeError naming
+    its first overload."""
     by_op = {}
     for a in asks:
         by_op.setdefault(str(a.op), []).append(a)
-    _GROUPS[:] = sorted(by_op.values(), key=lambda g: -sum(a.cost() for a in g))
-    if jobs <= 1 or len(_GROUPS) <= 1:
-        for g in range(len(_GROUPS)):
-            yield from _answer_group(g)
+    groups = sorted(by_op.values(), key=lambda g: -sum(a.cost() for a in g))
+    if not groups:
         return
-    # The parent's objects, inherited, are left out of the children's
-    # garbage collections (and their pages unshared by none).
-    gc.freeze()
-    context = multiprocessing.get_context("fork")
-    with concurrent.futures.ProcessPoolExecutor(jobs, mp_context=context) as pool:
-        futures = {pool.submit(_answer_group, g): g for g in range(len(_GROUPS))}
-        for future in concurrent.futures.as_completed(futures):
-            try:
-                yield from future.result()
-            except concurrent.futures.process.BrokenProcessPool as e:
-                raise RuntimeError("an asking process died while asking about %s"
-                                   % _GROUPS[futures[future]][0].op) from e
+    runtime_claims.prepare(groups[0][0].shape)  # the state every fork starts from
+    gc.freeze()  # the parent's objects stay out of the children's collections
+    n = max(jobs, 1)
+    running = {}  # pid -> (its share of the groups, result file)
+    with tempfile.TemporaryDirectory(prefix="export_claims_") as tmp:
+        try:
+            for k in range(min(n, len(groups))):
+                share = [a for g in groups[k::n] for a in g]
+                path = os.path.join(tmp, "%d.pickle" % k)
+                sys.stdout.flush()
+                sys.stderr.flush()
+                pid = os.fork()
+                if pid == 0:
+                    _answer_in_child(share, path)
+                running[pid] = (share, path)
+            while running:
+                pid, status = os.wait()
+                if pid not in running:
+                    continue
+                share, path = running.pop(pid)
+                if status != 0:
+                    raise RuntimeError("the process asking about %s and %d more samples %s" % (
+                        share[0].op, len(share) - 1, "was killed by signal %d" % os.WTERMSIG(status)
+                        if os.WIFSIGNALED(status) else
+                        "exited with status %d" % os.WEXITSTATUS(status)))
+                with open(path, "rb") as f:
+                    ok, value = pickle.load(f)
+                if not ok:
+                    raise value
+                yield from value
+        finally:
+            for pid in running:
+                os.kill(pid, signal.SIGKILL)
+                os.waitpid(pid, 0)
+
+
+def _answer_in_child(share, path):
+    """In a forked process: writes (True, [(index, entry)]) for `share` (a
+    list of _Asks), or (False, its BadRequest), to `path`, and exits (0; 1
+    on any other error, whose traceback goes to stderr)."""
+    code = 0
+    try:
+        try:
+            result = (True, [(a.index, a.answer()) for a in share])
+        except BadRequest as e:
+            result = (False, BadRequest(str(e)))
+        with open(path, "wb") as f:
+            pickle.dump(result, f)
+    except BaseException:  # noqa: B036 (the child must exit, whatever happened)
+        traceback.print_exc()
+        code = 1
+    finally:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
 
 
 def main(argv):

@@ -133,6 +133,15 @@ class SampleClaims:
     unmatched: int = 0
 
 
+def prepare(mesh_shape):
+    """Does once what sample_claims would do first on a mesh of
+    `mesh_shape`: the fake process group and mesh, and
+    dtensor_private.settle's registrations; for a process that forks
+    askers, so that none of them repeats it."""
+    fake_mesh((mesh_shape,) if isinstance(mesh_shape, int) else tuple(mesh_shape))
+    dt.settle(dt.sharding_propagator())
+
+
 def sample_claims(op, args, mesh_shape, memoize=True, prune=True):
     """DTensor's claims (SampleClaims) on a mesh of `mesh_shape` (an int W:
     the 1-D mesh of W ranks, with 1-D rules; a tuple: an N-D mesh, with N-D
