@@ -223,18 +223,17 @@ class _Ask:
             if max_decomposition_tuples and (not max_tuples or max_decomposition_tuples < max_tuples):
                 self.limit = max_decomposition_tuples
         self.decomposition_limit = self.limit != max_tuples
+        self.over_limit = bool(self.limit) and self.tuples > self.limit
 
     def cost(self):
         """About the asking's cost: the input tuples asked (before pruning)."""
-        if self.entry["registration"] is None or (self.limit and self.tuples > self.limit):
-            return 0
-        return self.tuples
+        return 0 if self.entry["registration"] is None or self.over_limit else self.tuples
 
     def answer(self):
         entry = dict(self.entry)
         if entry["registration"] is None:
             entry.update(rules=[], not_judged={}, rejected={}, tuples=0)
-        elif self.limit and self.tuples > self.limit:
+        elif self.over_limit:
             entry.update(rules=[], not_judged={}, rejected={}, tuples=0,
                          unasked="%d input tuples, more than the %d asked per sample%s"
                          % (self.tuples, self.limit,

@@ -35,7 +35,7 @@ must then equal the output's (DTensor skips a strategy otherwise) and which
 are not rule inputs (shrt/ops/variant_rules.h). For a single-dim registration,
 a tuple whose positional tensors are placed as the inputs of none of its
 rules is counted "unmatched" and not asked: DTensor cannot claim it
-(_RuleInputs; for a foreach op, whose rules DTensor applies per list
+(unclaimable._RuleInputs; for a foreach op, whose rules DTensor applies per list
 element, a tuple with such an element: _ElementRuleInputs), and asking such
 tuples was most of the time spent. Every other tuple is asked.
 
@@ -64,6 +64,7 @@ import torch.distributed as dist
 
 import dtensor_private as dt
 import placement_text
+import unclaimable
 
 _NO_AVG = (torch.int8, torch.uint8, torch.int16)
 
@@ -153,7 +154,7 @@ def sample_claims(op, args, mesh_shape, memoize=True, prune=True):
     path's traces across placements (dtensor_private.tensor_meta_memo,
     decomposition_memo; False only to measure their gain).
     `prune`: leave unasked the input tuples DTensor cannot claim
-    (_RuleInputs; False asks every tuple, to prove the claims the same).
+    (unclaimable.tuple_filter; False asks every tuple, to prove the claims the same).
     Raises KeyError naming an argument the schema lacks."""
     known = {a.name for a in op._schema.arguments}
     for name in args:
@@ -205,14 +206,7 @@ def _ask(op, args, slots, mesh, shape, propagator, info, prune):
         a.name for a in op._schema.arguments if a.alias_info is not None and a.alias_info.is_write}
     tuples = unmatched = 0
     schema_of = lambda placements: _schema(op, args, slots, mesh, placements, info)
-    possible = None
-    if prune and _prunable(op, slots, propagator):
-        possible = _RuleInputs(propagator, schema_of, _positional(op, slots),
-                               [k for k, (_, _, _, is_out) in enumerate(slots) if is_out])
-    elif prune and _foreach_prunable(op, slots, propagator):
-        possible = _ElementRuleInputs(propagator, schema_of, slots)
-    elif prune and dt.registration_kind(op) == "decomposition":
-        possible = _TracedInputs(propagator, schema_of)
+    possible = unclaimable.tuple_filter(op, slots, propagator, schema_of) if prune else None
     for placements in itertools.product(*(tensor_candidates(m, shape) for _, _, m, _ in slots)):
         if possible is not None and not possible.may_claim(placements):
             unmatched += 1
@@ -326,203 +320,6 @@ def _same_value(a, b):
     if isinstance(a, dt.DTensorSpec) or isinstance(b, dt.DTensorSpec):
         return False
     return type(a) is type(b) and a == b
-
-
-def _prunable(op, slots, propagator):
-    """True when _RuleInputs applies: a single-dim registration that DTensor
-    does not expand per list element (_foreach_prunable's ops called with a
-    tensor list); the tensors of a list (cat's, index_put's indices) are
-    rule inputs of their own there."""
-    return (op in propagator.op_single_dim_strategy_funcs
-            and not (op.name().startswith(_FOREACH_PREFIXES)
-                     and any(i is not None for _, i, _, _ in slots)))
-
-
-def _foreach_prunable(op, slots, propagator):
-    """True when _ElementRuleInputs applies: a single-dim registration that
-    DTensor expands per list element (dtensor_private.
-    foreach_element_rules), called with tensor lists only. A tensor
-    outside the lists is compared with the first element's strategy alone
-    (_sharding_prop.py, the TupleStrategy branch), so elements are not
-    independent there: not pruned; nor with a keyword-only list (out=),
-    which DTensor does not split per element."""
-    keyword = {a.name for a in op._schema.arguments if a.kwarg_only}
-    return (op in propagator.op_single_dim_strategy_funcs
-            and op.name().startswith(_FOREACH_PREFIXES)
-            and bool(slots)
-            and all(i is not None and name not in keyword for name, i, _, _ in slots))
-
-
-# The overloads DTensor expands per list element when they take a tensor
-# list (torch 2.13, single_dim_strategy.py _expand_single_dim_strategy_to_mesh).
-_FOREACH_PREFIXES = ("aten::_foreach_", "aten::_amp_foreach_", "aten::_fused_")
-
-
-def _positional(op, slots):
-    """The indices of the slots passed positionally: the tensors whose
-    placements DTensor compares with the selected strategy's
-    (OpSchema.args_spec). Keyword-only tensors (out=) are never
-    redistributed, and their placement in a rule is not compared."""
-    keyword = {a.name for a in op._schema.arguments if a.kwarg_only}
-    return tuple(k for k, (name, _, _, _) in enumerate(slots) if name not in keyword)
-
-
-class _RuleInputs:
-    """Which input tuples DTensor can claim at all, for a single-dim
-    registration (_prunable), so that the others need not be asked.
-
-    At run time DTensor's strategies for a tuple are, on each mesh dim, one
-    of the registration's rules as dtensor_private.single_dim_rules builds
-    them, filtered, never added to; a claim needs the selected strategy's
-    inputs to be the given placements, up to a Replicate index taken to
-    _MaskPartial (_partitioned), where only positional tensors are compared
-    (_positional), and each out= tensor placed as the strategy's output
-    (expand_to_full_mesh_op_strategy drops the others, and with none left
-    DTensor raises "min() arg is an empty sequence"). So a tuple whose
-    positional placements on some mesh dim are those of no rule, or whose
-    out= placements there are not the outputs of a rule with those inputs,
-    cannot be claimed.
-    The rules depend on the tuple only through the shard types its inputs
-    use (placeholders are filled with them): ShRT enumerates no
-    _StridedShard, so they are built twice at most, for a tuple with a
-    Shard and one without, each from the first such tuple's OpSchema.
-    """
-
-    def __init__(self, propagator, schema_of, compared, outs):
-        """`schema_of(placements)`: the OpSchema of an input tuple;
-        `compared`: the slot indices DTensor compares (_positional); `outs`:
-        the out= slots' indices, in the order of the outputs they take."""
-        self._propagator = propagator
-        self._schema_of = schema_of
-        self._compared = compared
-        self._outs = outs
-        self._rules = {}  # has a Shard -> _claimable's table, or None: ask all
-
-    def may_claim(self, placements):
-        """False when DTensor cannot claim the input tuple `placements` (one
-        tuple of placements per tensor, one per mesh dim)."""
-        flat = [p for t in placements for p in t]
-        if any(isinstance(p, dt.StridedShard) for p in flat):
-            return True  # placeholders fill with its split factor
-        kind = any(isinstance(p, dt.Shard) for p in flat)
-        if kind not in self._rules:
-            self._rules[kind] = self._claimable(placements)
-        table = self._rules[kind]
-        if table is None:
-            return True
-        for d in range(len(placements[0])):
-            outputs = table.get(tuple(placements[k][d] for k in self._compared))
-            if outputs is None:
-                return False
-            outs = tuple(placements[k][d] for k in self._outs)
-            if outs and not any(o[:len(outs)] == outs for o in outputs):
-                return False
-        return True
-
-    def _claimable(self, placements):
-        """_claimable of the rules for `placements`, or None (ask every
-        tuple) when DTensor raises building them."""
-        try:
-            rules = dt.single_dim_rules(self._propagator, self._schema_of(placements))
-        except dt.DTensorApiMissing:
-            raise  # another torch: say so, never fall back silently
-        except Exception:  # DTensor raises on these arguments: ask, and count it
-            return None
-        return _claimable(rules, len(placements), self._compared)
-
-
-def _claimable(rules, count, compared):
-    """{compared input placements: set of output placement tuples} of
-    `rules` ((outputs, inputs) pairs, inputs `count` placements), at the
-    positions `compared`, each _MaskPartial also read as the Replicate it is
-    taken from (_partitioned); None (ask every tuple) when a rule's length
-    or a None input leaves its positions unclear."""
-    table = collections.defaultdict(set)
-    for outputs, inputs in rules:
-        if len(inputs) != count:
-            return None
-        key = tuple(inputs[k] for k in compared)
-        if None in key:
-            return None
-        table[key].add(outputs)
-        table[tuple(dt.Replicate() if isinstance(p, dt.MaskPartial) else p
-                    for p in key)].add(outputs)
-    return table
-
-
-class _ElementRuleInputs:
-    """_RuleInputs per list element, for a foreach op (_foreach_prunable).
-
-    DTensor builds and selects each element's strategy on its own and claims
-    a call only when no element is redistributed
-    (dtensor_private.foreach_element_rules), so a tuple in which some
-    element's tensors, on some mesh dim, are placed as the inputs of none
-    of that element's rules cannot be claimed. An element's rules depend on
-    the tuple only through the shard types its own inputs use: they are
-    built at most twice per element, as in _RuleInputs.
-    """
-
-    def __init__(self, propagator, schema_of, slots):
-        """`schema_of(placements)`: the OpSchema of an input tuple; `slots`:
-        the call's tensor slots (_tensor_slots), all list elements."""
-        self._propagator = propagator
-        self._schema_of = schema_of
-        self._elements = collections.defaultdict(list)  # element -> its slot indices
-        for k, (_, i, _, _) in enumerate(slots):
-            self._elements[i].append(k)
-        self._rules = {}  # (element, has a Shard) -> _claimable's table, or None
-
-    def may_claim(self, placements):
-        """False when DTensor cannot claim the input tuple `placements`."""
-        for i, members in self._elements.items():
-            flat = [p for k in members for p in placements[k]]
-            if any(isinstance(p, dt.StridedShard) for p in flat):
-                continue
-            key = (i, any(isinstance(p, dt.Shard) for p in flat))
-            if key not in self._rules:
-                self._rules[key] = self._claimable(i, members, placements)
-            table = self._rules[key]
-            if table is None:
-                continue
-            if not all(tuple(placements[k][d] for k in members) in table
-                       for d in range(len(placements[0]))):
-                return False
-        return True
-
-    def _claimable(self, index, members, placements):
-        try:
-            rules = dt.foreach_element_rules(self._propagator, self._schema_of(placements), index)
-        except dt.DTensorApiMissing:
-            raise
-        except Exception:  # DTensor raises on these arguments: ask, and count it
-            return None
-        return _claimable(rules, len(members), range(len(members)))
-
-
-class _TracedInputs:
-    """Which input tuples DTensor can claim at all for an overload it
-    shards through its decomposition, so that the others need not be asked.
-
-    The strategies of the decomposition path are its candidate single-dim
-    tuples that trace (dtensor_private.decomposition_traces), expanded to
-    the mesh and filtered, never added to; a claim needs the selected
-    strategy's inputs to be the given placements, so a tuple whose
-    placements on some mesh dim do not trace cannot be claimed. Asking
-    every tuple costs the expansion and the min-cost selection over all
-    candidates per tuple; most tuples (a Partial where the decomposition
-    would redistribute) do not trace.
-    """
-
-    def __init__(self, propagator, schema_of):
-        """`schema_of(placements)`: the OpSchema of an input tuple."""
-        self._propagator = propagator
-        self._schema_of = schema_of
-
-    def may_claim(self, placements):
-        """False when DTensor cannot claim the input tuple `placements`."""
-        schema = self._schema_of(placements)
-        return all(dt.decomposition_traces(self._propagator, schema, d)
-                   for d in range(len(placements[0])))
 
 
 def _partitioned(schema, sharding):
