@@ -1294,6 +1294,11 @@ OP_GROUPS = {
         "targets": ["aten__foreach_pow_ScalarList", "aten__foreach_pow__ScalarList", "aten__foreach_pow_ScalarList_out"],
         "samples_from": ["foreach/aten__foreach_add_ScalarList.textproto"],
     },
+    "foreach/aten__foreach_powsum_Scalar.textproto": {
+        "overloads": ["aten::_foreach_powsum.Scalar", "aten::_foreach_powsum.Scalar_out"],
+        "targets": ["aten__foreach_powsum_Scalar", "aten__foreach_powsum_Scalar_out"],
+        "samples_from": ["foreach/aten__foreach_norm_Scalar.textproto"],
+    },
     "foreach/aten__foreach_reciprocal.textproto": {
         "overloads": ["aten::_foreach_reciprocal", "aten::_foreach_reciprocal_", "aten::_foreach_reciprocal.out"],
         "targets": ["aten__foreach_reciprocal", "aten__foreach_reciprocal_", "aten__foreach_reciprocal_out"],
@@ -1949,6 +1954,11 @@ OP_GROUPS = {
         "targets": ["aten__fused_rms_norm"],
         "samples_from": [],
     },
+    "normalization/aten__native_batch_norm_legit_no_stats.textproto": {
+        "overloads": ["aten::_native_batch_norm_legit.no_stats", "aten::_native_batch_norm_legit.no_stats_out"],
+        "targets": ["aten__native_batch_norm_legit_no_stats", "aten__native_batch_norm_legit_no_stats_out"],
+        "samples_from": [],
+    },
     "normalization/aten__weight_norm.textproto": {
         "overloads": ["aten::_weight_norm"],
         "targets": ["aten__weight_norm"],
@@ -2069,6 +2079,16 @@ OP_GROUPS = {
         "targets": ["aten_avg_pool3d", "aten_avg_pool3d_out"],
         "samples_from": [],
     },
+    "pooling/aten_fractional_max_pool2d.textproto": {
+        "overloads": ["aten::fractional_max_pool2d", "aten::fractional_max_pool2d.output"],
+        "targets": ["aten_fractional_max_pool2d", "aten_fractional_max_pool2d_output"],
+        "samples_from": [],
+    },
+    "pooling/aten_fractional_max_pool3d.textproto": {
+        "overloads": ["aten::fractional_max_pool3d", "aten::fractional_max_pool3d.output"],
+        "targets": ["aten_fractional_max_pool3d", "aten_fractional_max_pool3d_output"],
+        "samples_from": [],
+    },
     "pooling/aten_max_pool1d.textproto": {
         "overloads": ["aten::max_pool1d"],
         "targets": ["aten_max_pool1d"],
@@ -2113,6 +2133,191 @@ OP_GROUPS = {
         "overloads": ["aten::max_unpool3d", "aten::max_unpool3d.out"],
         "targets": ["aten_max_unpool3d", "aten_max_unpool3d_out"],
         "samples_from": [],
+    },
+    "prims/prims_abs.textproto": {
+        "overloads": ["prims::abs"],
+        "targets": ["prims_abs"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_abs.textproto"],
+    },
+    "prims/prims_bessel_i0e.textproto": {
+        "overloads": ["prims::bessel_i0e"],
+        "targets": ["prims_bessel_i0e"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_special_i0e.textproto"],
+    },
+    "prims/prims_bessel_i1.textproto": {
+        "overloads": ["prims::bessel_i1"],
+        "targets": ["prims_bessel_i1"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_special_i1.textproto"],
+    },
+    "prims/prims_bessel_i1e.textproto": {
+        "overloads": ["prims::bessel_i1e"],
+        "targets": ["prims_bessel_i1e"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_special_i1e.textproto"],
+    },
+    "prims/prims_bessel_j0.textproto": {
+        "overloads": ["prims::bessel_j0"],
+        "targets": ["prims_bessel_j0"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_special_bessel_j0.textproto"],
+    },
+    "prims/prims_bessel_j1.textproto": {
+        "overloads": ["prims::bessel_j1"],
+        "targets": ["prims_bessel_j1"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_special_bessel_j1.textproto"],
+    },
+    "prims/prims_bitwise_not.textproto": {
+        "overloads": ["prims::bitwise_not"],
+        "targets": ["prims_bitwise_not"],
+        "samples_from": ["bitwise/aten_bitwise_not.textproto"],
+    },
+    "prims/prims_conj_physical.textproto": {
+        "overloads": ["prims::conj_physical"],
+        "targets": ["prims_conj_physical"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_abs.textproto", "unary/aten_positive.textproto", "unary/aten_conj_physical.textproto"],
+    },
+    "prims/prims_convert_element_type.textproto": {
+        "overloads": ["prims::convert_element_type"],
+        "targets": ["prims_convert_element_type"],
+        "samples_from": ["copy/aten__to_copy.textproto"],
+    },
+    "prims/prims_copy_to.textproto": {
+        "overloads": ["prims::copy_to"],
+        "targets": ["prims_copy_to"],
+        "samples_from": ["activation_backward/aten_gelu_backward.textproto", "copy/aten_copy_.textproto"],
+    },
+    "prims/prims_digamma.textproto": {
+        "overloads": ["prims::digamma"],
+        "targets": ["prims_digamma"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_deg2rad.textproto", "unary/aten_digamma.textproto"],
+    },
+    "prims/prims_div.textproto": {
+        "overloads": ["prims::div"],
+        "targets": ["prims_div"],
+        "samples_from": ["binary/aten_add_Tensor.textproto", "activation_backward/aten_gelu_backward.textproto", "prims/prims_maximum.textproto"],
+    },
+    "prims/prims_erfcx.textproto": {
+        "overloads": ["prims::erfcx"],
+        "targets": ["prims_erfcx"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_special_erfcx.textproto"],
+    },
+    "prims/prims_exp2.textproto": {
+        "overloads": ["prims::exp2"],
+        "targets": ["prims_exp2"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_exp2.textproto"],
+    },
+    "prims/prims_fmax.textproto": {
+        "overloads": ["prims::fmax"],
+        "targets": ["prims_fmax"],
+        "samples_from": ["binary/aten_add_Tensor.textproto", "activation_backward/aten_gelu_backward.textproto", "prims/prims_maximum.textproto"],
+    },
+    "prims/prims_fmin.textproto": {
+        "overloads": ["prims::fmin"],
+        "targets": ["prims_fmin"],
+        "samples_from": ["binary/aten_add_Tensor.textproto", "activation_backward/aten_gelu_backward.textproto", "prims/prims_maximum.textproto"],
+    },
+    "prims/prims_frexp.textproto": {
+        "overloads": ["prims::frexp"],
+        "targets": ["prims_frexp"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_frexp_Tensor.textproto"],
+    },
+    "prims/prims_gcd.textproto": {
+        "overloads": ["prims::gcd"],
+        "targets": ["prims_gcd"],
+        "samples_from": [],
+    },
+    "prims/prims_hypot.textproto": {
+        "overloads": ["prims::hypot"],
+        "targets": ["prims_hypot"],
+        "samples_from": ["binary/aten_add_Tensor.textproto", "activation_backward/aten_gelu_backward.textproto", "prims/prims_maximum.textproto"],
+    },
+    "prims/prims_igamma.textproto": {
+        "overloads": ["prims::igamma"],
+        "targets": ["prims_igamma"],
+        "samples_from": ["binary/aten_add_Tensor.textproto", "activation_backward/aten_gelu_backward.textproto", "prims/prims_maximum.textproto"],
+    },
+    "prims/prims_igammac.textproto": {
+        "overloads": ["prims::igammac"],
+        "targets": ["prims_igammac"],
+        "samples_from": ["binary/aten_add_Tensor.textproto", "activation_backward/aten_gelu_backward.textproto", "prims/prims_maximum.textproto"],
+    },
+    "prims/prims_log2.textproto": {
+        "overloads": ["prims::log2"],
+        "targets": ["prims_log2"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_abs.textproto", "unary/aten_angle.textproto", "unary/aten_acosh.textproto", "unary/aten_log2.textproto"],
+    },
+    "prims/prims_maximum.textproto": {
+        "overloads": ["prims::maximum"],
+        "targets": ["prims_maximum"],
+        "samples_from": ["binary/aten_add_Tensor.textproto", "activation_backward/aten_gelu_backward.textproto"],
+    },
+    "prims/prims_minimum.textproto": {
+        "overloads": ["prims::minimum"],
+        "targets": ["prims_minimum"],
+        "samples_from": ["binary/aten_add_Tensor.textproto", "activation_backward/aten_gelu_backward.textproto", "prims/prims_maximum.textproto"],
+    },
+    "prims/prims_ndtri.textproto": {
+        "overloads": ["prims::ndtri"],
+        "targets": ["prims_ndtri"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_special_ndtri.textproto"],
+    },
+    "prims/prims_ne.textproto": {
+        "overloads": ["prims::ne"],
+        "targets": ["prims_ne"],
+        "samples_from": ["binary/aten_add_Tensor.textproto", "activation_backward/aten_gelu_backward.textproto", "prims/prims_maximum.textproto"],
+    },
+    "prims/prims_prod.textproto": {
+        "overloads": ["prims::prod"],
+        "targets": ["prims_prod"],
+        "samples_from": ["reductions/aten_amax.textproto", "prims/prims_sum.textproto"],
+    },
+    "prims/prims_reciprocal.textproto": {
+        "overloads": ["prims::reciprocal"],
+        "targets": ["prims_reciprocal"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_deg2rad.textproto", "unary/aten_abs.textproto", "bitwise/aten_bitwise_not.textproto", "unary/aten_ceil.textproto", "unary/aten_cos.textproto", "unary/aten_reciprocal.textproto"],
+    },
+    "prims/prims_rsqrt.textproto": {
+        "overloads": ["prims::rsqrt"],
+        "targets": ["prims_rsqrt"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_abs.textproto", "unary/aten_angle.textproto", "unary/aten_acosh.textproto", "unary/aten_log.textproto", "unary/aten_rsqrt.textproto"],
+    },
+    "prims/prims_sign.textproto": {
+        "overloads": ["prims::sign"],
+        "targets": ["prims_sign"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_deg2rad.textproto", "unary/aten_abs.textproto", "bitwise/aten_bitwise_not.textproto", "unary/aten_ceil.textproto", "unary/aten_sign.textproto"],
+    },
+    "prims/prims_signbit.textproto": {
+        "overloads": ["prims::signbit"],
+        "targets": ["prims_signbit"],
+        "samples_from": ["unary/aten_isfinite.textproto"],
+    },
+    "prims/prims_spherical_bessel_j0.textproto": {
+        "overloads": ["prims::spherical_bessel_j0"],
+        "targets": ["prims_spherical_bessel_j0"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_special_airy_ai.textproto", "unary/aten_special_spherical_bessel_j0.textproto"],
+    },
+    "prims/prims_sum.textproto": {
+        "overloads": ["prims::sum"],
+        "targets": ["prims_sum"],
+        "samples_from": ["reductions/aten_amax.textproto"],
+    },
+    "prims/prims_trunc.textproto": {
+        "overloads": ["prims::trunc"],
+        "targets": ["prims_trunc"],
+        "samples_from": ["unary/aten_isfinite.textproto", "unary/aten_angle.textproto", "unary/aten_deg2rad.textproto", "unary/aten_abs.textproto", "bitwise/aten_bitwise_not.textproto", "unary/aten_ceil.textproto", "unary/aten_trunc.textproto"],
+    },
+    "prims/prims_var.textproto": {
+        "overloads": ["prims::var"],
+        "targets": ["prims_var"],
+        "samples_from": [],
+    },
+    "prims/prims_view_of.textproto": {
+        "overloads": ["prims::view_of"],
+        "targets": ["prims_view_of"],
+        "samples_from": ["unary/aten_isfinite.textproto", "reductions/aten_max.textproto", "views/aten__neg_view_copy.textproto", "views/aten_alias.textproto"],
+    },
+    "prims/prims_zeta.textproto": {
+        "overloads": ["prims::zeta"],
+        "targets": ["prims_zeta"],
+        "samples_from": ["binary/aten_add_Tensor.textproto", "activation_backward/aten_gelu_backward.textproto", "prims/prims_maximum.textproto"],
     },
     "reductions/aten__aminmax.textproto": {
         "overloads": ["aten::_aminmax", "aten::_aminmax.out"],
@@ -2203,6 +2408,11 @@ OP_GROUPS = {
         "overloads": ["aten::kthvalue", "aten::kthvalue.values"],
         "targets": ["aten_kthvalue", "aten_kthvalue_values"],
         "samples_from": [],
+    },
+    "reductions/aten_linalg__powsum.textproto": {
+        "overloads": ["aten::linalg__powsum"],
+        "targets": ["aten_linalg__powsum"],
+        "samples_from": ["unary/aten_isfinite.textproto"],
     },
     "reductions/aten_linalg_vector_norm.textproto": {
         "overloads": ["aten::linalg_vector_norm", "aten::linalg_vector_norm.out"],

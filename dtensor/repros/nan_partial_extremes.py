@@ -1,4 +1,5 @@
-"""DTensor bug: nan_to_num, sign, sgn, fmax and fmin keep Partial(max)
+"""DTensor bug: nan_to_num, sign, sgn, fmax and fmin (aten's and prims')
+keep Partial(max)
 (and Partial(min)), and bucketize keeps Partial(min), but they map nan to
 a number (bucketize: to the top bucket), and a Partial(max) nan is nan on
 one rank and finite on the others (the max over ranks of the parts is
@@ -9,7 +10,8 @@ finite part's image, not the number. _foreach_sign does the same per list
 position.
 
 DTensor's rules: aten.nan_to_num.default, aten.sign.default,
-aten.sgn.default, aten.fmax.default, aten.fmin.default with P(max) ->
+aten.sgn.default, aten.fmax.default, aten.fmin.default, prims.fmax.default,
+prims.fmin.default with P(max) ->
 P(max) and P(min) -> P(min) (torch 2.13,
 torch/distributed/tensor/_ops/_pointwise_ops.py: these ops are listed
 among the monotone pointwise ops whose Partial(max/min) inputs are kept;
@@ -47,6 +49,7 @@ cases = [  # (name, function, the Partial's reduce op)
     ("nan_to_num", lambda t, o: t.nan_to_num(nan=0.0), "max"),
     ("sign", lambda t, o: torch.sign(t), "max"),
     ("fmax", lambda t, o: torch.fmax(t, o), "max"),
+    ("prims.fmax", lambda t, o: torch.ops.prims.fmax(t, o), "max"),
     ("bucketize", lambda t, o: torch.bucketize(t, replicated(boundaries) if isinstance(t, DTensor)
                                                else boundaries), "min"),
 ]

@@ -27,6 +27,7 @@ FAMILIES = [
     "matrix",
     "normalization",
     "pooling",
+    "prims",
     "reductions",
     "reshape",
     "scans",
@@ -59,7 +60,13 @@ FAMILY_SRCS = {
 
 # The families a family's strategies query through the registry, by family:
 # the foreach family applies the element op's registered strategy per list
-# position (foreach.cc), so its library links the families of those ops.
+# position (foreach.cc), and a prim takes its aten operator's rules
+# (prims.cc), so their libraries link the families of those ops. A label
+# ("//...") is a further library: the prims' definitions
+# (shrt/ops/prims.h), which the prims family's specs run, and whose
+# prims::prod has its row in the reductions family's table.
 FAMILY_DEPS = {
     "foreach": ["binary", "clamp", "copy", "matrix", "reductions", "ternary", "unary"],
+    "prims": ["binary", "bitwise", "comparison", "copy", "reductions", "unary", "views"],
+    "reductions": ["//shrt/ops:prims"],
 }

@@ -464,6 +464,9 @@ const bool kRegistered = RegisterForeachOps({
     {"aten::_foreach_pow.ScalarList", "aten::pow.Tensor_Scalar"},
     // A 0-d max per position: reductions.cc's full max.
     {"aten::_foreach_max", "aten::max"},
+    // A 0-d sum(|x|^ord) per position: reductions.cc's linalg__powsum over
+    // every dim.
+    {"aten::_foreach_powsum.Scalar", "aten::linalg__powsum"},
 });
 
 SHRT_REGISTER_STRATEGY("aten::_foreach_norm.Scalar",

@@ -74,6 +74,14 @@
 //   - out = xhat * weight[c] + bias[c]: AffineRules with input R.
 //   .out has no CPU kernel in libtorch 1.13 (excluded in the spec).
 //
+// aten::_native_batch_norm_legit.no_stats(input, weight?, bias?, training,
+//   momentum, eps) is native_batch_norm without running statistics (its
+//   CPU kernel calls batch_norm_cpu with undefined ones:
+//   aten/src/ATen/native/Normalization.cpp _batch_norm_legit_no_stats_cpu)
+//   and takes its rules. The overload with running statistics has no
+//   strategy: the CPU kernel updates C statistics in running statistics
+//   of any size, unchecked, so a chunk of them is written past its end.
+//
 // aten::batch_norm (composite, returns out only): training as above
 // (AffineRules with out alone). Eval mode (training=false) is per element:
 //   out = (x - running_mean[c]) * k[c] + bias[c], k = weight / sqrt(running_var + eps),
@@ -485,6 +493,7 @@ SHRT_REGISTER_STRATEGY("aten::native_batch_norm_backward", BatchNormBackward);
 SHRT_REGISTER_STRATEGY("aten::_fused_rms_norm", RmsNorm);
 SHRT_REGISTER_STRATEGY("aten::native_group_norm_backward", GroupNormBackward);
 SHRT_REGISTER_STRATEGY("aten::native_batch_norm", NativeBatchNorm);
+SHRT_REGISTER_STRATEGY("aten::_native_batch_norm_legit.no_stats", NativeBatchNorm);
 SHRT_REGISTER_STRATEGY("aten::batch_norm", BatchNorm);
 SHRT_REGISTER_STRATEGY("aten::native_group_norm", GroupNorm);
 SHRT_REGISTER_STRATEGY("aten::layer_norm", LayerNormComposite);

@@ -1,6 +1,6 @@
 // Strategies for pooling ops: avg / max pools over k = 1, 2, 3 trailing
-// spatial dims, their adaptive forms, the max pools that also return
-// indices, and the backward and inverse pools (PlaneRules). Input is [N, C, *spatial] (batched) or [C, *spatial]
+// spatial dims, their adaptive and fractional forms, the max pools that
+// also return indices, and the backward and inverse pools (PlaneRules). Input is [N, C, *spatial] (batched) or [C, *spatial]
 // (unbatched); every output keeps the leading dims and pools each
 // (sample, channel) plane on its own.
 //
@@ -159,6 +159,22 @@ absl::StatusOr<std::vector<Rule>> Unpool(const OpArgs& args) {
   return PlaneRules(args, /*copies=*/true, /*shape_only=*/-1);
 }
 
+// fractional_max_pool{2,3}d(self, kernel_size, output_size, random_samples)
+// is a max pool with indices whose windows start at offsets drawn per
+// (sample, channel) plane from random_samples [N, C, k] (the CPU kernels'
+// randomSamples[batch][plane]; [1, C, k] for an unbatched self): the
+// samples shard with a batched self's batch dim, and the kernels reject an
+// empty channel or spatial dim as the max pools do, so only the batch dim
+// of a batched self is claimed. No Partial rule (indices, see the header).
+template <int kSpatial>
+absl::StatusOr<std::vector<Rule>> FractionalPool(const OpArgs& args) {
+  RuleSet rules(args);
+  if (args.inputs().size() != 2 || args.inputs()[0].ndim() != kSpatial + 2) return rules.Take();
+  const Placement s = Placement::Shard(0);
+  rules.Add({s, s}, {s, s});
+  return rules.Take();
+}
+
 constexpr Kind kLin = Kind::kLinear;
 constexpr Kind kMx = Kind::kMax;
 constexpr Kind kIdx = Kind::kWithIndices;
@@ -183,6 +199,8 @@ SHRT_REGISTER_STRATEGY("aten::max_pool3d_with_indices", (Pool<3, kIdx, kBatch>))
 SHRT_REGISTER_STRATEGY("aten::adaptive_max_pool1d", (Pool<1, kIdx, kDim0>));
 SHRT_REGISTER_STRATEGY("aten::adaptive_max_pool2d", (Pool<2, kIdx, kDim0>));
 SHRT_REGISTER_STRATEGY("aten::adaptive_max_pool3d", (Pool<3, kIdx, kDim0>));
+SHRT_REGISTER_STRATEGY("aten::fractional_max_pool2d", FractionalPool<2>);
+SHRT_REGISTER_STRATEGY("aten::fractional_max_pool3d", FractionalPool<3>);
 SHRT_REGISTER_STRATEGY("aten::max_pool2d_with_indices_backward", PlaneBackward);
 SHRT_REGISTER_STRATEGY("aten::_adaptive_avg_pool2d_backward", PlaneBackward);
 SHRT_REGISTER_STRATEGY("aten::max_unpool2d", Unpool);

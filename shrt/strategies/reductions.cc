@@ -1,7 +1,16 @@
 // Strategies for reductions over a set of dims D (sum, mean, amax, max.dim,
 // argmax, prod, all/any, var/std, norms, logsumexp, nansum; aminmax,
 // _aminmax, nanmean, std_mean/var_mean, count_nonzero, median/nanmedian,
-// mode, kthvalue, trace, dist, frobenius_norm, special_logsumexp).
+// mode, kthvalue, trace, dist, frobenius_norm, special_logsumexp; and
+// linalg__powsum, sum(|x|^ord) over D (no Partial input: |x|^ord is not
+// additive, and not monotone through |x|; S(d in D) -> P(sum) for every ord,
+// an empty chunk summing to 0; on a size-1 reduced dim also P(max), the
+// values |x|^ord being >= 0; one reduced element is |x|^ord, multiplicative
+// for a finite ord: P(product) -> P(product); ord = 0 counts the reduced
+// elements whatever their values: every P(op) -> R); prims::prod, whose `dims` list reduces nothing
+// when empty: torch/_prims
+// _prod_aten returns a copy, where aten's empty dim list reduces every dim.
+// prims::sum and prims::var take aten's rules in prims.cc).
 //
 // These follow DTensor's common_reduction_strategy
 // (torch/distributed/tensor/_ops/_math_ops.py): a shard on a dim outside D
@@ -109,6 +118,7 @@ enum class DimArg {
   kOptInt,    // int? dim: None flattens (argmax/argmin): no shard rule
   kOptIntAll, // int? dim: None reduces every dim (aminmax, count_nonzero)
   kAll,       // no dim argument: every dim
+  kDims,      // int[] dims of prims::prod: the listed dims, none for []
 };
 
 // What a reduction does with the values of the reduced elements.
@@ -143,6 +153,8 @@ struct ReductionOp {
   // kthvalue): never Partial; on a single reduced element it is 0 on every
   // rank, i.e. R.
   bool index_second = false;
+  // The name of the dim argument: "dim" for aten, "dims" for prims.
+  const char* dim_name = "dim";
 };
 
 // True when a Partial input stays a Partial of the same values through the
@@ -161,11 +173,13 @@ bool ValuePreserving(const OpArgs& args) {
 }
 
 // The normalised reduced dims, or nullopt when the op flattens (no rules).
-std::optional<std::set<int64_t>> ReducedDims(const OpArgs& args, DimArg kind) {
+std::optional<std::set<int64_t>> ReducedDims(const OpArgs& args, const ReductionOp& op) {
+  const DimArg kind = op.dim_arg;
   const int64_t n = args.inputs()[0].ndim();
   std::set<int64_t> dims;
   std::optional<std::vector<int64_t>> list;
-  if (kind != DimArg::kAll) list = args.GetIntList("dim");
+  if (kind != DimArg::kAll) list = args.GetIntList(op.dim_name);
+  if (kind == DimArg::kDims && (!list || list->empty())) return dims;
   if (kind == DimArg::kOptInt && !list) return std::nullopt;
   if (kind == DimArg::kOptIntAll && !list) list.emplace();
   if (n == 0) return dims;  // 0-d: dim 0 / -1 reduce a single element
@@ -182,7 +196,7 @@ absl::StatusOr<std::vector<Rule>> ReductionRules(const OpArgs& args, const Reduc
   std::vector<Rule> rules;
   const TensorMeta& self = args.inputs()[0];
   const int64_t n = self.ndim();
-  const std::optional<std::set<int64_t>> reduced = ReducedDims(args, op.dim_arg);
+  const std::optional<std::set<int64_t>> reduced = ReducedDims(args, op);
   if (!reduced) return rules;
   const bool keepdim = args.GetBool("keepdim").value_or(false);
   const int64_t out_ndim = keepdim ? n : n - static_cast<int64_t>(reduced->size());
@@ -360,6 +374,8 @@ const std::vector<ReductionOp>& Ops() {
       {"aten::argmin", DimArg::kOptInt, {}, {}, Unit::kNone},
       {"aten::prod", DimArg::kAll, {"P(product)"}, {"P(product) -> P(product)"}, Unit::kIdentity},
       {"aten::prod.dim_int", DimArg::kInt, {"P(product)"}, {"P(product) -> P(product)"}, Unit::kIdentity},
+      // prims::prod over each of `dims` in turn; no dim for [] (a copy).
+      {"prims::prod", DimArg::kDims, {"P(product)"}, {"P(product) -> P(product)"}, Unit::kIdentity, {}, false, false, "dims"},
       {"aten::var.correction", DimArg::kIntList, {}, {}, Unit::kNone},
       {"aten::var.dim", DimArg::kIntList, {}, {}, Unit::kNone},
       {"aten::std.correction", DimArg::kIntList, {}, {}, Unit::kNone},
@@ -417,6 +433,17 @@ const bool kRegistered = [] {
   });
   StrategyRegistrar("aten::frobenius_norm.dim", [](const OpArgs& args) {
     return ReductionRules(args, NormOp("aten::frobenius_norm.dim", DimArg::kIntList, 2.0));
+  });
+  StrategyRegistrar("aten::linalg__powsum", [](const OpArgs& args) {
+    const double ord = NormOrder(args, "ord");
+    ReductionOp op{"aten::linalg__powsum", DimArg::kIntList, {"P(sum)"}, {},
+                   std::isfinite(ord) ? Unit::kAbs : Unit::kNone, {"P(sum)", "P(max)"}};
+    // ord = 0 counts the elements (pow(x, 0) = 1, nan and inf included).
+    if (ord == 0) {
+      op.partial_rules = {"P(sum) -> R", "P(avg) -> R", "P(max) -> R", "P(min) -> R",
+                          "P(product) -> R"};
+    }
+    return ReductionRules(args, op);
   });
   StrategyRegistrar("aten::trace", TraceRules);
   StrategyRegistrar("aten::dist", DistRules);

@@ -6,8 +6,9 @@
 // overload is judged when its spec's samples were asked about; every other
 // registration is listed with the first reason that applies:
 //   - it is not in libtorch's dispatcher: registered from Python only
-//     (torch/_prims/__init__.py defines the prims ops, which C++ ground
-//     truth cannot call);
+//     (torch/_prims/__init__.py defines the prims ops; shrt/ops/prims.h
+//     defines in C++ those DTensor has rules for on torch 2.13, so this
+//     names a prim a later torch adds);
 //   - its checkability category is not "checkable"
 //     (shrt/report/checkability.h CategoryOf: random, no dense CPU kernel,
 //     ...), with the not_checkable file's reason where it gives one;

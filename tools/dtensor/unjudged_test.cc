@@ -16,7 +16,7 @@ TEST(UnjudgedRegistrationsTest, EachWithTheFirstReasonThatApplies) {
   ASSERT_TRUE(file.ok()) << file.status();
   const std::map<std::string, std::string> registered = {
       {"aten::add.Tensor", "single_dim"},
-      {"prims::sum", "single_dim"},
+      {"prims::xor_sum", "single_dim"},
       {"aten::bernoulli", "single_dim"},
       {"aten::_scaled_dot_product_flash_attention", "op_strategy"},
       {"aten::nonzero", "op_strategy"},
@@ -33,7 +33,7 @@ TEST(UnjudgedRegistrationsTest, EachWithTheFirstReasonThatApplies) {
                           FieldsAre("aten::bernoulli", "random"),
                           FieldsAre("aten::nonzero",
                                     "data dependent shape: one row per nonzero element"),
-                          FieldsAre("prims::sum",
+                          FieldsAre("prims::xor_sum",
                                     "not in libtorch's dispatcher (registered from Python)")));
 }
 
