@@ -1289,6 +1289,11 @@ OP_GROUPS = {
         "targets": ["aten__foreach_pow_Scalar", "aten__foreach_pow__Scalar", "aten__foreach_pow_Scalar_out"],
         "samples_from": ["foreach/aten__foreach_add_Scalar.textproto"],
     },
+    "foreach/aten__foreach_pow_ScalarAndTensor.textproto": {
+        "overloads": ["aten::_foreach_pow.ScalarAndTensor"],
+        "targets": ["aten__foreach_pow_ScalarAndTensor"],
+        "samples_from": ["foreach/aten__foreach_add_Scalar.textproto"],
+    },
     "foreach/aten__foreach_pow_ScalarList.textproto": {
         "overloads": ["aten::_foreach_pow.ScalarList", "aten::_foreach_pow_.ScalarList", "aten::_foreach_pow.ScalarList_out"],
         "targets": ["aten__foreach_pow_ScalarList", "aten__foreach_pow__ScalarList", "aten__foreach_pow_ScalarList_out"],

@@ -462,6 +462,7 @@ const bool kRegistered = RegisterForeachOps({
     {"aten::_foreach_pow.List", "aten::pow.Tensor_Tensor"},
     {"aten::_foreach_pow.Scalar", "aten::pow.Tensor_Scalar"},
     {"aten::_foreach_pow.ScalarList", "aten::pow.Tensor_Scalar"},
+    {"aten::_foreach_pow.ScalarAndTensor", "aten::pow.Scalar"},
     // A 0-d max per position: reductions.cc's full max.
     {"aten::_foreach_max", "aten::max"},
     // A 0-d sum(|x|^ord) per position: reductions.cc's linalg__powsum over
