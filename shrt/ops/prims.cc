@@ -1,13 +1,16 @@
 #include "shrt/ops/prims.h"
 
 #include <algorithm>
+#include <map>
 #include <string>
 #include <vector>
 
 #include "ATen/core/Tensor.h"
 #include "ATen/core/dispatch/Dispatcher.h"
 #include "ATen/core/stack.h"
+#include "absl/status/statusor.h"
 #include "c10/util/Exception.h"
+#include "shrt/ops/overload_name.h"
 #include "torch/library.h"
 
 namespace shrt {
@@ -80,19 +83,29 @@ std::string PrimName(const PrimOp& prim) { return "prims::" + NameOf(prim); }
 
 namespace {
 
-const PrimOp& RowOf(const c10::OperatorHandle& op) {
-  const std::string& name = op.operator_name().name;  // "prims::abs"
-  for (const PrimOp& prim : PrimOps()) {
-    if (name == PrimName(prim)) return prim;
-  }
-  TORCH_CHECK(false, name, " is not in shrt/ops/prims.cc's table");
-}
+// A prim's row and its aten operator, found once per process: the kernel
+// runs on every operator call of ground truth.
+struct Resolved {
+  const PrimOp* prim;
+  c10::OperatorHandle aten;
+};
 
-c10::OperatorHandle AtenOf(const PrimOp& prim) {
-  const std::string aten = prim.aten;
-  const size_t dot = aten.find('.');
-  return c10::Dispatcher::singleton().findSchemaOrThrow(
-      aten.substr(0, dot).c_str(), dot == std::string::npos ? "" : aten.c_str() + dot + 1);
+const Resolved& ResolvedOf(const c10::OperatorHandle& op) {
+  static const auto* table = [] {
+    auto* t = new std::map<std::string, Resolved>;
+    for (const PrimOp& prim : PrimOps()) {
+      const absl::StatusOr<c10::OperatorName> aten = ParseOverloadName(prim.aten);
+      TORCH_CHECK(aten.ok(), aten.status().ToString());
+      t->emplace(PrimName(prim),
+                 Resolved{&prim, c10::Dispatcher::singleton().findSchemaOrThrow(
+                                     aten->name.c_str(), aten->overload_name.c_str())});
+    }
+    return t;
+  }();
+  const auto it = table->find(op.operator_name().name);  // "prims::abs"
+  TORCH_CHECK(it != table->end(), op.operator_name().name,
+              " is not in shrt/ops/prims.cc's table");
+  return it->second;
 }
 
 // _prim_elementwise_meta: check_same_dtype, then check_same_shape with
@@ -140,11 +153,12 @@ void CallWithDefaults(const c10::OperatorHandle& aten, torch::jit::Stack* stack,
 }
 
 void RunPrim(const c10::OperatorHandle& op, torch::jit::Stack* stack) {
-  const PrimOp& prim = RowOf(op);
+  const Resolved& resolved = ResolvedOf(op);
+  const PrimOp& prim = *resolved.prim;
+  const c10::OperatorHandle& aten = resolved.aten;
   const std::string name = NameOf(prim);
   const size_t n = op.schema().arguments().size();
   const c10::ArrayRef<c10::IValue> args = torch::jit::last(*stack, n);
-  const c10::OperatorHandle aten = AtenOf(prim);
   switch (prim.kind) {
     case PrimKind::kElementwise:
       CheckElementwise(name, args);

@@ -8,6 +8,7 @@
 #include "ATen/core/stack.h"
 #include "gmock/gmock.h"
 #include "gtest/gtest.h"
+#include "shrt/ops/overload_name.h"
 
 namespace shrt {
 namespace {
@@ -17,9 +18,10 @@ namespace {
 // The test makes its tensors through the dispatcher too: this layer does
 // not reach ATen's functions (shrt/spec/aten_functions.h).
 std::vector<c10::IValue> Call(const std::string& op, std::vector<c10::IValue> args) {
-  const size_t dot = op.find('.');
+  const absl::StatusOr<c10::OperatorName> name = ParseOverloadName(op);
+  EXPECT_TRUE(name.ok()) << name.status();
   const c10::OperatorHandle handle = c10::Dispatcher::singleton().findSchemaOrThrow(
-      op.substr(0, dot).c_str(), dot == std::string::npos ? "" : op.c_str() + dot + 1);
+      name->name.c_str(), name->overload_name.c_str());
   const std::vector<c10::Argument>& params = handle.schema().arguments();
   for (size_t i = args.size(); i < params.size(); ++i) args.push_back(*params[i].default_value());
   torch::jit::Stack stack(args.begin(), args.end());
@@ -41,13 +43,9 @@ TEST(PrimsTest, EveryPrimAndItsAtenOperatorAreInTheDispatcher) {
   for (const PrimOp& prim : PrimOps()) {
     const std::string name = PrimName(prim);
     EXPECT_TRUE(c10::Dispatcher::singleton().findSchema({name, ""}).has_value()) << name;
-    const std::string aten = prim.aten;
-    const size_t dot = aten.find('.');
-    EXPECT_TRUE(c10::Dispatcher::singleton()
-                    .findSchema({aten.substr(0, dot),
-                                 dot == std::string::npos ? "" : aten.substr(dot + 1)})
-                    .has_value())
-        << aten;
+    const absl::StatusOr<c10::OperatorName> aten = ParseOverloadName(prim.aten);
+    ASSERT_TRUE(aten.ok()) << aten.status();
+    EXPECT_TRUE(c10::Dispatcher::singleton().findSchema(*aten).has_value()) << prim.aten;
   }
 }
 
