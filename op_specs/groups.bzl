@@ -959,9 +959,9 @@ OP_GROUPS = {
         "targets": ["aten_clone", "aten_clone_out"],
         "samples_from": ["unary/aten_isfinite.textproto"],
     },
-    "copy/aten_copy_.textproto": {
-        "overloads": ["aten::copy_"],
-        "targets": ["aten_copy_"],
+    "copy/aten_copy.textproto": {
+        "overloads": ["aten::copy", "aten::copy_", "aten::copy.out"],
+        "targets": ["aten_copy", "aten_copy_", "aten_copy_out"],
         "samples_from": ["activation_backward/aten_gelu_backward.textproto"],
     },
     "copy/aten_fill__Scalar.textproto": {
@@ -1069,6 +1069,11 @@ OP_GROUPS = {
         "targets": ["aten__foreach_addcdiv_ScalarList", "aten__foreach_addcdiv__ScalarList", "aten__foreach_addcdiv_ScalarList_out"],
         "samples_from": ["foreach/aten__foreach_addcmul_ScalarList.textproto"],
     },
+    "foreach/aten__foreach_addcdiv_Tensor.textproto": {
+        "overloads": ["aten::_foreach_addcdiv.Tensor", "aten::_foreach_addcdiv_.Tensor", "aten::_foreach_addcdiv.Tensor_out"],
+        "targets": ["aten__foreach_addcdiv_Tensor", "aten__foreach_addcdiv__Tensor", "aten__foreach_addcdiv_Tensor_out"],
+        "samples_from": ["foreach/aten__foreach_addcmul_Tensor.textproto"],
+    },
     "foreach/aten__foreach_addcmul_Scalar.textproto": {
         "overloads": ["aten::_foreach_addcmul.Scalar", "aten::_foreach_addcmul_.Scalar", "aten::_foreach_addcmul.Scalar_out"],
         "targets": ["aten__foreach_addcmul_Scalar", "aten__foreach_addcmul__Scalar", "aten__foreach_addcmul_Scalar_out"],
@@ -1077,6 +1082,11 @@ OP_GROUPS = {
     "foreach/aten__foreach_addcmul_ScalarList.textproto": {
         "overloads": ["aten::_foreach_addcmul.ScalarList", "aten::_foreach_addcmul_.ScalarList", "aten::_foreach_addcmul.ScalarList_out"],
         "targets": ["aten__foreach_addcmul_ScalarList", "aten__foreach_addcmul__ScalarList", "aten__foreach_addcmul_ScalarList_out"],
+        "samples_from": [],
+    },
+    "foreach/aten__foreach_addcmul_Tensor.textproto": {
+        "overloads": ["aten::_foreach_addcmul.Tensor", "aten::_foreach_addcmul_.Tensor", "aten::_foreach_addcmul.Tensor_out"],
+        "targets": ["aten__foreach_addcmul_Tensor", "aten__foreach_addcmul__Tensor", "aten__foreach_addcmul_Tensor_out"],
         "samples_from": [],
     },
     "foreach/aten__foreach_asin.textproto": {
@@ -1374,15 +1384,30 @@ OP_GROUPS = {
         "targets": ["aten__foreach_trunc", "aten__foreach_trunc_", "aten__foreach_trunc_out"],
         "samples_from": ["foreach/aten__foreach_ceil.textproto"],
     },
+    "foreach/aten__foreach_zero.textproto": {
+        "overloads": ["aten::_foreach_zero", "aten::_foreach_zero_", "aten::_foreach_zero.out"],
+        "targets": ["aten__foreach_zero", "aten__foreach_zero_", "aten__foreach_zero_out"],
+        "samples_from": ["foreach/aten__foreach_ceil.textproto", "foreach/aten__foreach_abs.textproto"],
+    },
     "foreach/aten__fused_adam.textproto": {
         "overloads": ["aten::_fused_adam", "aten::_fused_adam_"],
         "targets": ["aten__fused_adam", "aten__fused_adam_"],
+        "samples_from": [],
+    },
+    "foreach/aten__fused_adam_tensor_lr.textproto": {
+        "overloads": ["aten::_fused_adam.tensor_lr", "aten::_fused_adam_.tensor_lr"],
+        "targets": ["aten__fused_adam_tensor_lr", "aten__fused_adam__tensor_lr"],
         "samples_from": [],
     },
     "foreach/aten__fused_adamw.textproto": {
         "overloads": ["aten::_fused_adamw", "aten::_fused_adamw_"],
         "targets": ["aten__fused_adamw", "aten__fused_adamw_"],
         "samples_from": ["foreach/aten__fused_adam.textproto"],
+    },
+    "foreach/aten__fused_adamw_tensor_lr.textproto": {
+        "overloads": ["aten::_fused_adamw.tensor_lr", "aten::_fused_adamw_.tensor_lr"],
+        "targets": ["aten__fused_adamw_tensor_lr", "aten__fused_adamw__tensor_lr"],
+        "samples_from": ["foreach/aten__fused_adam_tensor_lr.textproto"],
     },
     "indexing/aten__index_put_impl.textproto": {
         "overloads": ["aten::_index_put_impl", "aten::_index_put_impl_", "aten::_index_put_impl.out"],
@@ -2019,6 +2044,11 @@ OP_GROUPS = {
         "targets": ["aten_native_layer_norm", "aten_native_layer_norm_out"],
         "samples_from": [],
     },
+    "normalization/aten_native_layer_norm_backward.textproto": {
+        "overloads": ["aten::native_layer_norm_backward", "aten::native_layer_norm_backward.out"],
+        "targets": ["aten_native_layer_norm_backward", "aten_native_layer_norm_backward_out"],
+        "samples_from": [],
+    },
     "normalization/aten_norm_except_dim.textproto": {
         "overloads": ["aten::norm_except_dim"],
         "targets": ["aten_norm_except_dim"],
@@ -2187,7 +2217,7 @@ OP_GROUPS = {
     "prims/prims_copy_to.textproto": {
         "overloads": ["prims::copy_to"],
         "targets": ["prims_copy_to"],
-        "samples_from": ["activation_backward/aten_gelu_backward.textproto", "copy/aten_copy_.textproto"],
+        "samples_from": ["activation_backward/aten_gelu_backward.textproto", "copy/aten_copy.textproto"],
     },
     "prims/prims_digamma.textproto": {
         "overloads": ["prims::digamma"],
@@ -3198,6 +3228,11 @@ OP_GROUPS = {
         "overloads": ["aten::polygamma", "aten::polygamma.out", "aten::special_polygamma", "aten::special_polygamma.out"],
         "targets": ["aten_polygamma", "aten_polygamma_out", "aten_special_polygamma", "aten_special_polygamma_out"],
         "samples_from": [],
+    },
+    "unary/aten_polygamma_.textproto": {
+        "overloads": ["aten::polygamma_"],
+        "targets": ["aten_polygamma_"],
+        "samples_from": ["unary/aten_polygamma.textproto"],
     },
     "unary/aten_positive.textproto": {
         "overloads": ["aten::positive"],

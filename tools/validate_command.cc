@@ -56,20 +56,22 @@ absl::StatusOr<FileSnapshot> CheckHtmlPath(const std::string& path) {
 }
 
 // The DTensor registrations an `--all` run does not judge: those without a
-// spec in `by_op` (tools/dtensor/unjudged.h), with the spec tree's
-// exclusions and not_checkable file. Errors: the file's.
+// spec in `by_op`, or none of whose samples DTensor was asked about
+// (tools/dtensor/unjudged.h), with the spec tree's exclusions and
+// not_checkable file. Errors: the file's.
 absl::StatusOr<std::vector<UnjudgedRegistration>> Unjudged(
     const DTensorClaims& dtensor, const std::map<std::string, const LoadedSpec*>& by_op,
     const std::string& spec_dir) {
   absl::StatusOr<NotCheckableFile> not_checkable = NotCheckableFileOf(spec_dir);
   if (!not_checkable.ok()) return not_checkable.status();
-  std::set<std::string> judged;
+  std::set<std::string> judged, unasked;
   std::map<std::string, std::string> excluded;
   for (const auto& [op, spec] : by_op) {
-    judged.insert(op);
+    absl::StatusOr<c10::OperatorName> name = ParseOverloadName(op);
+    (name.ok() && dtensor.NoneAsked(*name) ? unasked : judged).insert(op);
     for (const ExcludedVariant& x : spec->proto().exclude()) excluded[x.op()] = x.reason();
   }
-  return UnjudgedRegistrations(dtensor.Registered(), judged, excluded, *not_checkable);
+  return UnjudgedRegistrations(dtensor.Registered(), judged, unasked, excluded, *not_checkable);
 }
 
 }  // namespace

@@ -9,13 +9,15 @@ DTensor's rules (torch 2.13, torch/distributed/tensor/_ops/):
       all_partial_preserving_unary_ops / _ALL_PARTIAL_PRESERVING_RULES;
       (aten.to.dtype is CompositeImplicit: it reaches DTensor, instead of
       _to_copy whose rule is dtype-aware, under torch.inference_mode())
-  aten.copy_, prims.copy_to  P(sum), P(sum) -> P(sum)  _pointwise_ops.py, the
+  aten.copy_, aten.copy.out, prims.copy_to  P(sum), P(sum) -> P(sum)
+      _pointwise_ops.py, the
       all_partial_preserving_binary_ops / _ALL_PARTIAL_BINARY_PRESERVING_RULES
       (int64 self, float src)
   aten.avg_pool2d P(sum) -> P(sum)         _math_ops.py, pooling_strategy
       (Partial for AVG_POOL_OPS also for integer inputs)
 Found by ShRT: bazel run //tools:shrt -- validate --dtensor --op=aten::to.dtype
-(and --op=aten::copy_ or prims::copy_to, sample f32_into_int64;
+(and --op=aten::copy_, aten::copy.out or prims::copy_to, sample
+f32_into_int64;
 --op=aten::avg_pool2d, sample
 int64) --world_size=4.
 
@@ -35,7 +37,8 @@ from torch.distributed.tensor import DTensor, Partial
 W = 4
 x = torch.tensor([[0.6, 1.2, 2.0], [3.4, 5.0, 7.8]])  # float32
 xi = torch.ones(1, 1, 2, 2, dtype=torch.int64)  # int64, one 2x2 window
-want = {"to": x.to(torch.int64), "copy_": x.to(torch.int64), "prims.copy_to": x.to(torch.int64),
+want = {"to": x.to(torch.int64), "copy_": x.to(torch.int64), "copy.out": x.to(torch.int64),
+        "prims.copy_to": x.to(torch.int64),
         "avg_pool2d": F.avg_pool2d(xi, 2)}
 
 dist.init_process_group("fake", store=dist.HashStore(), rank=0, world_size=W)
@@ -49,6 +52,9 @@ with LocalTensorMode(frozenset(range(W))):
         outs = {"to": dx.to(torch.int64)}
     dself = partial({r: torch.zeros(x.shape, dtype=torch.int64) for r in range(W)}, x)
     outs["copy_"] = dself.copy_(dx)
+    dself = partial({r: torch.zeros(x.shape, dtype=torch.int64) for r in range(W)}, x)
+    dout = partial({r: torch.zeros(x.shape, dtype=torch.int64) for r in range(W)}, x)
+    outs["copy.out"] = torch.ops.aten.copy.out(dself, dx, out=dout)
     dself = partial({r: torch.zeros(x.shape, dtype=torch.int64) for r in range(W)}, x)
     outs["prims.copy_to"] = torch.ops.prims.copy_to(dself, dx)
     # xi as W one-hot parts: rank r holds the window's element r.

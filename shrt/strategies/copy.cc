@@ -1,6 +1,6 @@
 // Strategies for copies, conversions and fills: clone, _to_copy, to.dtype,
 // lift_fresh_copy (a plain copy),
-// copy_, fill_ and the *_like constructors with a defined value
+// copy, fill_ and the *_like constructors with a defined value
 // (zeros_like, ones_like, full_like; empty_like and rand_like have
 // undefined or random values and get no strategy).
 //
@@ -9,10 +9,15 @@
 //     dtype; float -> float and int -> float; int widening; float -> int
 //     truncates: only max/min; int narrowing wraps: only sum/product; no
 //     Partial on bool);
-//   - copy_ writes src (broadcast, converted) into self and keeps self's
-//     placement: the pointwise shard rules of (self, src), self P(op) with
-//     src P(op) when the conversion commutes, and self P(avg|max|min) with
-//     a Replicate src (identical values on every rank);
+//   - copy(self, src) is src broadcast to self's shape and converted to
+//     self's dtype; self's values are never read. Its rules: the pointwise
+//     shard rules of (self, src) whose output keeps self's placement (the
+//     output has self's local shape), and, with self whole on every rank
+//     (R or any Partial), src's placement R or P(op) (the conversion
+//     commuting) passed on to the output; self P(avg|max|min) with a
+//     Replicate src also gives that Partial (identical values on every
+//     rank). copy_ and copy.out derive theirs (variant_rules.h): copy_
+//     keeps the rules whose output keeps self's placement.
 //   - fills and *_like write a constant c that does not depend on the
 //     input's values: S(d) -> S(d) keeps the chunk shapes; a Partial input
 //     has the full shape, so it gives R; the constant on every rank keeps
@@ -45,8 +50,8 @@ absl::StatusOr<std::vector<Rule>> CopyRules(const OpArgs& args) {
   return rules.Take();
 }
 
-// copy_(self, src): src broadcast and converted into self.
-absl::StatusOr<std::vector<Rule>> CopyInPlaceRules(const OpArgs& args) {
+// copy(self, src): src broadcast to self's shape and converted.
+absl::StatusOr<std::vector<Rule>> CopyIntoRules(const OpArgs& args) {
   RuleSet rules(args);
   if (args.inputs().size() != 2 || args.outputs().size() != 1) return rules.Take();
   const TensorMeta& self = args.inputs()[0];
@@ -54,9 +59,14 @@ absl::StatusOr<std::vector<Rule>> CopyInPlaceRules(const OpArgs& args) {
   for (const Rule& r : PointwiseShardRules(args)) {
     if (r.inputs[0] == r.outputs[0]) rules.Add(r.inputs, r.outputs);
   }
-  for (ReduceOp op : kAllReduceOps) {
-    if (ConversionKeeps(src.dtype, self.dtype, op)) {
-      rules.Add({P::Partial(op), P::Partial(op)}, {P::Partial(op)});
+  std::vector<P> whole = {P::Replicate()};  // self's placements that hold its full shape
+  for (ReduceOp op : kAllReduceOps) whole.push_back(P::Partial(op));
+  for (const P& s : whole) {
+    rules.Add({s, P::Replicate()}, {P::Replicate()});
+    for (ReduceOp op : kAllReduceOps) {
+      if (ConversionKeeps(src.dtype, self.dtype, op)) {
+        rules.Add({s, P::Partial(op)}, {P::Partial(op)});
+      }
     }
   }
   for (ReduceOp op : kIdempotentReduceOps) rules.Add({P::Partial(op), P::Replicate()}, {P::Partial(op)});
@@ -101,7 +111,7 @@ SHRT_REGISTER_STRATEGY("aten::clone", CopyRules);
 SHRT_REGISTER_STRATEGY("aten::_to_copy", CopyRules);
 SHRT_REGISTER_STRATEGY("aten::to.dtype", CopyRules);
 SHRT_REGISTER_STRATEGY("aten::lift_fresh_copy", CopyRules);
-SHRT_REGISTER_STRATEGY("aten::copy_", CopyInPlaceRules);
+SHRT_REGISTER_STRATEGY("aten::copy", CopyIntoRules);
 SHRT_REGISTER_STRATEGY("aten::fill_.Scalar",
                        [](const OpArgs& a) { return FillRules(a, false, a.GetDouble("value")); });
 SHRT_REGISTER_STRATEGY("aten::fill_.Tensor",

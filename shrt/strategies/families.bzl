@@ -45,6 +45,11 @@ FAMILIES = [
 # A family's sources besides <family>.cc, by family: more strategy sources
 # (each registers its own overloads) and the internal headers they share.
 FAMILY_SRCS = {
+    "foreach": [
+        "foreach_list.cc",
+        "foreach_list.h",
+        "foreach_optimizers.cc",
+    ],
     "indexing": [
         "indexing_advanced.cc",
         "indexing_rules.cc",
@@ -55,6 +60,10 @@ FAMILY_SRCS = {
         "matrix_einsum.cc",
         "matrix_product.cc",
         "matrix_product.h",
+    ],
+    "normalization": [
+        "normalization_backward.cc",
+        "normalization_rules.h",
     ],
 }
 

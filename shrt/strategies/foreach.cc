@@ -1,43 +1,12 @@
-// Strategies for the `_foreach_*` list ops and the fused optimizers: ops
-// that compute, at every list position i, one op on the tensors at i (and
-// on the tensors every position shares), independently of the other
-// positions (on CPU the slow path calls the element op once per position:
-// ATen/native/ForeachOpsKernels.cpp; FusedAdamKernel.cpp runs the Adam step
-// per tensor).
-//
-// Tensor[] arguments are flattened in order (DESIGN.md §5): for list
-// arguments L_0 .. L_{k-1} of length n the rule inputs are L_0[0..n), then
-// L_1[0..n), ..., then the lone Tensor arguments (every position's, in
-// schema order: `_foreach_add.Tensor`'s 0-d `other`, the optimizers'
-// `grad_scale`, `found_inf` and tensor `lr`); the outputs are the returned
-// lists (or the written ones, for `-> ()` variants) likewise.
-//
-// Since position i's outputs depend only on position i's inputs, a rule of
-// the list op is any choice, per position, of one of that position's element
-// rules that agree on the shared tensors, and every such choice holds: the
-// positions do not interact, so each rank's locals are correct position by
-// position. The strategy is therefore the product over positions of each
-// position's element rules (per placement of the shared tensors), minus the
-// all-R rule overall. This is DTensor's list strategy
-// (torch/distributed/tensor/_ops/_pointwise_ops.py, `list_pointwise_strategy`
-// for the ops of `for_each_ops`; single-dim registrations are expanded per
-// element, _ops/utils.py `expanded_foreach_strategy`), which gives each
-// position its own placement.
-//
-// The element rules of a position are, first, its replicated ones: all-R
-// inputs -> R, and, when the list has more than one position, all-R inputs
-// -> each output R, P(avg), P(max) or P(min) (every rank computes the full
-// output; the mean, max and min of W identical values are that value).
-// These are degenerate for a single op (DESIGN.md §3), but in a list they
-// combine with another position's real rule, e.g. abs on two tensors:
-// `S(0), R -> S(0), P(max)`; DTensor does not produce them, but they hold.
-// Then the element op's own rules: for a `_foreach_*` op, the registered
-// strategy of the aten op it applies per position (its row below names
-// it: `_foreach_add.Scalar` applies `add.Scalar`, its `scalar` argument
-// being add's `other`), queried from the registry with the position's
-// tensors, so each op's algebra has one home (binary.cc, unary.cc,
-// ternary.cc, clamp.cc, ...). The families those ops live in are linked
-// with this one (families.bzl FAMILY_DEPS).
+// Strategies for the `_foreach_*` list ops, as list strategies
+// (foreach_list.h): the element op's own rules per position. For a
+// `_foreach_*` op they are the registered strategy of the aten op it applies
+// per position (its row below names it: `_foreach_add.Scalar` applies
+// `add.Scalar`, its `scalar` argument being add's `other`), queried from
+// the registry with the position's tensors, so each op's algebra has one
+// home (binary.cc, unary.cc, ternary.cc, clamp.cc, ...). The families those
+// ops live in are linked with this one (families.bzl FAMILY_DEPS). The
+// fused optimizers are in foreach_optimizers.cc.
 //
 // `_foreach_norm.Scalar`: out[i] = linalg_vector_norm(self[i], ord), 0-d.
 //   DTensor (torch/distributed/tensor/_ops/_math_ops.py,
@@ -53,210 +22,37 @@
 //   claimed. A one-element self[i] has norm |x| (ord != 0) or [x != 0]
 //   (ord 0), both multiplicative: P(product) -> P(product).
 //
-// The fused optimizers (`_fused_adam`, `_fused_adamw`, and their
-// `tensor_lr` overloads) update, at position i, param, grad, exp_avg,
-// exp_avg_sq (and max_exp_avg_sq with amsgrad) from those and the 0-d
-// state_step (ATen/native/FusedAdam.cpp, `_fused_adam_kernel_cpu_`): every
-// output element is a function of the same element of each same-shaped
-// input, and of 0-d values (step, lr, grad_scale, found_inf). So their
-// element rules are the shard rules of that map (on every dim d, each
-// same-shaped tensor S(d), the 0-d ones R, every output S(d)), plus the
-// Partial rules of the parts of the step that are affine: in exp_avg, and
-// in param where grad does not depend on it (AdamElement). exp_avg_sq
-// enters through a sqrt and grad through its square: no rule on either.
+// `_foreach_addcmul.Tensor` and `_foreach_addcdiv.Tensor` take their values
+// per position (a ScalarList's, foreach_list.h) from a 1-d tensor `scalars` of one element per position, which every
+// position shares (ForeachOpsKernels.cpp, `convert_tensor_to_scalar_list`,
+// checks its length against the list's): position i computes
+// self + scalars[i] * t1 (* or /) t2 with a value ShRT does not see. Its
+// element rules are the element op's with `scalars` R (its value unknown,
+// so none that needs value != 0 or its sign), and, as the position is
+// linear in (self, value) jointly with t1, t2 R, `P(op), R, R, P(op) ->
+// P(op)` for sum and avg, and affine in value, `R, R, R, P(avg) -> P(avg)`;
+// `scalars` sharded gives a rank fewer values than
+// positions, which ATen refuses.
 //
-// A Scalar[] argument with one value per position (`_foreach_add.ScalarList`'s
-// `scalars`) gives each position its own value of the element op's scalar.
+// `_foreach_zero` writes zeros, on which no case is informative (DESIGN.md
+// §3): its rules, zero_'s per position, can be refuted but stay unverified,
+// as zero_'s do.
 //
-// Not covered, and why:
-//   - _foreach_zero returns all zeros: no case is informative (DESIGN.md
-//     §3), so no rule could be verified;
-//   - the fused optimizers' tensor_lr overloads and amsgrad: a position's
-//     tensors have more input placement tuples than limits.h allows a
-//     sample (7^5 x 6 with amsgrad's fifth tensor, 7^4 x 6^2 with a tensor
-//     lr).
+// `_foreach_zero` writes zeros, on which no case is informative (DESIGN.md
+// §3): its rules, zero_'s per position, can be refuted but stay unverified,
+// as zero_'s do.
 #include <cmath>
-#include <functional>
-#include <map>
-#include <optional>
 #include <string>
 #include <utility>
 #include <variant>
 #include <vector>
 
-#include "absl/strings/str_cat.h"
 #include "shrt/ops/overload_name.h"
-#include "shrt/strategies/pointwise_rules.h"
-#include "shrt/strategies/rule_set.h"
+#include "shrt/strategies/foreach_list.h"
+#include "shrt/strategies/registry.h"
 
-namespace shrt {
+namespace shrt::foreach {
 namespace {
-
-// Where a list op's tensors sit among its rule inputs: per element input,
-// the offset of its list (position i's tensor is at offset + i) or of the
-// lone tensor every position shares. Read from the args (Tensor[] and
-// Tensor values, in schema order); an empty list (the optimizers'
-// max_exp_avg_sqs without amsgrad) has no position.
-struct ListLayout {
-  struct Slot {
-    size_t offset;
-    bool shared;
-  };
-  std::vector<Slot> slots;
-  size_t n = 0;  // the list length
-  size_t outputs_per_position = 0;
-};
-
-// The rules of one position's element op on the position's own args
-// (inputs: per slot, the position's list element or the shared tensor;
-// outputs: the position's outputs).
-using ElementFn = std::function<absl::StatusOr<Rules>(const OpArgs& element)>;
-
-absl::StatusOr<ListLayout> LayoutOf(const OpArgs& args) {
-  ListLayout layout;
-  size_t offset = 0;
-  for (const OpArg& a : args.args()) {
-    if (std::holds_alternative<TensorMeta>(a.value)) {
-      layout.slots.push_back({offset++, true});
-    } else if (const auto* list = std::get_if<std::vector<TensorMeta>>(&a.value)) {
-      if (list->empty()) continue;
-      if (layout.n != 0 && list->size() != layout.n) {
-        return absl::InvalidArgumentError(absl::StrCat(
-            "list '", a.name, "' has ", list->size(), " tensors, another ", layout.n));
-      }
-      layout.n = list->size();
-      layout.slots.push_back({offset, false});
-      offset += list->size();
-    }
-  }
-  if (layout.n == 0 || offset != args.inputs().size() || args.outputs().size() % layout.n != 0) {
-    return absl::InvalidArgumentError(absl::StrCat(
-        "the tensors do not form lists of one length (", args.inputs().size(), " inputs, ",
-        args.outputs().size(), " outputs)"));
-  }
-  layout.outputs_per_position = args.outputs().size() / layout.n;
-  return layout;
-}
-
-// The replicated rules of a position: all-R -> R, and, with `combine`,
-// all-R -> every combination of R and P(avg|max|min) over the outputs.
-Rules ReplicatedRules(const OpArgs& element, bool combine) {
-  const size_t k = element.outputs().size();
-  const std::vector<Placement> all_r(element.inputs().size(), Placement::Replicate());
-  const std::vector<Placement> choices = {
-      Placement::Replicate(), Placement::Partial(ReduceOp::kAvg),
-      Placement::Partial(ReduceOp::kMax), Placement::Partial(ReduceOp::kMin)};
-  Rules rules = {Rule{all_r, std::vector<Placement>(k, Placement::Replicate())}};
-  if (!combine) return rules;
-  std::vector<size_t> pick(k, 0);
-  Rules partial;
-  while (true) {
-    size_t i = 0;
-    while (i < k && ++pick[i] == choices.size()) pick[i++] = 0;
-    if (i == k) break;
-    Rule rule{all_r, {}};
-    for (size_t o = 0; o < k; ++o) rule.outputs.push_back(choices[pick[o]]);
-    partial.push_back(std::move(rule));
-  }
-  Append(rules, KeepApplicable(element, std::move(partial)));
-  return rules;
-}
-
-// The element rules of every position, each list starting with that
-// position's replicated rules.
-absl::StatusOr<std::vector<Rules>> ElementRules(const OpArgs& args, const ListLayout& layout,
-                                                const ElementFn& fn) {
-  const size_t n = layout.n, k = layout.outputs_per_position;
-  std::vector<Rules> per_position;
-  for (size_t i = 0; i < n; ++i) {
-    std::vector<TensorMeta> inputs, outputs;
-    for (const ListLayout::Slot& s : layout.slots) {
-      inputs.push_back(args.inputs()[s.shared ? s.offset : s.offset + i]);
-    }
-    for (size_t o = 0; o < k; ++o) outputs.push_back(args.outputs()[o * n + i]);
-    // The position's own args: each list argument as its tensor at i, a
-    // Scalar[] of one value per position (`scalars`) as its value at i.
-    std::vector<OpArg> own_args;
-    for (const OpArg& a : args.args()) {
-      const auto* list = std::get_if<std::vector<TensorMeta>>(&a.value);
-      const auto* scalars = std::get_if<std::vector<double>>(&a.value);
-      if (list != nullptr) {
-        if (!list->empty()) own_args.push_back({a.name, (*list)[i]});
-      } else if (scalars != nullptr && scalars->size() == n) {
-        own_args.push_back({a.name, (*scalars)[i]});
-      } else {
-        own_args.push_back(a);
-      }
-    }
-    const OpArgs element(std::move(own_args), std::move(inputs), std::move(outputs));
-    Rules rules = ReplicatedRules(element, n > 1);
-    absl::StatusOr<Rules> own = fn(element);
-    if (!own.ok()) return own.status();
-    Append(rules, KeepApplicable(element, *std::move(own)));
-    per_position.push_back(std::move(rules));
-  }
-  return per_position;
-}
-
-// The product over positions of their element rules that agree on the
-// shared tensors, flattened in rule order, without the all-R rule.
-Rules Product(const std::vector<Rules>& per_position, const ListLayout& layout,
-              size_t total_inputs) {
-  const size_t n = layout.n, k = layout.outputs_per_position;
-  // Each position's rules by their shared tensors' placements.
-  using Key = std::vector<Placement>;
-  auto key = [&](const Rule& e) {
-    Key shared;
-    for (size_t j = 0; j < layout.slots.size(); ++j) {
-      if (layout.slots[j].shared) shared.push_back(e.inputs[j]);
-    }
-    return shared;
-  };
-  std::vector<std::map<Key, std::vector<const Rule*>>> by_shared(n);
-  for (size_t i = 0; i < n; ++i) {
-    for (const Rule& e : per_position[i]) by_shared[i][key(e)].push_back(&e);
-  }
-  Rules out;
-  for (const auto& [shared, first] : by_shared[0]) {
-    std::vector<const std::vector<const Rule*>*> choices;
-    for (size_t i = 0; i < n; ++i) {
-      auto it = by_shared[i].find(shared);
-      if (it == by_shared[i].end()) break;
-      choices.push_back(&it->second);
-    }
-    if (choices.size() != n) continue;
-    std::vector<size_t> pick(n, 0);
-    while (true) {
-      Rule rule;
-      rule.inputs.assign(total_inputs, Placement::Replicate());
-      rule.outputs.assign(k * n, Placement::Replicate());
-      for (size_t i = 0; i < n; ++i) {
-        const Rule& e = *(*choices[i])[pick[i]];
-        for (size_t j = 0; j < layout.slots.size(); ++j) {
-          const ListLayout::Slot& s = layout.slots[j];
-          rule.inputs[s.shared ? s.offset : s.offset + i] = e.inputs[j];
-        }
-        for (size_t o = 0; o < k; ++o) rule.outputs[o * n + i] = e.outputs[o];
-      }
-      if (!IsAllReplicate(rule)) out.push_back(std::move(rule));
-      size_t i = 0;
-      while (i < n && ++pick[i] == choices[i]->size()) pick[i++] = 0;
-      if (i == n) break;
-    }
-  }
-  return out;
-}
-
-// The list strategy: ElementRules, then Product.
-Strategy ListStrategy(ElementFn fn) {
-  return [fn = std::move(fn)](const OpArgs& args) -> absl::StatusOr<Rules> {
-    absl::StatusOr<ListLayout> layout = LayoutOf(args);
-    if (!layout.ok()) return layout.status();
-    absl::StatusOr<std::vector<Rules>> per_position = ElementRules(args, *layout, fn);
-    if (!per_position.ok()) return per_position.status();
-    return Product(*per_position, *layout, args.inputs().size());
-  };
-}
 
 // One row: a `_foreach_*` overload, the aten overload each position
 // applies, and the list op's argument names that the element op spells
@@ -283,6 +79,31 @@ ElementFn ElementOp(const ForeachOp& row) {
   };
 }
 
+// A row whose last element input is the shared 1-d `scalars` tensor (see
+// the header): the element op's rules on the other inputs, `scalars` R,
+// and the Partial rules linear or affine in value.
+ElementFn TensorOfScalarsOp(const ForeachOp& row) {
+  return [op = ElementOp(row)](const OpArgs& e) -> absl::StatusOr<Rules> {
+    std::vector<TensorMeta> inputs = e.inputs();
+    if (inputs.size() != 4) return Rules{};
+    inputs.pop_back();
+    std::vector<OpArg> args;
+    for (const OpArg& a : e.args()) {
+      if (a.name != "scalars") args.push_back(a);
+    }
+    absl::StatusOr<Rules> rules = op(OpArgs(std::move(args), std::move(inputs), e.outputs()));
+    if (!rules.ok()) return rules.status();
+    for (Rule& r : *rules) r.inputs.push_back(Placement::Replicate());
+    const Placement r = Placement::Replicate(), avg = Placement::Partial(ReduceOp::kAvg);
+    for (ReduceOp linear : {ReduceOp::kSum, ReduceOp::kAvg}) {
+      const Placement p = Placement::Partial(linear);
+      rules->push_back(Rule{{p, r, r, p}, {p}});
+    }
+    rules->push_back(Rule{{r, r, r, avg}, {avg}});  // affine in value
+    return rules;
+  };
+}
+
 // _foreach_norm.Scalar: out[i] = linalg_vector_norm(self[i], ord), 0-d.
 absl::StatusOr<Rules> NormElement(const OpArgs& element) {
   const double p = element.GetDouble("ord").value_or(2.0);
@@ -306,87 +127,9 @@ absl::StatusOr<Rules> NormElement(const OpArgs& element) {
   return rules;
 }
 
-// Every choice of R, P(avg), P(max) or P(min) for the outputs of `rule`
-// listed in `full`, which every rank computes in full under it (identical
-// values reduce to themselves by mean, max and min).
-Rules WithFullOutputs(const Rule& rule, const std::vector<size_t>& full) {
-  const Placement choices[] = {Placement::Replicate(), Placement::Partial(ReduceOp::kAvg),
-                               Placement::Partial(ReduceOp::kMax),
-                               Placement::Partial(ReduceOp::kMin)};
-  Rules rules;
-  std::vector<size_t> pick(full.size(), 0);
-  while (true) {
-    Rule r = rule;
-    for (size_t f = 0; f < full.size(); ++f) r.outputs[full[f]] = choices[pick[f]];
-    rules.push_back(std::move(r));
-    size_t i = 0;
-    while (i < full.size() && ++pick[i] == 4) pick[i++] = 0;
-    if (i == full.size()) return rules;
-  }
-}
-
-// A fused Adam position (inputs param, grad, exp_avg, exp_avg_sq, step and
-// the shared 0-d tensors; outputs param, grad, exp_avg, exp_avg_sq, with
-// max_exp_avg_sq after each under amsgrad). `decoupled`: AdamW.
-absl::StatusOr<Rules> AdamElement(const OpArgs& e, bool decoupled) {
-  const TensorMeta& param = e.inputs()[0];
-  const size_t n_in = e.inputs().size();
-  Rules rules;
-  for (int64_t d = 0; d < param.ndim(); ++d) {
-    Rule rule;
-    for (const TensorMeta& t : e.inputs()) {
-      rule.inputs.push_back(t.sizes == param.sizes ? Placement::Shard(d) : Placement::Replicate());
-    }
-    rule.outputs.assign(e.outputs().size(), Placement::Shard(d));
-    rules.push_back(std::move(rule));
-  }
-  // Partial rules on the plain step only: a float lr, no amsgrad (four
-  // outputs), no grad_scale or found_inf (which unscale grad in place and
-  // skip the step), beta1 in [0, 1) (a positive bias correction).
-  const std::optional<double> lr = e.GetDouble("lr");
-  const double beta1 = e.GetDouble("beta1").value_or(-1);
-  const double wd = e.GetDouble("weight_decay").value_or(0);
-  auto present = [&](const char* name) {
-    const ArgValue* v = e.Find(name);
-    return v != nullptr && std::holds_alternative<TensorMeta>(*v);
-  };
-  if (!lr.has_value() || !std::isfinite(*lr) || *lr == 0 || e.outputs().size() != 4 ||
-      present("grad_scale") || present("found_inf") || !(beta1 >= 0 && beta1 < 1)) {
-    return rules;
-  }
-  const Placement kR = Placement::Replicate();
-  auto rule = [&](Placement p, Placement m, Placement p_out, Placement m_out) {
-    Rule r{std::vector<Placement>(n_in, kR), {p_out, kR, m_out, kR}};
-    r.inputs[0] = p;
-    r.inputs[2] = m;
-    return r;
-  };
-  const Placement kAvg = Placement::Partial(ReduceOp::kAvg);
-  const Placement kMax = Placement::Partial(ReduceOp::kMax);
-  const Placement kMin = Placement::Partial(ReduceOp::kMin);
-  // exp_avg' = beta1 * exp_avg + (1 - beta1) * grad is affine and
-  // non-decreasing in exp_avg; param' = param - step * exp_avg' / denom
-  // (step = lr / (1 - beta1^t), denom > 0) is affine in exp_avg' and
-  // monotone by the sign of lr. grad and exp_avg_sq are computed in full.
-  Append(rules, WithFullOutputs(rule(kR, kAvg, kAvg, kAvg), {1, 3}));
-  Append(rules, WithFullOutputs(rule(kR, kMax, *lr > 0 ? kMin : kMax, kMax), {1, 3}));
-  Append(rules, WithFullOutputs(rule(kR, kMin, *lr > 0 ? kMax : kMin, kMin), {1, 3}));
-  // param' = a * param + (what the rest gives) when grad does not depend on
-  // param: Adam without weight decay (a = 1), AdamW (a = 1 - lr * wd,
-  // torch/optim/adamw.py's param.mul_(1 - lr * weight_decay)). Adam's L2
-  // decay adds wd * param to grad, whose square exp_avg_sq takes: no rule.
-  const double a = decoupled ? 1 - *lr * wd : (wd == 0 ? 1 : 0);
-  if (a != 0) {
-    Append(rules, WithFullOutputs(rule(kAvg, kR, kAvg, kR), {1, 2, 3}));
-    Append(rules, WithFullOutputs(rule(kMax, kR, a > 0 ? kMax : kMin, kR), {1, 2, 3}));
-    Append(rules, WithFullOutputs(rule(kMin, kR, a > 0 ? kMin : kMax, kR), {1, 2, 3}));
-    Append(rules, WithFullOutputs(rule(kAvg, kAvg, kAvg, kAvg), {1, 3}));
-  }
-  return rules;
-}
-
-bool RegisterForeachOps(std::vector<ForeachOp> ops) {
-  for (const ForeachOp& op : ops) StrategyRegistrar(op.overload, ListStrategy(ElementOp(op)));
+// Registers each row's list strategy, its element rules made by `element`.
+bool RegisterForeachOps(std::vector<ForeachOp> ops, ElementFn (*element)(const ForeachOp&)) {
+  for (const ForeachOp& op : ops) StrategyRegistrar(op.overload, ListStrategy(element(op)));
   return true;
 }
 
@@ -459,6 +202,7 @@ const bool kRegistered = RegisterForeachOps({
     {"aten::_foreach_clone", "aten::clone"},
     {"aten::_foreach_mm", "aten::mm"},
     {"aten::_foreach_sign", "aten::sign"},
+    {"aten::_foreach_zero", "aten::zero_"},
     {"aten::_foreach_pow.List", "aten::pow.Tensor_Tensor"},
     {"aten::_foreach_pow.Scalar", "aten::pow.Tensor_Scalar"},
     {"aten::_foreach_pow.ScalarList", "aten::pow.Tensor_Scalar"},
@@ -468,16 +212,16 @@ const bool kRegistered = RegisterForeachOps({
     // A 0-d sum(|x|^ord) per position: reductions.cc's linalg__powsum over
     // every dim.
     {"aten::_foreach_powsum.Scalar", "aten::linalg__powsum"},
-});
+}, ElementOp);
+
+// Three lists and a 1-d tensor of one value per position.
+const bool kTensorOfScalarsRegistered = RegisterForeachOps({
+    {"aten::_foreach_addcmul.Tensor", "aten::addcmul"},
+    {"aten::_foreach_addcdiv.Tensor", "aten::addcdiv"},
+}, TensorOfScalarsOp);
 
 SHRT_REGISTER_STRATEGY("aten::_foreach_norm.Scalar",
                        ListStrategy(NormElement));
-SHRT_REGISTER_STRATEGY("aten::_fused_adam", ListStrategy([](const OpArgs& e) {
-                         return AdamElement(e, /*decoupled=*/false);
-                       }));
-SHRT_REGISTER_STRATEGY("aten::_fused_adamw", ListStrategy([](const OpArgs& e) {
-                         return AdamElement(e, /*decoupled=*/true);
-                       }));
 
 }  // namespace
-}  // namespace shrt
+}  // namespace shrt::foreach

@@ -1,5 +1,6 @@
 // Strategies for normalization ops: layer norm, group norm, batch norm,
-// instance norm and weight norm (DTensor's _math_ops.py layer_norm rules).
+// instance norm and weight norm (DTensor's _math_ops.py layer_norm rules);
+// their gradients are in normalization_backward.cc.
 // The forwards return (out, mean, rstd) with out = xhat * weight + bias, so
 // they share the Partial rules on weight and bias (AffineRules).
 //
@@ -97,18 +98,6 @@
 //     running_mean: input P(max|min) -> P(max|min), running_mean
 //     P(max|min) -> P(min|max). (With weight, k's sign varies per channel.)
 //
-// aten::native_group_norm_backward(grad_out, input, mean, rstd, weight?, N,
-//   C, HxW, group, output_mask) -> (grad_input, grad_weight, grad_bias).
-//   No Shard rule (global N, C, HxW, as for the forward). For fixed (input,
-//   mean, rstd, weight) all three outputs are linear in grad_out
-//   (aten/src/ATen/native/cpu/group_norm_kernel.cpp: ds, db are sums of
-//   grad_out products, dX a combination of grad_out, ds, db), so
-//   grad_out P(sum|avg) -> P(sum|avg) on all three. grad_input is also
-//   linear in weight (dX = rstd * weight * dy + (terms linear in weight via
-//   ds * weight, db * weight)), while grad_weight and grad_bias do not read
-//   weight: weight P(sum|avg) -> grad_input P(sum|avg), the other two
-//   identical on every rank (R or P(avg|max|min)).
-//
 // aten::layer_norm (composite, returns out alone): native_layer_norm's rules
 // with out alone (LayerNormRules, AffineRules with no statistics).
 //
@@ -173,42 +162,15 @@
 //   sum of |v|), so v S(d), d != dim -> P(sum) (every d when dim = -1; an
 //   empty chunk of d has norm 0 and its view({size(dim), -1}) is fine).
 //
-// aten::native_batch_norm_backward has no strategy: libtorch 1.13's CPU
-// kernel (batch_norm_backward_cpu_template) does not check grad_out against
-// input, so the many input tuples where their local shapes differ (grad_out
-// S(1) with input P(sum), ...) read out of bounds: sometimes a SIGSEGV,
-// sometimes not, so no crash entry can pin them, and its generated test
-// failed at random under CI's load.
-//
-// aten::native_layer_norm_backward has no strategy: with its all-true
-// output_mask it needs all six tensors (grad_out, input, mean, rstd, weight,
-// bias), and even 1-D ones have 7^6 > 65,536 input placement tuples
-// (shrt/vocab/limits.h); only a degenerate all-0-d call fits, where grad_input is 0.
 #include <utility>
 #include <vector>
 
+#include "shrt/strategies/normalization_rules.h"
 #include "shrt/strategies/registry.h"
 #include "shrt/strategies/rule_set.h"
 
-namespace shrt {
+namespace shrt::normalization {
 namespace {
-
-bool Present(const OpArgs& args, const char* name) {
-  const ArgValue* v = args.Find(name);
-  return v != nullptr && std::holds_alternative<TensorMeta>(*v);
-}
-
-const Placement kR = Placement::Replicate();
-const Placement kSum = Placement::Partial(ReduceOp::kSum);
-const Placement kAvg = Placement::Partial(ReduceOp::kAvg);
-const Placement kMax = Placement::Partial(ReduceOp::kMax);
-const Placement kMin = Placement::Partial(ReduceOp::kMin);
-
-// Placements a replicated value may take as an output.
-const std::vector<Placement>& Identical() {
-  static const auto* p = new std::vector<Placement>{kR, kAvg, kMax, kMin};
-  return *p;
-}
 
 // Input placements in order (input, weight?, bias?, running_mean?,
 // running_var?), skipping absent ones (only batch norm has running stats).
@@ -361,91 +323,6 @@ absl::StatusOr<std::vector<Rule>> InstanceNorm(const OpArgs& args) {
   return KeepApplicable(args, BatchNormRules(args, stats, /*first_shard_dim=*/2));
 }
 
-// grad_input is linear in grad_out and in weight; grad_weight and grad_bias
-// are linear in grad_out and do not read weight (see header).
-absl::StatusOr<std::vector<Rule>> GroupNormBackward(const OpArgs& args) {
-  std::vector<Rule> rules;
-  for (const Placement& p : {kSum, kAvg}) {
-    std::vector<Placement> in = {p, kR, kR, kR};
-    if (Present(args, "weight")) in.push_back(kR);
-    rules.push_back({in, {p, p, p}});
-  }
-  if (Present(args, "weight")) {
-    for (const Placement& p : {kSum, kAvg}) {
-      for (const Placement& gw : Identical()) {
-        for (const Placement& gb : Identical()) {
-          rules.push_back({{kR, kR, kR, kR, p}, {p, gw, gb}});
-        }
-      }
-    }
-  }
-  return KeepApplicable(args, std::move(rules));
-}
-
-// aten::native_batch_norm_backward(grad_out, input, weight?, running_mean?,
-//   running_var?, save_mean?, save_invstd?, train, eps, output_mask)
-//   -> (grad_input, grad_weight, grad_bias), input [N, C, *]:
-//   - all three are linear in grad_out with the rest fixed (training: the
-//     batch statistics save_mean / save_invstd are inputs): P(sum|avg) on
-//     grad_out, the rest R.
-//   - grad_input is linear in weight; grad_weight and grad_bias do not read
-//     it: weight P(sum|avg), the rest R -> grad_input P(sum|avg), the
-//     others R.
-//   - eval mode (train = false) normalizes with the running statistics, per
-//     element: a non-channel dim d shards grad_out and input alike, the
-//     per-channel tensors R: grad_input S(d), and grad_weight, grad_bias
-//     (sums over N and the spatial dims) P(sum). grad_input = grad_out *
-//     weight * invstd reads neither input nor running_mean, and grad_weight
-//     = sum of grad_out * (input - running_mean) * invstd is linear in
-//     (input, running_mean) jointly and affine in each: with grad_out R,
-//     input and running_mean P(sum) together, or P(avg) on either or both,
-//     give grad_weight that Partial, beside weight R or P(sum|avg) (which
-//     grad_input takes). In training the gradient of every element needs
-//     the batch's sums: no Shard rule but the channel's, not claimed (an
-//     empty channel chunk, as the forward).
-absl::StatusOr<std::vector<Rule>> BatchNormBackward(const OpArgs& args) {
-  RuleSet rules(args);
-  if (args.inputs().size() < 2 || args.outputs().size() != 3) return rules.Take();
-  const bool has_w = Present(args, "weight");
-  auto in = [&](Placement g, Placement x, Placement w) {
-    std::vector<Placement> v = {g, x};
-    if (has_w) v.push_back(w);
-    for (const char* name : {"running_mean", "running_var", "save_mean", "save_invstd"}) {
-      if (Present(args, name)) v.push_back(kR);
-    }
-    return v;
-  };
-  for (const Placement& p : {kSum, kAvg}) {
-    rules.Add(in(p, kR, kR), {p, p, p});
-    if (has_w) rules.Add(in(kR, kR, p), {p, kR, kR});
-  }
-  if (!args.GetBool("train").value_or(true)) {
-    for (int64_t d = 0; d < args.inputs()[0].ndim(); ++d) {
-      if (d == 1) continue;
-      const Placement s = Placement::Shard(d);
-      rules.Add(in(s, s, kR), {s, kSum, kSum});
-    }
-    if (Present(args, "running_mean")) {
-      struct Centered {
-        Placement x, rm, grad_weight;
-      };
-      const Centered centered[] = {{kR, kR, kR},         {kSum, kSum, kSum}, {kAvg, kR, kAvg},
-                                   {kR, kAvg, kAvg},     {kAvg, kAvg, kAvg}};
-      for (const Centered& c : centered) {
-        for (const Placement& w : {kR, kSum, kAvg}) {
-          if (w != kR && !has_w) continue;
-          std::vector<Placement> v = {kR, c.x};
-          if (has_w) v.push_back(w);
-          v.push_back(c.rm);
-          if (Present(args, "running_var")) v.push_back(kR);
-          rules.Add(std::move(v), {w, c.grad_weight, kR});
-        }
-      }
-    }
-  }
-  return rules.Take();
-}
-
 // Weight norm (see header): g P(sum|avg), v R -> w P(sum|avg), with norm
 // (when with_norm) identical on every rank. The Shard rule v S(dim), g
 // sharded like v's dim -> w S(dim) is not claimed (libtorch 1.13 breaks on
@@ -489,9 +366,7 @@ absl::StatusOr<std::vector<Rule>> NormExceptDim(const OpArgs& args) {
 }
 
 SHRT_REGISTER_STRATEGY("aten::native_layer_norm", LayerNorm);
-SHRT_REGISTER_STRATEGY("aten::native_batch_norm_backward", BatchNormBackward);
 SHRT_REGISTER_STRATEGY("aten::_fused_rms_norm", RmsNorm);
-SHRT_REGISTER_STRATEGY("aten::native_group_norm_backward", GroupNormBackward);
 SHRT_REGISTER_STRATEGY("aten::native_batch_norm", NativeBatchNorm);
 SHRT_REGISTER_STRATEGY("aten::_native_batch_norm_legit.no_stats", NativeBatchNorm);
 SHRT_REGISTER_STRATEGY("aten::batch_norm", BatchNorm);
@@ -504,4 +379,4 @@ SHRT_REGISTER_STRATEGY("aten::group_norm", GroupNormComposite);
 SHRT_REGISTER_STRATEGY("aten::instance_norm", InstanceNorm);
 
 }  // namespace
-}  // namespace shrt
+}  // namespace shrt::normalization

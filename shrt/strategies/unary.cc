@@ -281,6 +281,10 @@ const bool kRegistered = RegisterPointwiseOps({
     {"aten::special_airy_ai", kNone},
     {"aten::polygamma", kNone},
     {"aten::special_polygamma", kNone},
+    // polygamma_(self, n) orders its arguments otherwise than
+    // polygamma(n, self), so torchgen does not group them (op_group.h): a
+    // group of one, with the rules of polygamma, which keep self's placement.
+    {"aten::polygamma_", kNone},
     {"aten::mvlgamma", kNone},
     {"aten::special_multigammaln", kNone},
     // bool-valued

@@ -22,7 +22,14 @@
 //   kMaxPlacementTuples  the input placement tuples of one sample, and its
 //                        output placement tuples: the product over tensors
 //                        of their candidate placements, each input tuple run
-//                        on W ranks per generator and redraw.
+//                        on W ranks per generator and redraw. Ground truth
+//                        keeps an int per (tuple, output, candidate): 24
+//                        MiB at the limit for three outputs of up to
+//                        eight candidates. The largest checked-in
+//                        sample, native_layer_norm_backward's six float64
+//                        tensors (8^4 x 7^2 = 200,704 tuples), takes 8 s
+//                        at W = 4; amsgrad's fused Adam step (100,842
+//                        tuples, five outputs) 50 s, too slow to sample.
 //   kMaxNdRules          the N-D rules an expansion to a mesh checks per
 //                        sample (expand.h): (K + 1)^n for K single-dim
 //                        rules on n mesh dims, each run on every rank;
@@ -55,7 +62,7 @@ namespace shrt {
 inline constexpr size_t kMaxFileBytes = size_t{64} << 20;
 inline constexpr int64_t kMaxSampleElements = int64_t{1} << 20;
 inline constexpr int64_t kMaxDims = 16;
-inline constexpr int64_t kMaxPlacementTuples = int64_t{1} << 16;
+inline constexpr int64_t kMaxPlacementTuples = int64_t{1} << 18;
 inline constexpr int64_t kMaxNdRules = 16384;
 inline constexpr size_t kMaxOverloadNameBytes = 256;
 inline constexpr double kMaxMagnitudeExp = 308;

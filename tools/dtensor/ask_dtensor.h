@@ -20,9 +20,11 @@ namespace shrt {
 // The most input tuples (the product of every tensor's candidate
 // placements, out= tensors included) DTensor is asked about per sample: a
 // sample with more is not validated (DTensorClaims::Unasked), as asking
-// takes about 0.7 ms per tuple (BENCHMARKS.md). 20,000 leaves out about
-// 54 of 7,776 samples at W = 4, mostly of out= variants with several
-// outputs and of _foreach_ ops.
+// takes about 0.7 ms per tuple (BENCHMARKS.md). For a single-dim
+// registration whose rules leave out the tuples it cannot claim (each a
+// table lookup: runtime_claims.py prunes_by_rules) only those it could
+// claim are asked, and the limit counts those, for a sample of at most
+// 262,144 tuples (export_claims.py _MAX_ENUMERATED).
 inline constexpr int kMaxTuplesAsked = 20000;
 
 // The same limit for an overload DTensor shards through its decomposition:

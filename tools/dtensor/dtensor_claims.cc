@@ -226,6 +226,13 @@ std::map<std::string, std::string> DTensorClaims::Unasked(const c10::OperatorNam
   return out;
 }
 
+bool DTensorClaims::NoneAsked(const c10::OperatorName& op) const {
+  auto it = samples_->find(OverloadToString(op));
+  return it != samples_->end() && !it->second.empty() &&
+         std::all_of(it->second.begin(), it->second.end(),
+                     [](const Sample& s) { return !s.claims.unasked().empty(); });
+}
+
 std::map<std::string, NamedPlacements> DTensorClaims::NamedOnlyPlacements(
     const c10::OperatorName& op) const {
   std::map<std::string, NamedPlacements> out;

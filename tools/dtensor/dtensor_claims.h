@@ -77,6 +77,9 @@ class DTensorClaims {
   // ValidateOptions::skip, since a sample without claims would make every
   // valid rule on it "missing".
   std::map<std::string, std::string> Unasked(const c10::OperatorName& op) const;
+  // True if `op` has samples and DTensor was asked about none of them (each
+  // in Unasked).
+  bool NoneAsked(const c10::OperatorName& op) const;
 
   // The named-only placements (placement.h Placement::is_named_only:
   // _NormP(p)) DTensor's 1-D rules for `op` use, by bound-sample name and

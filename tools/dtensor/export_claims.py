@@ -43,7 +43,9 @@ CLAIMS.json:
   shards through its decomposition (no registered rule) is asked as at run
   time, its rules being those the decomposition path derives; a sample with
   more input tuples than max_tuples (0: no limit), or for such an overload
-  than max_decomposition_tuples, is not asked about.
+  than max_decomposition_tuples, is not asked about; for a single-dim
+  registration whose rules prune the tuples it cannot claim, the limit
+  counts those it could, the ones asked (_Ask).
 
 Exit status: 0 when written; 2 for a bad request, with a message naming the
 file and the field (e.g. "req.json: samples[3].args.self.tensor.dtype:
@@ -208,6 +210,12 @@ def export(request, path="request"):
     return claims
 
 
+# The most input tuples enumerated to find the ones a single-dim
+# registration could claim (each a rule-table lookup, a few microseconds):
+# past it, max_tuples bounds all the tuples, as for other registrations.
+_MAX_ENUMERATED = 1 << 18
+
+
 class _Ask:
     """One request sample, parsed: `answer()` is its CLAIMS entry."""
 
@@ -223,11 +231,21 @@ class _Ask:
             if max_decomposition_tuples and (not max_tuples or max_decomposition_tuples < max_tuples):
                 self.limit = max_decomposition_tuples
         self.decomposition_limit = self.limit != max_tuples
-        self.over_limit = bool(self.limit) and self.tuples > self.limit
+        # Where DTensor's single-dim rules leave out the tuples it cannot
+        # claim, at the cost of a table lookup, the limit bounds the tuples
+        # asked. Otherwise every tuple is asked (op_strategy, a foreach op
+        # with a shared tensor) or traced (decomposition): it bounds them all.
+        self.asked_limit = (self.entry["registration"] == "single_dim"
+                            and self.tuples <= _MAX_ENUMERATED
+                            and runtime_claims.prunes_by_rules(op, args))
+        self.over_limit = (not self.asked_limit and bool(self.limit)
+                           and self.tuples > self.limit)
 
     def cost(self):
         """About the asking's cost: the input tuples asked (before pruning)."""
-        return 0 if self.entry["registration"] is None or self.over_limit else self.tuples
+        if self.entry["registration"] is None or self.over_limit:
+            return 0
+        return min(self.tuples, self.limit) if self.asked_limit and self.limit else self.tuples
 
     def answer(self):
         entry = dict(self.entry)
@@ -242,9 +260,16 @@ class _Ask:
         else:
             start = time.monotonic()
             try:
-                claims = runtime_claims.sample_claims(self.op, self.args, self.shape)
+                claims = runtime_claims.sample_claims(
+                    self.op, self.args, self.shape,
+                    max_asked=self.limit if self.asked_limit else 0)
             except KeyError as e:
                 raise BadRequest("%s.args: %s" % (self.where, e.args[0])) from e
+            except runtime_claims.TooManyAsked as e:
+                entry.update(rules=[], not_judged={}, rejected={}, tuples=0,
+                             unasked="more than %d of its %d input tuples DTensor could "
+                             "claim, the most asked per sample" % (e.args[0], self.tuples))
+                return entry
             entry.update(rules=claims.rules, not_judged=claims.not_judged,
                          rejected=claims.rejected, tuples=claims.tuples,
                          unmatched=claims.unmatched,

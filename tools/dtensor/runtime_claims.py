@@ -143,7 +143,12 @@ def prepare(mesh_shape):
     dt.settle(dt.sharding_propagator())
 
 
-def sample_claims(op, args, mesh_shape, memoize=True, prune=True):
+class TooManyAsked(Exception):
+    """sample_claims would ask more input tuples than its `max_asked`
+    (args[0])."""
+
+
+def sample_claims(op, args, mesh_shape, memoize=True, prune=True, max_asked=0):
     """DTensor's claims (SampleClaims) on a mesh of `mesh_shape` (an int W:
     the 1-D mesh of W ranks, with 1-D rules; a tuple: an N-D mesh, with N-D
     rules, "[S(0), R], [R, R] -> [S(0), R]") for OpOverload `op` called with
@@ -155,6 +160,9 @@ def sample_claims(op, args, mesh_shape, memoize=True, prune=True):
     decomposition_memo; False only to measure their gain).
     `prune`: leave unasked the input tuples DTensor cannot claim
     (unclaimable.tuple_filter; False asks every tuple, to prove the claims the same).
+    `max_asked`: raise TooManyAsked, before asking any, when more tuples
+    than this would be asked (0: no limit); the tuples left unasked by
+    pruning do not count.
     Raises KeyError naming an argument the schema lacks."""
     known = {a.name for a in op._schema.arguments}
     for name in args:
@@ -171,9 +179,9 @@ def sample_claims(op, args, mesh_shape, memoize=True, prune=True):
 
     slots = _tensor_slots(op, args)
     if not memoize:
-        return _ask(op, args, slots, mesh, shape, propagator, info, prune)
+        return _ask(op, args, slots, mesh, shape, propagator, info, prune, max_asked)
     with dt.tensor_meta_memo(propagator), dt.decomposition_memo(propagator):
-        return _ask(op, args, slots, mesh, shape, propagator, info, prune)
+        return _ask(op, args, slots, mesh, shape, propagator, info, prune, max_asked)
 
 
 def _tensor_slots(op, args):
@@ -197,7 +205,14 @@ def tuple_count(op, args, mesh_shape):
     return math.prod(len(tensor_candidates(m, shape)) for _, _, m, _ in _tensor_slots(op, args))
 
 
-def _ask(op, args, slots, mesh, shape, propagator, info, prune):
+def prunes_by_rules(op, args):
+    """True when sample_claims, called with `args`, leaves the tuples
+    DTensor cannot claim unasked by a lookup in its single-dim rules
+    (unclaimable.prunes_by_rules): then max_asked bounds its cost."""
+    return unclaimable.prunes_by_rules(op, _tensor_slots(op, args), dt.sharding_propagator())
+
+
+def _ask(op, args, slots, mesh, shape, propagator, info, prune, max_asked):
     """sample_claims' loop over every input tuple (each tensor's placements
     a tuple, one per mesh dim)."""
     rules, not_judged, rejected = set(), {}, collections.Counter()
@@ -207,7 +222,22 @@ def _ask(op, args, slots, mesh, shape, propagator, info, prune):
     tuples = unmatched = 0
     schema_of = lambda placements: _schema(op, args, slots, mesh, placements, info)
     possible = unclaimable.tuple_filter(op, slots, propagator, schema_of) if prune else None
-    for placements in itertools.product(*(tensor_candidates(m, shape) for _, _, m, _ in slots)):
+    every = itertools.product(*(tensor_candidates(m, shape) for _, _, m, _ in slots))
+    if max_asked:
+        # The tuples to ask, found before asking any. Otherwise each is
+        # filtered just before it is asked: a decomposition's traces change
+        # what DTensor's process claims next (test_a_claim_does_not_depend_
+        # on_what_was_asked_before), so that order is kept.
+        claimable = []
+        for placements in every:
+            if possible is None or possible.may_claim(placements):
+                claimable.append(placements)
+                if len(claimable) > max_asked:
+                    raise TooManyAsked(max_asked)
+            else:
+                unmatched += 1
+        every, possible = claimable, None
+    for placements in every:
         if possible is not None and not possible.may_claim(placements):
             unmatched += 1
             continue

@@ -30,6 +30,13 @@ def tuple_filter(op, slots, propagator, schema_of):
     return None
 
 
+def prunes_by_rules(op, slots, propagator):
+    """True when tuple_filter leaves out the tuples DTensor cannot claim by
+    looking its single-dim rules up (_RuleInputs, _ElementRuleInputs), at
+    about the cost of a table lookup per tuple."""
+    return _prunable(op, slots, propagator) or _foreach_prunable(op, slots, propagator)
+
+
 def _prunable(op, slots, propagator):
     """True when _RuleInputs applies: a single-dim registration that DTensor
     does not expand per list element (_foreach_prunable's ops called with a

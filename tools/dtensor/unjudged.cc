@@ -12,10 +12,15 @@ namespace shrt {
 
 std::vector<UnjudgedRegistration> UnjudgedRegistrations(
     const std::map<std::string, std::string>& registered, const std::set<std::string>& judged,
-    const std::map<std::string, std::string>& excluded, const NotCheckableFile& not_checkable) {
+    const std::set<std::string>& unasked, const std::map<std::string, std::string>& excluded,
+    const NotCheckableFile& not_checkable) {
   std::vector<UnjudgedRegistration> out;
   for (const auto& [op, kind] : registered) {
     if (judged.count(op) > 0) continue;
+    if (unasked.count(op) > 0) {
+      out.push_back({op, "no sample asked: each has more input tuples than are asked per sample"});
+      continue;
+    }
     absl::StatusOr<c10::OperatorName> name = ParseOverloadName(op);
     const std::optional<c10::OperatorHandle> handle =
         name.ok() ? c10::Dispatcher::singleton().findOp(*name) : std::nullopt;

@@ -3,8 +3,10 @@
 //
 // DTensor registers a rule (register_single_dim_strategy or
 // register_op_strategy) for more overloads than ShRT has specs for. An
-// overload is judged when its spec's samples were asked about; every other
-// registration is listed with the first reason that applies:
+// overload is judged when some sample of its spec was asked about; every
+// other registration is listed with the first reason that applies:
+//   - it has a spec, but every sample has more input tuples than DTensor is
+//     asked about per sample (ask_dtensor.h kMaxTuplesAsked);
 //   - it is not in libtorch's dispatcher: registered from Python only
 //     (torch/_prims/__init__.py defines the prims ops; shrt/ops/prims.h
 //     defines in C++ those DTensor has rules for on torch 2.13, so this
@@ -35,10 +37,12 @@ struct UnjudgedRegistration {
 
 // The overloads of `registered` (DTensorClaims::Registered: op text ->
 // kind) that are not in `judged` (op text), sorted, with why as above.
-// `excluded`: spec exclusions, variant op text -> reason.
+// `unasked`: the overloads with a spec none of whose samples was asked
+// about; `excluded`: spec exclusions, variant op text -> reason.
 std::vector<UnjudgedRegistration> UnjudgedRegistrations(
     const std::map<std::string, std::string>& registered, const std::set<std::string>& judged,
-    const std::map<std::string, std::string>& excluded, const NotCheckableFile& not_checkable);
+    const std::set<std::string>& unasked, const std::map<std::string, std::string>& excluded,
+    const NotCheckableFile& not_checkable);
 
 // The reasons of `unjudged` with their overloads, one line each, the most
 // frequent first: "no spec (12): aten::a, aten::b, ...".

@@ -22,13 +22,17 @@ TEST(UnjudgedRegistrationsTest, EachWithTheFirstReasonThatApplies) {
       {"aten::nonzero", "op_strategy"},
       {"aten::_fused_adam.out", "single_dim"},
       {"aten::_fused_adam.tensor_lr", "single_dim"},
+      {"aten::_fused_adamw.tensor_lr", "single_dim"},
   };
   const std::vector<UnjudgedRegistration> got = UnjudgedRegistrations(
-      registered, {"aten::add.Tensor"}, {{"aten::_fused_adam.out", "one out= list for five"}},
-      *file);
+      registered, {"aten::add.Tensor"}, {"aten::_fused_adamw.tensor_lr"},
+      {{"aten::_fused_adam.out", "one out= list for five"}}, *file);
   EXPECT_THAT(got,
               ElementsAre(FieldsAre("aten::_fused_adam.out", "excluded by its spec: one out= list for five"),
                           FieldsAre("aten::_fused_adam.tensor_lr", "no spec"),
+                          FieldsAre("aten::_fused_adamw.tensor_lr",
+                                    "no sample asked: each has more input tuples than are asked "
+                                    "per sample"),
                           FieldsAre("aten::_scaled_dot_product_flash_attention", "backend only"),
                           FieldsAre("aten::bernoulli", "random"),
                           FieldsAre("aten::nonzero",
