@@ -236,7 +236,7 @@ class _Ask:
         # asked. Otherwise every tuple is asked (op_strategy, a foreach op
         # with a shared tensor) or traced (decomposition): it bounds them all.
         self.asked_limit = (self.entry["registration"] == "single_dim"
-                            and self.tuples <= _MAX_ENUMERATED
+                            and runtime_claims.enumerated_count(op, args, shape) <= _MAX_ENUMERATED
                             and runtime_claims.prunes_by_rules(op, args))
         self.over_limit = (not self.asked_limit and bool(self.limit)
                            and self.tuples > self.limit)

@@ -35,7 +35,7 @@ must then equal the output's (DTensor skips a strategy otherwise) and which
 are not rule inputs (shrt/ops/variant_rules.h). For a single-dim registration,
 a tuple whose positional tensors are placed as the inputs of none of its
 rules is counted "unmatched" and not asked: DTensor cannot claim it
-(unclaimable._RuleInputs; for a foreach op, whose rules DTensor applies per list
+(unclaimable.RuleInputs; for a foreach op, whose rules DTensor applies per list
 element, a tuple with such an element: _ElementRuleInputs), and asking such
 tuples was most of the time spent. Every other tuple is asked.
 
@@ -122,7 +122,7 @@ class SampleClaims:
     tuples:     input tuples asked.
     unmatched:  input tuples not asked, because on some mesh dim their
                 positional tensors are placed as the inputs of no rule of
-                DTensor's single-dim registration (_RuleInputs), or, for an
+                DTensor's single-dim registration (unclaimable.RuleInputs), or, for an
                 overload sharded through its decomposition, their
                 placements do not trace through it (_TracedInputs): DTensor
                 cannot claim them.
@@ -205,6 +205,17 @@ def tuple_count(op, args, mesh_shape):
     return math.prod(len(tensor_candidates(m, shape)) for _, _, m, _ in _tensor_slots(op, args))
 
 
+def enumerated_count(op, args, mesh_shape):
+    """The input tuples sample_claims enumerates to find those it asks:
+    tuple_count, without the out= tensors' where a single-dim registration's
+    rules give their placements (unclaimable.RuleInputs.claimable)."""
+    shape = (mesh_shape,) if isinstance(mesh_shape, int) else tuple(mesh_shape)
+    slots = _tensor_slots(op, args)
+    factored = unclaimable.factors_outs(op, slots, dt.sharding_propagator())
+    return math.prod(len(tensor_candidates(m, shape)) for _, _, m, is_out in slots
+                     if not (factored and is_out))
+
+
 def prunes_by_rules(op, args):
     """True when sample_claims, called with `args`, leaves the tuples
     DTensor cannot claim unasked by a lookup in its single-dim rules
@@ -222,8 +233,17 @@ def _ask(op, args, slots, mesh, shape, propagator, info, prune, max_asked):
     tuples = unmatched = 0
     schema_of = lambda placements: _schema(op, args, slots, mesh, placements, info)
     possible = unclaimable.tuple_filter(op, slots, propagator, schema_of) if prune else None
-    every = itertools.product(*(tensor_candidates(m, shape) for _, _, m, _ in slots))
-    if max_asked:
+    candidates = [tensor_candidates(m, shape) for _, _, m, _ in slots]
+    every = itertools.product(*candidates)
+    if isinstance(possible, unclaimable.RuleInputs):
+        # The tuples to ask, found without enumerating the out= slots'
+        # product (RuleInputs.claimable).
+        every = possible.claimable(candidates)
+        unmatched = math.prod(len(c) for c in candidates) - len(every)
+        possible = None
+        if max_asked and len(every) > max_asked:
+            raise TooManyAsked(max_asked)
+    elif max_asked:
         # The tuples to ask, found before asking any. Otherwise each is
         # filtered just before it is asked: a decomposition's traces change
         # what DTensor's process claims next (test_a_claim_does_not_depend_

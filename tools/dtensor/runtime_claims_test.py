@@ -9,6 +9,7 @@ the inputs first, the output of another claimed rule.
 """
 import itertools
 import unittest
+from unittest import mock
 
 import torch
 from torch.distributed.tensor import DTensor
@@ -186,7 +187,7 @@ class SampleClaimsTest(unittest.TestCase):
 
 
 class UnmatchedTuplesTest(unittest.TestCase):
-    """Leaving unasked the tuples no rule has as inputs (_RuleInputs) must
+    """Leaving unasked the tuples no rule has as inputs (unclaimable.RuleInputs) must
     not change a claim: the claims equal those of asking every tuple."""
 
     SAMPLES = [  # (op, args, mesh): each family's way to a claim
@@ -243,6 +244,27 @@ class UnmatchedTuplesTest(unittest.TestCase):
                 self.assertEqual(pruned.tuples + pruned.unmatched, every.tuples)
                 self.assertEqual(every.unmatched, 0)
                 self.assertGreater(pruned.unmatched, 0)
+
+    def test_a_fused_optimizers_lr_tensor_is_compared_with_no_element(self):
+        # lr is keyword-only, beside the lists: each element's rules take it
+        # as an input, none compares it. Every tuple asked would be 86,436
+        # at W = 2; R, S(0) and P(sum) alone keep the test short.
+        few = lambda meta, shape: [t for t in original(meta, shape)
+                                   if all(p in (dt.Replicate(), dt.Shard(0), dt.Partial("sum"))
+                                          for p in t)]
+        original = runtime_claims.tensor_candidates
+        args = {"self": [meta(torch.empty(3))], "grads": [meta(torch.empty(3))],
+                "exp_avgs": [meta(torch.empty(3))], "exp_avg_sqs": [meta(torch.empty(3))],
+                "max_exp_avg_sqs": [], "state_steps": [meta(torch.empty(()))],
+                "lr": meta(torch.empty(())), "beta1": 0.9, "beta2": 0.999,
+                "weight_decay": 0.1, "eps": 1e-8, "amsgrad": False, "maximize": False}
+        with mock.patch.object(runtime_claims, "tensor_candidates", few):
+            pruned = runtime_claims.sample_claims(aten._fused_adam_.tensor_lr, args, 2)
+            every = runtime_claims.sample_claims(aten._fused_adam_.tensor_lr, args, 2, prune=False)
+        self.assertEqual(pruned.rules, every.rules)
+        self.assertEqual(pruned.tuples + pruned.unmatched, every.tuples)
+        self.assertGreater(pruned.unmatched, 0)
+        self.assertIn("R, R, R, R, R, P(sum) -> R, R, R, R", pruned.rules)
 
     def test_a_tuple_matching_a_rule_on_every_mesh_dim_is_asked(self):
         args = {"self": meta(torch.empty(8, 6)), "mat2": meta(torch.empty(6, 4))}
