@@ -58,12 +58,16 @@ bool SampleTruth::Dead(int64_t t) const {
 }
 
 int SampleTruth::Refutation(int64_t t, int64_t o) const {
-  const std::vector<int> idx = out_tuples_.Indices(o);
-  for (size_t k = 0; k < idx.size(); ++k) {
-    const int id = failure(t, k, idx[k]);
-    if (id >= 0) return id;
+  // Output tuple `o` in mixed radix, the last output fastest (TupleSpace),
+  // decoded in place: the first refuted output's evidence wins.
+  const std::vector<std::vector<Placement>>& slots = out_tuples_.candidates();
+  int id = -1;
+  for (size_t k = slots.size(); k-- > 0;) {
+    const int64_t n = static_cast<int64_t>(slots[k].size());
+    if (const int f = failure(t, k, static_cast<size_t>(o % n)); f >= 0) id = f;
+    o /= n;
   }
-  return -1;
+  return id;
 }
 
 std::string SampleTruth::EvidenceText(int id) const {
@@ -276,18 +280,34 @@ std::vector<Rule> SampleTruth::Collect(bool valid_only) const {
   std::vector<Rule> out;
   if (!rejection_.empty()) return out;
   if (!elements_.empty()) return CollectElements(valid_only);
+  const std::vector<std::vector<Placement>>& slots = out_tuples_.candidates();
   for (int64_t t = 0; t < in_.size(); ++t) {
     if (valid_only && informative_[t] == 0) continue;
-    const std::vector<Placement> in = in_.Placements(t);
-    for (int64_t o = 0; o < out_tuples_.size(); ++o) {
-      if (Refutation(t, o) >= 0) continue;
-      Rule rule{in, out_tuples_.Placements(o)};
-      if (!InPlaceChange(rule).empty()) continue;
-      if (valid_only && (IsDegenerate(rule) || IsAllReplicate(rule) ||
-                         ImpliedByReplicateOutput(t, rule))) {
-        continue;
+    // The output tuples that hold for t are the product of each output's
+    // unrefuted placements (Refutation reads them one by one): enumerated
+    // in tuple order, never the whole output space.
+    std::vector<std::vector<size_t>> holds(slots.size());
+    bool some = true;
+    for (size_t k = 0; k < slots.size() && some; ++k) {
+      for (size_t c = 0; c < slots[k].size(); ++c) {
+        if (failure(t, k, c) < 0) holds[k].push_back(c);
       }
-      out.push_back(std::move(rule));
+      some = !holds[k].empty();
+    }
+    if (!some) continue;
+    const std::vector<Placement> in = in_.Placements(t);
+    std::vector<size_t> pick(slots.size(), 0);
+    while (true) {
+      Rule rule{in, {}};
+      for (size_t k = 0; k < slots.size(); ++k) rule.outputs.push_back(slots[k][holds[k][pick[k]]]);
+      if (InPlaceChange(rule).empty() &&
+          !(valid_only && (IsDegenerate(rule) || IsAllReplicate(rule) ||
+                           ImpliedByReplicateOutput(t, rule)))) {
+        out.push_back(std::move(rule));
+      }
+      size_t k = slots.size();
+      while (k > 0 && ++pick[k - 1] == holds[k - 1].size()) pick[--k] = 0;
+      if (k == 0) break;
     }
   }
   return out;
