@@ -150,27 +150,30 @@ class RuleInputs:
             return [p for p in itertools.product(*candidates) if self.may_claim(p)]
         outs = set(self._outs)
         rest = [k for k in range(len(candidates)) if k not in outs]
+        every = [candidates[k] for k in self._outs]
+        rank = [{c: i for i, c in enumerate(cands)} for cands in every]
         found = []
         for head in itertools.product(*(candidates[k] for k in rest)):
             placements = [None] * len(candidates)
             for k, p in zip(rest, head):
                 placements[k] = p
-            for tail in self._out_tuples(placements, candidates):
+            for tail in self._out_tuples(placements, every, rank):
                 for k, p in zip(self._outs, tail):
                     placements[k] = p
                 if self.may_claim(placements):
                     found.append(tuple(placements))
         return found
 
-    def _out_tuples(self, placements, candidates):
-        """The out= slots' candidate tuples, in product order, that on every
+    def _out_tuples(self, placements, every, rank):
+        """The out= slots' candidate tuples (`every`: per out= slot, its
+        candidate placement tuples; `rank`: per out= slot, each candidate's
+        position in it), in product order, that on every
         mesh dim are placed as the outputs of some rule whose compared
         inputs are `placements`' (its out= entries are ignored): a superset
         of those may_claim accepts, taken from the rules of both shard
         types where the other slots hold no Shard (an out= Shard selects
         the other rules); every candidate when a table is unknown (DTensor
         raised building it) or a _StridedShard is placed."""
-        every = [candidates[k] for k in self._outs]
         others = [p for k, t in enumerate(placements) if k not in self._outs for p in t]
         if any(isinstance(p, dt.StridedShard) for p in others):
             return itertools.product(*every)
@@ -190,7 +193,6 @@ class RuleInputs:
         for d in range(len(placements[self._compared[0]]) if self._compared else 0):
             key = tuple(placements[k][d] for k in self._compared)
             per_dim.append({o[:n] for table in tables for o in table.get(key, ())})
-        rank = [{c: i for i, c in enumerate(cands)} for cands in every]
         tails = []
         for combo in itertools.product(*per_dim):
             tail = tuple(tuple(combo[d][j] for d in range(len(combo))) for j in range(n))
