@@ -1669,6 +1669,11 @@ OP_GROUPS = {
         "targets": ["aten__linalg_svd", "aten__linalg_svd_U"],
         "samples_from": ["linalg/aten_linalg_inv_ex.textproto", "linalg/aten_linalg_lu.textproto", "linalg/aten_linalg_qr.textproto"],
     },
+    "linalg/aten_cholesky.textproto": {
+        "overloads": ["aten::cholesky", "aten::cholesky.out"],
+        "targets": ["aten_cholesky", "aten_cholesky_out"],
+        "samples_from": ["linalg/aten_linalg_inv_ex.textproto", "linalg/aten_cholesky_inverse.textproto"],
+    },
     "linalg/aten_cholesky_inverse.textproto": {
         "overloads": ["aten::cholesky_inverse", "aten::cholesky_inverse.out"],
         "targets": ["aten_cholesky_inverse", "aten_cholesky_inverse_out"],

@@ -24,7 +24,8 @@ const shrt::GenContext& Context() {
 }
 
 void Draw(const shrt::Generator& gen) {
-  const std::vector<std::vector<int64_t>> shapes = {{}, {3, 4}};
+  // A 0-d tensor, a matrix, and a batch of square ones (positive_definite's).
+  const std::vector<std::vector<int64_t>> shapes = {{}, {3, 4}, {2, 3, 3}};
   for (const std::vector<int64_t>& shape : shapes) {
     for (c10::ScalarType dtype : {c10::ScalarType::Float, c10::ScalarType::Long, c10::ScalarType::Bool}) {
       absl::StatusOr<at::Tensor> t = shrt::Generate(gen, shape, dtype, /*input_index=*/1, /*seed=*/0, Context());

@@ -7,6 +7,7 @@
 #include "ATen/Dispatch.h"
 #include "absl/status/status.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/str_join.h"
 #include "shrt/spec/aten_functions.h"
 #include "shrt/spec/rng.h"
 
@@ -94,6 +95,45 @@ double SpecialOf(SpecialValue s) {
     case SMALLEST_NORMAL: return static_cast<double>(Limits::min());
     default: return static_cast<double>(Limits::denorm_min());
   }
+}
+
+// A A^H / n + I for each n x n matrix in the last two dims of `shape`, A's
+// elements standard normal draws (recipe.proto PositiveDefiniteGen); for a
+// complex dtype, both parts of each element, interleaved as in the
+// tensor's real view.
+absl::StatusOr<Values> PositiveDefinite(at::IntArrayRef shape, bool complex, Rng& rng) {
+  const size_t ndim = shape.size();
+  if (ndim < 2 || shape[ndim - 1] != shape[ndim - 2]) {
+    return absl::InvalidArgumentError(
+        absl::StrCat("positive_definite needs square matrices in the last two dims, not shape [",
+                     absl::StrJoin(shape, ", "), "]"));
+  }
+  const int64_t n = shape[ndim - 1];
+  const int64_t parts = complex ? 2 : 1;
+  int64_t numel = 1;
+  for (int64_t s : shape) numel *= s;
+  Values out(static_cast<size_t>(numel * parts));
+  if (n == 0) return out;
+  Values a(static_cast<size_t>(n * n * parts));
+  auto part = [&](int64_t row, int64_t col, int64_t p) { return a[(row * n + col) * parts + p]; };
+  for (int64_t m = 0; m < numel / (n * n); ++m) {
+    for (double& x : a) x = rng.Normal();
+    for (int64_t i = 0; i < n; ++i) {
+      for (int64_t j = 0; j < n; ++j) {
+        double re = 0, im = 0;  // sum over k of a_ik conj(a_jk)
+        for (int64_t k = 0; k < n; ++k) {
+          const double ar = part(i, k, 0), br = part(j, k, 0);
+          const double ai = complex ? part(i, k, 1) : 0, bi = complex ? part(j, k, 1) : 0;
+          re += ar * br + ai * bi;
+          im += ai * br - ar * bi;
+        }
+        const int64_t at = ((m * n + i) * n + j) * parts;
+        out[at] = re / static_cast<double>(n) + (i == j ? 1.0 : 0.0);
+        if (complex) out[at + 1] = im / static_cast<double>(n);
+      }
+    }
+  }
+  return out;
 }
 
 absl::Status Index(const IndexGen& g, Rng& rng, const GenContext& ctx, Values& v) {
@@ -247,6 +287,11 @@ absl::StatusOr<ValueRange> GeneratedRange(const Generator& gen, int64_t numel, i
       if (!n.ok()) return n.status();
       return ValueRange{0, static_cast<double>(*n - 1)};
     }
+    case Generator::kPositiveDefinite: {
+      // Each part of a_ik conj(a_jk) is a sum of two products of draws.
+      const double bound = 2 * kNormalBound * kNormalBound;
+      return ValueRange{-bound, bound + 1};
+    }
     case Generator::KIND_NOT_SET:
       break;
   }
@@ -267,6 +312,17 @@ at::Tensor ValuesToTensor(absl::Span<const double> values, at::IntArrayRef shape
 absl::StatusOr<at::Tensor> Generate(const Generator& gen, at::IntArrayRef shape,
                                     c10::ScalarType dtype, int input_index, uint64_t seed,
                                     const GenContext& context) {
+  if (gen.kind_case() == Generator::kPositiveDefinite) {
+    // A matrix property, which a complex tensor's real view (below) lacks.
+    Rng rng(MixSeed({seed, static_cast<uint64_t>(input_index)}));
+    const bool complex = c10::isComplexType(dtype);
+    absl::StatusOr<Values> v = PositiveDefinite(shape, complex, rng);
+    if (!v.ok()) return v.status();
+    if (!complex) return ValuesToTensor(*v, shape, dtype);
+    std::vector<int64_t> real_shape(shape.begin(), shape.end());
+    real_shape.push_back(2);
+    return ViewAsComplex(ValuesToTensor(*v, real_shape, c10::toRealValueType(dtype)));
+  }
   if (c10::isComplexType(dtype)) {
     // Real and imaginary parts from one draw of twice the values (RealView).
     std::vector<int64_t> real_shape(shape.begin(), shape.end());
@@ -294,6 +350,7 @@ absl::StatusOr<at::Tensor> Generate(const Generator& gen, at::IntArrayRef shape,
     case Generator::kIndex:
       if (absl::Status s = Index(gen.index(), rng, context, v); !s.ok()) return s;
       break;
+    case Generator::kPositiveDefinite:  // above
     case Generator::KIND_NOT_SET:
       return absl::InvalidArgumentError(absl::StrCat("generator '", gen.name(), "' has no kind"));
   }

@@ -7,6 +7,7 @@
 
 #include "google/protobuf/text_format.h"
 #include "gtest/gtest.h"
+#include "shrt/spec/aten_functions.h"
 
 namespace shrt {
 namespace {
@@ -75,6 +76,35 @@ TEST(GeneratorsTest, SpecialPutsEveryValueInEveryFloatingInput) {
   EXPECT_FALSE(std::isfinite(scalar.item<double>()) && !std::signbit(scalar.item<double>()));
   const at::Tensor ints = *Generate(g, {64}, at::kLong, 0, 9, context);
   EXPECT_LT(ints.abs().max().item<int64_t>(), 10);
+}
+
+// Every matrix of a batch is Hermitian and positive definite: cholesky,
+// which raises on any other, factors it (recipe.proto
+// PositiveDefiniteGen), in real and complex dtypes, within the range
+// GeneratedRange gives; a shape without square matrices is refused.
+TEST(GeneratorsTest, PositiveDefiniteMatricesFactor) {
+  Generator g;
+  ASSERT_TRUE(google::protobuf::TextFormat::ParseFromString("positive_definite {}", &g));
+  const GenContext context;
+  const ValueRange range = *GeneratedRange(g, 96, 0, context);
+  for (c10::ScalarType dtype : {at::kFloat, at::kDouble, at::kComplexFloat}) {
+    for (uint64_t seed : {1, 2, 3}) {
+      const at::Tensor t = *Generate(g, {3, 2, 4, 4}, dtype, 1, seed, context);
+      EXPECT_TRUE(t.equal(t.mH())) << dtype << " seed " << seed;
+      const at::Tensor l = t.cholesky();  // throws c10::Error unless positive definite
+      EXPECT_TRUE(l.isfinite().all().item<bool>()) << dtype << " seed " << seed;
+      const at::Tensor parts = dtype == at::kComplexFloat ? ViewAsReal(t) : t;
+      EXPECT_GE(parts.min().item<double>(), range.lo);
+      EXPECT_LE(parts.max().item<double>(), range.hi);
+    }
+  }
+  EXPECT_EQ(Generate(g, {2, 0, 0}, at::kFloat, 0, 1, context)->numel(), 0);
+  for (std::vector<int64_t> shape : {std::vector<int64_t>{4, 3}, {4}, {}}) {
+    absl::StatusOr<at::Tensor> t = Generate(g, shape, at::kFloat, 0, 1, context);
+    ASSERT_FALSE(t.ok());
+    EXPECT_NE(t.status().message().find("positive_definite needs square matrices"), std::string::npos)
+        << t.status();
+  }
 }
 
 }  // namespace

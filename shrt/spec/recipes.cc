@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <string>
+#include <vector>
 
 #include "absl/container/flat_hash_set.h"
 #include "absl/status/status.h"
@@ -49,6 +51,17 @@ std::string BadIndexTarget(const IndexGen& x) {
   return "";
 }
 
+// "arange, normal, ... or positive_definite": the kinds a generator may
+// take, in recipe.proto's order, read from its `kind` oneof.
+std::string KindNames() {
+  const google::protobuf::OneofDescriptor& kind = *Generator::descriptor()->FindOneofByName("kind");
+  std::vector<std::string> names;
+  for (int f = 0; f < kind.field_count(); ++f) names.push_back(kind.field(f)->name());
+  const std::string last = names.back();
+  names.pop_back();
+  return absl::StrCat(absl::StrJoin(names, ", "), " or ", last);
+}
+
 // Why generator `g`'s parameters are unusable, or "" if they are fine.
 std::string BadParameters(const Generator& g) {
   const google::protobuf::FieldDescriptor* kind =
@@ -92,8 +105,7 @@ std::string BadParameters(const Generator& g) {
                  ? ""
                  : "special density must be in (0, 1]";
     case Generator::KIND_NOT_SET:
-      return "generator has no kind (arange, normal, uniform, constant, sparse, magnitude, ties, "
-             "mask, index or special)";
+      return absl::StrCat("generator has no kind (", KindNames(), ")");
     default:
       return "";
   }

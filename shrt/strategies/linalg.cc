@@ -122,6 +122,7 @@ absl::StatusOr<std::vector<Rule>> Linalg(const OpArgs& args) {
 
 constexpr auto kBatch = Linalg<-1>;
 
+SHRT_REGISTER_STRATEGY("aten::cholesky", kBatch);
 SHRT_REGISTER_STRATEGY("aten::cholesky_inverse", kBatch);
 SHRT_REGISTER_STRATEGY("aten::linalg_matrix_exp", kBatch);
 SHRT_REGISTER_STRATEGY("aten::linalg_householder_product", kBatch);
