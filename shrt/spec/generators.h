@@ -32,7 +32,9 @@ struct GenContext {
 
 // A fresh contiguous CPU tensor of `shape` and `dtype` holding `gen`'s
 // pattern for input `input_index` and `seed`.
-// Errors: those of IndexBound for an index generator.
+// Errors: those of IndexBound for an index generator; InvalidArgument for
+// a positive_definite one when `shape`'s last two dims are not one square
+// matrix size (fewer than two dims included).
 absl::StatusOr<at::Tensor> Generate(const Generator& gen, at::IntArrayRef shape,
                                     c10::ScalarType dtype, int input_index, uint64_t seed,
                                     const GenContext& context);
@@ -76,7 +78,8 @@ struct ValueRange {
 // magnitude bounds for uniform, sparse and magnitude (both signs when the
 // sign is random); mean +- kNormalBound * std for normal; for special, the
 // normal draws' bounds widened to its values as float64 resolves them
-// (infinities included). Errors: those of IndexBound.
+// (infinities included); for positive_definite, +-2 kNormalBound^2 (one
+// more on the diagonal), whatever the shape. Errors: those of IndexBound.
 absl::StatusOr<ValueRange> GeneratedRange(const Generator& gen, int64_t numel, int input_index,
                                           const GenContext& context);
 
