@@ -97,6 +97,13 @@ double SpecialOf(SpecialValue s) {
   }
 }
 
+// The shape of a complex tensor's real view (ViewAsReal): `shape` and 2.
+std::vector<int64_t> RealViewShape(at::IntArrayRef shape) {
+  std::vector<int64_t> real(shape.begin(), shape.end());
+  real.push_back(2);
+  return real;
+}
+
 // A A^H / n + I for each n x n matrix in the last two dims of `shape`, A's
 // elements standard normal draws (recipe.proto PositiveDefiniteGen); for a
 // complex dtype, both parts of each element, interleaved as in the
@@ -319,16 +326,12 @@ absl::StatusOr<at::Tensor> Generate(const Generator& gen, at::IntArrayRef shape,
     absl::StatusOr<Values> v = PositiveDefinite(shape, complex, rng);
     if (!v.ok()) return v.status();
     if (!complex) return ValuesToTensor(*v, shape, dtype);
-    std::vector<int64_t> real_shape(shape.begin(), shape.end());
-    real_shape.push_back(2);
-    return ViewAsComplex(ValuesToTensor(*v, real_shape, c10::toRealValueType(dtype)));
+    return ViewAsComplex(ValuesToTensor(*v, RealViewShape(shape), c10::toRealValueType(dtype)));
   }
   if (c10::isComplexType(dtype)) {
     // Real and imaginary parts from one draw of twice the values (RealView).
-    std::vector<int64_t> real_shape(shape.begin(), shape.end());
-    real_shape.push_back(2);
     absl::StatusOr<at::Tensor> real =
-        Generate(gen, real_shape, c10::toRealValueType(dtype), input_index, seed, context);
+        Generate(gen, RealViewShape(shape), c10::toRealValueType(dtype), input_index, seed, context);
     if (!real.ok()) return real.status();
     return ViewAsComplex(*real);
   }
