@@ -20,7 +20,10 @@ port="$1"
 populate="${2:-}"
 repo="$(cd "$(dirname "$0")/../.." && pwd)"
 tmp="$(mktemp -d)"
-cache=(--remote_cache="http://127.0.0.1:$port")
+# --remote_download_minimal: a cache hit's outputs stay in the cache
+# (Bazel's "build without the bytes"); an action that runs here, as the
+# edited rule's dependents do in step 2, has its inputs fetched first.
+cache=(--remote_cache="http://127.0.0.1:$port" --remote_download_minimal)
 common=(--curses=no --color=no --noshow_progress --test_summary=short)
 fail=0
 trap 'for ob in "$tmp"/ob*; do bazel --output_base="$ob" shutdown >/dev/null 2>&1; done; rm -rf "$tmp"' EXIT
