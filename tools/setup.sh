@@ -37,6 +37,7 @@ PACKAGES=(
   nginx                 # the remote cache (tools/remote_cache/)
   curl                  # its readiness probe
   git                   # the remote cache test clones the repository
+  patch                 # tools/dtensor/torch_overlay.py applies dtensor/fixes/ to a copy of torch
   chromium              # //tools/html_report:browser_test renders the HTML report headless
 )
 
