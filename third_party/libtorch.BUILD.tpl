@@ -38,3 +38,11 @@ cc_library(
     linkopts = ["-pthread"],
     alwayslink = True,
 )
+
+# The torch built against (kPython, kVersion, kTorchDir), for the check that
+# DTensor is asked in the same one (tools/dtensor/dtensor_claims.cc).
+cc_library(
+    name = "torch_build",
+    hdrs = ["torch_build.h"],
+    include_prefix = "libtorch",
+)

@@ -401,7 +401,7 @@ int Run(int argc, char** argv) {
   for (const std::string& spec : absl::GetFlag(FLAGS_spec)) cmd.specs.push_back(InWorkspace(spec));
   cmd.strategies = InWorkspace(absl::GetFlag(FLAGS_strategies));
   cmd.dtensor = absl::GetFlag(FLAGS_dtensor);
-  cmd.dtensor_program = InRunfiles("tools/dtensor/export_claims");
+  cmd.dtensor_program = InRunfiles("tools/dtensor/export_claims.py");
   for (const std::string& path : absl::GetFlag(FLAGS_dtensor_rules)) {
     cmd.dtensor_rules.push_back(InWorkspace(path));
   }

@@ -25,8 +25,9 @@ struct ValidateCommand {
   // --dtensor: validate the rules the installed torch's DTensor registers
   // (tools/dtensor/, DESIGN.md §11) instead of the registered strategies.
   bool dtensor = false;
-  // The program that exports DTensor's claims (//tools/dtensor:export_claims
-  // in the CLI's runfiles); set by main().
+  // The Python program that exports DTensor's claims
+  // (tools/dtensor/export_claims.py in the CLI's runfiles, run under the
+  // interpreter of the torch ShRT is built against); set by main().
   std::string dtensor_program;
   // --dtensor_rules: Python files run before DTensor is asked, which
   // register DTensor strategies (e.g. for the custom ops of --load).

@@ -3,10 +3,16 @@
 # correct siblings correct: custom operators (planted_ops.cc, loaded with
 # --load into ShRT and into the process that asks DTensor) whose DTensor
 # strategies planted_rules.py registers with register_single_dim_strategy.
-# Usage: planted_test.sh SHRT LIBRARY
+# Also: a DTensor rule planted wrong in a copy of torch's own sources
+# (wrong_neg.patch, through tools/dtensor/torch_overlay.py and PYTHONPATH)
+# or in a --dtensor_rules module that replaces DTensor's registration
+# (override_neg.py) is reported incorrect, the report says whose rules were
+# judged, and tools/dtensor/verify_fixes.py refuses the patch as a fix.
+# Usage: planted_test.sh SHRT LIBRARY VERIFY_FIXES
 source tools/expect.sh
 shrt="$1"
 lib="$2"
+verify_fixes="$3"
 dir=testing/dtensor_planted
 
 expect 1 "the planted wrong rule fails the run" -- "$shrt" validate --dtensor --quiet \
@@ -61,4 +67,38 @@ check "the error is one line" test "$(wc -l <"$TEST_TMPDIR/err")" -eq 1
 expect 2 "--dtensor_rules needs --dtensor" -- "$shrt" validate --quiet \
   --dtensor_rules="$dir/planted_rules.py" --spec="$dir/shrt_planted_twice.textproto" \
   --spec_dir="$dir" --load="$lib" --recipe_dir=op_specs/recipes
+# A rule planted wrong in DTensor's own sources, on a patched copy of torch.
+overlay="$TEST_TMPDIR/overlay"
+/usr/bin/python3 -c "import sys; sys.path.insert(0, 'tools/dtensor'); import torch_overlay; \
+torch_overlay.make(['$dir/wrong_neg.patch'], '$overlay')" || { echo "FAIL: the overlay"; fail=1; }
+expect 0 "aten::neg on the installed torch" -- "$shrt" validate --dtensor --quiet --op=aten::neg \
+  --world_size=2 --format=json
+cp "$TEST_TMPDIR/out" "$TEST_TMPDIR/stock.json"
+expect 1 "aten::neg on the patched copy" -- env PYTHONPATH="$overlay" "$shrt" validate --dtensor \
+  --quiet --op=aten::neg --world_size=2 --format=json
+check "the patched copy's planted rules incorrect, the installed torch's not" /usr/bin/python3 - \
+  "$TEST_TMPDIR/stock.json" "$TEST_TMPDIR/out" "$overlay" <<'PY'
+import json, sys
+stock, patched = (json.load(open(p)) for p in sys.argv[1:3])
+assert stock["ops"][0]["incorrect"] == [], stock["ops"][0]["incorrect"]
+assert "P(max) -> P(min)" in stock["ops"][0]["correct"], stock["ops"][0]["correct"]
+assert stock["strategy_source"].startswith("DTensor, torch ") and " from " not in stock["strategy_source"]
+incorrect = {r["rule"] for r in patched["ops"][0]["incorrect"]}
+assert incorrect == {"P(max) -> P(max)", "P(min) -> P(min)"}, incorrect
+assert patched["strategy_source"].endswith(" from %s/torch/distributed/tensor" % sys.argv[3]), patched["strategy_source"]
+PY
+expect 1 "verify_fixes refuses the planted wrong fix" -- "$verify_fixes" --shrt="$shrt" \
+  --known="$dir/known.textproto" --fixes="$dir" --repros="$dir" --world_sizes=2 --meshes= wrong_neg
+check "it names the rule made incorrect" grep -q "FAIL wrong_neg: --world_size=2: newly incorrect: aten::neg: P(max) -> P(max)" "$TEST_TMPDIR/out"
+check "it names the correct rule lost" grep -q "FAIL wrong_neg: --world_size=2: correct rule lost: aten::neg: P(max) -> P(min) (missing)" "$TEST_TMPDIR/out"
+
+# The same rules from a --dtensor_rules module that replaces DTensor's own.
+expect 1 "aten::neg with its registration replaced" -- "$shrt" validate --dtensor --quiet \
+  --op=aten::neg --dtensor_rules="$dir/override_neg.py" --world_size=2 --format=json
+check "the report says whose rules, and the planted rule is incorrect" /usr/bin/python3 - "$TEST_TMPDIR/out" <<'PY'
+import json, sys
+report = json.load(open(sys.argv[1]))
+assert report["strategy_source"].endswith(", overridden by override_neg.py for aten::neg"), report["strategy_source"]
+assert "P(max) -> P(max)" in {r["rule"] for r in report["ops"][0]["incorrect"]}, report["ops"][0]["incorrect"]
+PY
 exit $fail

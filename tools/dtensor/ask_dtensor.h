@@ -39,7 +39,8 @@ inline constexpr int kMaxDecompositionTuplesAsked = 300;
 
 // How to ask DTensor.
 struct DTensorAsk {
-  // The program that answers (export_claims.py's py_binary).
+  // The Python program that answers (export_claims.py; DTensorClaims::Export
+  // runs it under the interpreter of the torch ShRT is built against).
   std::string program;
   // Custom-op libraries the run loaded (--load), which the program loads
   // too, and Python files it runs first to register DTensor strategies

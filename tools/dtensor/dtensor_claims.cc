@@ -19,6 +19,7 @@
 #include "absl/strings/strip.h"
 #include "google/protobuf/util/json_util.h"
 #include "google/protobuf/util/message_differencer.h"
+#include "libtorch/torch_build.h"
 #include "shrt/engine/nd_verdicts.h"
 #include "shrt/ops/overload_name.h"
 #include "shrt/vocab/atomic_file.h"
@@ -50,6 +51,26 @@ std::string LastLine(absl::string_view text) {
   if (nl != absl::string_view::npos) text = text.substr(nl + 1);
   absl::ConsumePrefix(&text, "export_claims: ");
   return std::string(text);
+}
+
+// OK if DTensor was asked in the torch ShRT's C++ side is built against
+// (the same libtorch_cpu.so, symbolic links resolved: a patched copy of the
+// Python sources, tools/dtensor/torch_overlay.py, links the same library),
+// else InvalidArgument naming both torches.
+absl::Status SameTorch(const dtensor::Claims& claims) {
+  namespace fs = std::filesystem;
+  std::error_code ignored;
+  const fs::path built =
+      fs::weakly_canonical(fs::path(torch_build::kTorchDir) / "lib" / "libtorch_cpu.so", ignored);
+  if (!claims.torch_library().empty() &&
+      fs::weakly_canonical(claims.torch_library(), ignored) == built) {
+    return absl::OkStatus();
+  }
+  return absl::InvalidArgumentError(absl::StrCat(
+      "DTensor was asked in torch ", claims.torch_version(), " (", claims.torch_library(),
+      "), but ShRT is built against torch ", torch_build::kVersion, " (", built.string(),
+      ", the torch of ", torch_build::kPython,
+      "); build with --repo_env=SHRT_PYTHON=<the interpreter of the torch to judge>"));
 }
 
 }  // namespace
@@ -103,7 +124,13 @@ absl::StatusOr<DTensorClaims> DTensorClaims::Export(const std::string& program,
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, stderr_path.c_str(),
                                    O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  char* argv[] = {const_cast<char*>(program.c_str()), const_cast<char*>(request_path.c_str()),
+  // The torch ShRT is built against is the one of this interpreter
+  // (libtorch/torch_build.h: --repo_env=SHRT_PYTHON, or /usr/bin/python3).
+  if (!std::filesystem::is_regular_file(program)) {
+    return absl::InternalError(absl::StrCat("cannot run ", program, ": no such file"));
+  }
+  char* argv[] = {const_cast<char*>(torch_build::kPython), const_cast<char*>(program.c_str()),
+                  const_cast<char*>(request_path.c_str()),
                   const_cast<char*>(claims_path.c_str()), nullptr};
   // Python's string hashing is seeded per process unless PYTHONHASHSEED is
   // set, and DTensor iterates sets of placements (e.g. the decomposition
@@ -118,10 +145,12 @@ absl::StatusOr<DTensorClaims> DTensorClaims::Export(const std::string& program,
   for (std::string& e : env) envp.push_back(e.data());
   envp.push_back(nullptr);
   pid_t pid = 0;
-  const int error = posix_spawn(&pid, program.c_str(), &actions, nullptr, argv, envp.data());
+  const int error =
+      posix_spawn(&pid, torch_build::kPython, &actions, nullptr, argv, envp.data());
   posix_spawn_file_actions_destroy(&actions);
   if (error != 0) {
-    return absl::InternalError(absl::StrCat("cannot run ", program, ": ", std::strerror(error)));
+    return absl::InternalError(absl::StrCat("cannot run ", torch_build::kPython, " ", program,
+                                            ": ", std::strerror(error)));
   }
   int status = 0;
   waitpid(pid, &status, 0);
@@ -146,6 +175,7 @@ absl::StatusOr<DTensorClaims> DTensorClaims::Export(const std::string& program,
     return absl::InvalidArgumentError(
         absl::StrCat(program, "'s claims: ", s.message().as_string()));
   }
+  if (absl::Status same = SameTorch(claims); !same.ok()) return same;
   return FromProtos(request, claims, absl::StrCat(program, "'s claims"));
 }
 

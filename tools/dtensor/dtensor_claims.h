@@ -31,15 +31,22 @@ absl::StatusOr<std::vector<dtensor::RequestSample>> RequestSamples(
 
 class DTensorClaims {
  public:
-  // Runs `program REQUEST CLAIMS` (export_claims.py) once on `request`,
-  // asking it to ask in `jobs` processes (ClaimsRequest.jobs: it forks
-  // them after importing torch), with PYTHONHASHSEED=0 (DTensor's ties
-  // follow Python's set order), through files in a fresh temporary
-  // directory, and reads the claims. Errors: Internal when a program cannot be started or a
-  // file cannot be written; InvalidArgument with the last line of a
-  // program's stderr when it exits 2 (bad input: "/abs/rules.py:3:
-  // RuntimeError: boom"); FailedPrecondition when it exits otherwise
-  // non-zero or by a signal, with the end of its stderr; FromProtos'.
+  // Runs the Python program `program` (export_claims.py) as `PYTHON
+  // program REQUEST CLAIMS` once on `request`, PYTHON being the interpreter
+  // whose torch ShRT is built against (libtorch/torch_build.h kPython:
+  // --repo_env=SHRT_PYTHON, or /usr/bin/python3), asking it to ask in
+  // `jobs` processes (ClaimsRequest.jobs: it forks them after importing
+  // torch), with PYTHONHASHSEED=0 (DTensor's ties follow Python's set
+  // order), through files in a fresh temporary directory, and reads the
+  // claims. Errors: Internal when `program` is not a file, PYTHON cannot
+  // be started or a file cannot be written; InvalidArgument with the last
+  // line of the program's stderr when it exits 2 (bad input:
+  // "/abs/rules.py:3: RuntimeError: boom"), and naming both torches when
+  // the claims come from another libtorch than the one ShRT is built
+  // against (Claims.torch_library: a PYTHONPATH to another torch, or a
+  // torch reinstalled since the build); FailedPrecondition when it exits
+  // otherwise non-zero or by a signal, with the end of its stderr;
+  // FromProtos'.
   static absl::StatusOr<DTensorClaims> Export(const std::string& program,
                                               const dtensor::ClaimsRequest& request, int jobs);
 

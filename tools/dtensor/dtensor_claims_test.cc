@@ -12,6 +12,7 @@
 #include "gmock/gmock.h"
 #include "google/protobuf/text_format.h"
 #include "gtest/gtest.h"
+#include "libtorch/torch_build.h"
 #include "shrt/vocab/nd_rule.h"
 
 namespace shrt {
@@ -193,18 +194,24 @@ std::string Program(const std::string& name, const std::string& body) {
   return path;
 }
 
+// The torch fields of claims from the torch ShRT is built against.
+std::string BuiltTorch() {
+  return absl::StrCat("\"torch_version\": \"", torch_build::kVersion, "\", \"torch_library\": \"",
+                      torch_build::kTorchDir, "/lib/libtorch_cpu.so\", ");
+}
+
 TEST(DTensorClaimsTest, ExportRunsTheProgramOnceWithTheJobs) {
   // Answers each sample with one rule that says whether it was asked to
   // ask in two processes, with Python's hash seed fixed.
-  const std::string program = Program("answer.py", R"py(
+  const std::string program = Program("answer.py", absl::StrCat(R"py(
 import os
 req = json.load(open(sys.argv[1]))
 assert os.environ["PYTHONHASHSEED"] == "0"
-json.dump({"strategy_source": "DTensor, torch 9.9", "world_size": req["world_size"],
+json.dump({)py", BuiltTorch(), R"py("strategy_source": "DTensor, torch 9.9", "world_size": req["world_size"],
            "samples": [{"op": s["op"], "name": s["name"], "registration": "single_dim",
                         "rules": ["S(0) -> S(0)" if req.get("jobs") == 2 else "R -> R"]}
                        for s in req["samples"]]}, open(sys.argv[2], "w"))
-)py");
+)py"));
   absl::StatusOr<DTensorClaims> claims = DTensorClaims::Export(program, Request(), 2);
   ASSERT_TRUE(claims.ok()) << claims.status();
   EXPECT_EQ(claims->source(), "DTensor, torch 9.9");
@@ -241,6 +248,25 @@ TEST(DTensorClaimsTest, ExportFailuresNameTheProgramAndItsStderr) {
   s = DTensorClaims::Export("/nonexistent/export_claims", Request(), 1).status();
   EXPECT_EQ(s.code(), absl::StatusCode::kInternal);
   EXPECT_THAT(s.message(), HasSubstr("cannot run /nonexistent/export_claims"));
+}
+
+// Claims from a torch whose libtorch is not the one ShRT is built against
+// (another torch on PYTHONPATH, a torch reinstalled since the build) are
+// refused, naming both.
+TEST(DTensorClaimsTest, ClaimsFromAnotherTorchAreRefused) {
+  const std::string other = Program("other.py", R"py(
+req = json.load(open(sys.argv[1]))
+json.dump({"strategy_source": "DTensor, torch 2.99.0", "torch_version": "2.99.0a0+git1",
+           "torch_library": "/src/pytorch/torch/lib/libtorch_cpu.so",
+           "world_size": req["world_size"], "samples": []}, open(sys.argv[2], "w"))
+)py");
+  absl::Status s = DTensorClaims::Export(other, Request(), 1).status();
+  EXPECT_EQ(s.code(), absl::StatusCode::kInvalidArgument);
+  EXPECT_THAT(s.message(), HasSubstr("DTensor was asked in torch 2.99.0a0+git1 "
+                                     "(/src/pytorch/torch/lib/libtorch_cpu.so), but ShRT is "
+                                     "built against torch "));
+  EXPECT_THAT(s.message(), HasSubstr(torch_build::kVersion));
+  EXPECT_THAT(s.message(), HasSubstr("--repo_env=SHRT_PYTHON="));
 }
 
 }  // namespace

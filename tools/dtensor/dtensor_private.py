@@ -46,6 +46,7 @@ Names, as of torch 2.13.0 (torch/distributed/tensor/):
 """
 import contextlib
 import importlib
+import os
 
 import torch
 
@@ -206,6 +207,34 @@ def registered_overloads():
     kinds = {op: "op_strategy" for op in propagator.op_strategy_funcs}
     kinds.update({op: "single_dim" for op in propagator.op_single_dim_strategy_funcs})
     return list(kinds.items())
+
+
+def effective_registrations():
+    """{OpOverload: the registration DTensor's dispatch uses for it}: the
+    single-dim strategy info where there is one, else the op strategy
+    function (ShardingPropagator.propagate_op_sharding_non_cached tries
+    single-dim registrations first, torch 2.13). Compared by identity
+    before and after a rule module runs, it names the registrations the
+    module replaced (both registries simply overwrite)."""
+    propagator = sharding_propagator()
+    found = dict(propagator.op_strategy_funcs)
+    found.update(propagator.op_single_dim_strategy_funcs)
+    return found
+
+
+def torch_library():
+    """The real path of the libtorch_cpu.so this process loaded (torch/lib
+    beside the torch package it imported)."""
+    return os.path.realpath(os.path.join(os.path.dirname(torch.__file__), "lib", "libtorch_cpu.so"))
+
+
+def dtensor_source_dir():
+    """Where DTensor's Python sources were imported from, when that is not
+    the torch package's own directory (a patched copy reached through
+    PYTHONPATH, tools/dtensor/torch_overlay.py), else None."""
+    here = os.path.dirname(os.path.abspath(importlib.import_module(_T).__file__))
+    real = os.path.join(os.path.dirname(os.path.realpath(torch.__file__)), "distributed", "tensor")
+    return None if here == real else here
 
 
 def _rules(prepared):

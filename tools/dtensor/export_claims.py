@@ -24,7 +24,8 @@ claims.proto ClaimsRequest is its schema):
   a torch dtype name (torch.float32 -> "float32").
 
 CLAIMS.json:
-  {"strategy_source": "DTensor, torch 2.13.0", "world_size": 4, "mesh": [],
+  {"strategy_source": "DTensor, torch 2.13.0", "torch_version": "2.13.0+cpu",
+   "torch_library": "/.../torch/lib/libtorch_cpu.so", "world_size": 4, "mesh": [],
    "samples": [{"op": ..., "name": ..., "registration": "single_dim" |
                 "op_strategy" | "decomposition" | null,
                 "composite_implicit": true (only for a decomposition whose
@@ -188,8 +189,16 @@ def export(request, path="request"):
     jobs = request.get("jobs", 0)
     if not isinstance(jobs, int) or jobs < 0:
         raise BadRequest("%s: jobs: expected an int >= 0, got %r" % (path, jobs))
+    source = "DTensor, torch %s" % torch.__version__.split("+")[0]
+    if dt.dtensor_source_dir():
+        source += " from %s" % dt.dtensor_source_dir()
     for module in request.get("rule_modules", []):
+        before = dt.effective_registrations()
         run_rule_module(module)
+        after = dt.effective_registrations()
+        replaced = sorted(overload_name(op) for op, r in after.items() if op in before and before[op] is not r)
+        if replaced:
+            source += ", overridden by %s for %s" % (os.path.basename(module), ", ".join(replaced))
     asks = []
     for s, sample in enumerate(samples):
         where = "%s: samples[%d]" % (path, s)
@@ -201,8 +210,9 @@ def export(request, path="request"):
     out = [None] * len(asks)
     for s, entry in _answers(asks, jobs):
         out[s] = entry
-    claims = {"strategy_source": "DTensor, torch %s" % torch.__version__.split("+")[0],
-              "world_size": world_size, "mesh": mesh, "samples": out}
+    claims = {"strategy_source": source, "torch_version": torch.__version__,
+              "torch_library": dt.torch_library(), "world_size": world_size, "mesh": mesh,
+              "samples": out}
     if request.get("list_registered"):
         claims["registered"] = sorted(
             ({"op": overload_name(op), "kind": kind} for op, kind in dt.registered_overloads()),
