@@ -2,8 +2,11 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
+#include <filesystem>
 #include <map>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
@@ -20,7 +23,10 @@
 #include "shrt/report/report.pb.h"
 #include "shrt/report/synthesize.h"
 #include "shrt/strategies/table.pb.h"
+#include "shrt/vocab/atomic_file.h"
 #include "shrt/vocab/mesh.h"
+#include "shrt/vocab/text_proto.h"
+#include "tools/dtensor/torch_python.h"
 #include "tools/validate_command.h"
 
 namespace shrt {
@@ -184,14 +190,47 @@ std::string Cc(const DiscoveryReport& r) {
       "().Rules(args); });\n\n}  // namespace\n}  // namespace shrt\n");
 }
 
+// The report as a DTensor single-dim strategy in Python: `program`
+// (python_strategy.py) run on its JSON under the torch's interpreter.
+// Errors: the program's last stderr line when it fails.
+absl::StatusOr<std::string> Python(const DiscoveryReport& r, const std::string& program) {
+  std::string dir = absl::StrCat(std::getenv("TMPDIR") != nullptr ? std::getenv("TMPDIR") : "/tmp",
+                                 "/shrt_discover_XXXXXX");
+  if (mkdtemp(dir.data()) == nullptr) return absl::InternalError(absl::StrCat(dir, ": cannot create a directory"));
+  struct Cleanup {
+    std::string dir;
+    ~Cleanup() {
+      std::error_code ignored;
+      std::filesystem::remove_all(dir, ignored);
+    }
+  } cleanup{dir};
+  google::protobuf::util::JsonPrintOptions o;
+  o.preserve_proto_field_names = true;
+  std::string json;
+  (void)google::protobuf::util::MessageToJsonString(r, &json, o);
+  const PythonStreams streams{dir + "/report.json", dir + "/strategy.py", dir + "/stderr"};
+  if (absl::Status s = WriteFileAtomically(streams.stdin_path, FileSnapshot{}, json); !s.ok()) return s;
+  absl::StatusOr<PythonExit> exit = RunTorchPython(program, {}, streams);
+  if (!exit.ok()) return exit.status();
+  if (exit->signaled || exit->code != 0) {
+    absl::StatusOr<std::string> err = ReadFile(streams.stderr_path);
+    std::string last = err.ok() ? std::string(absl::StripTrailingAsciiWhitespace(*err)) : "";
+    if (size_t nl = last.rfind('\n'); nl != std::string::npos) last = last.substr(nl + 1);
+    return absl::InvalidArgumentError(last.empty() ? absl::StrCat(program, " failed") : last);
+  }
+  return ReadFile(streams.stdout_path);
+}
+
 }  // namespace
 
 int RunDiscover(const DiscoverCommand& cmd, std::ostream& out, std::ostream& err) {
   auto usage = [&](absl::string_view message) { return UsageError(err, "discover", message); };
   if (cmd.op.empty() == cmd.spec.empty()) return usage("give exactly one of --op=OVERLOAD and --spec=FILE");
-  const std::vector<std::string> formats = {"text", "json", "textproto", "cc"};
+  const std::vector<std::string> formats = {"text", "json", "textproto", "cc", "python"};
   if (std::find(formats.begin(), formats.end(), cmd.format) == formats.end()) {
-    return usage(absl::StrCat("--format: unknown format '", cmd.format, "' (text, json, textproto or cc)"));
+    return usage(absl::StrCat("--format: unknown format '", cmd.format, "' (",
+                              absl::StrJoin(formats.begin(), formats.end() - 1, ", "), " or ",
+                              formats.back(), ")"));
   }
   if (absl::StatusOr<Mesh> m = Mesh::Create(cmd.world_size); !m.ok()) {
     return usage(absl::StrCat("--world_size: ", m.status().message()));
@@ -270,6 +309,10 @@ int RunDiscover(const DiscoverCommand& cmd, std::ostream& out, std::ostream& err
     out << TextProto(report);
   } else if (cmd.format == "cc") {
     out << Cc(report);
+  } else if (cmd.format == "python") {
+    absl::StatusOr<std::string> python = Python(report, cmd.python_strategy_program);
+    if (!python.ok()) return usage(absl::StrCat("--format=python: ", python.status().message()));
+    out << *python;
   } else {
     out << Text(report);
   }

@@ -15,13 +15,17 @@ struct DiscoverCommand {
   std::string op;                 // --op: found in spec_dir
   std::string spec;               // --spec: a spec file instead
   int world_size = 4;             // --world_size
-  std::string format = "text";    // --format: text | json | textproto | cc
+  std::string format = "text";    // --format: text | json | textproto | cc | python
   std::string spec_dir = "op_specs";
   std::string recipe_dir = "op_specs/recipes";
   uint64_t seed = 0;
   int redraws = 3;
   // Wall time one operator call may take before it counts as crashed.
   absl::Duration call_time_limit = absl::Seconds(60);
+  // The program that writes the rules as a DTensor strategy for
+  // --format=python (tools/dtensor/python_strategy.py in the CLI's
+  // runfiles, run under the torch's interpreter); set by main().
+  std::string python_strategy_program;
 };
 
 // Runs the command, writing the report to `out` and errors to `err`.

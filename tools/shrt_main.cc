@@ -112,7 +112,7 @@ const std::vector<std::pair<std::string, Command>>& Commands() {
       {"discover",
        {"Find the valid rules of one overload by ground truth and synthesise symbolic rules.",
         "shrt discover (--op=OVERLOAD | --spec=FILE) [--world_size=N]\n"
-        "              [--format=text|json|textproto|cc] [--load=LIB.so[,...]] [--spec_dir=DIR]\n"
+        "              [--format=text|json|textproto|cc|python] [--load=LIB.so[,...]] [--spec_dir=DIR]\n"
         "              [--recipe_dir=DIR] [--seed=N] [--redraws=N] [--call_time_limit=DURATION]",
         {"op", "spec", "world_size", "format", "load", "spec_dir", "recipe_dir", "seed", "redraws",
          "call_time_limit"}}},
@@ -369,6 +369,7 @@ int Run(int argc, char** argv) {
     cmd.seed = absl::GetFlag(FLAGS_seed);
     cmd.redraws = absl::GetFlag(FLAGS_redraws);
     cmd.call_time_limit = absl::GetFlag(FLAGS_call_time_limit);
+    cmd.python_strategy_program = InRunfiles("tools/dtensor/python_strategy.py");
     return shrt::RunDiscover(cmd, std::cout, std::cerr);
   }
   if (command == "coverage") {

@@ -7,7 +7,8 @@
 # (wrong_neg.patch, through tools/dtensor/torch_overlay.py and PYTHONPATH)
 # or in a --dtensor_rules module that replaces DTensor's registration
 # (override_neg.py) is reported incorrect, the report says whose rules were
-# judged, and tools/dtensor/verify_fixes.py refuses the patch as a fix.
+# judged, and tools/dtensor/verify_fixes.py refuses the patch as a fix; and
+# the rules `discover --format=python` writes round-trip through --dtensor_rules.
 # Usage: planted_test.sh SHRT LIBRARY VERIFY_FIXES
 source tools/expect.sh
 shrt="$1"
@@ -100,5 +101,19 @@ import json, sys
 report = json.load(open(sys.argv[1]))
 assert report["strategy_source"].endswith(", overridden by override_neg.py for aten::neg"), report["strategy_source"]
 assert "P(max) -> P(max)" in {r["rule"] for r in report["ops"][0]["incorrect"]}, report["ops"][0]["incorrect"]
+PY
+# The rules discover finds, written as a DTensor strategy, replace DTensor's
+# own (cumsum's, whose negative-dim rule is wrong) and are all correct.
+expect 0 "discover writes cumsum's rules as a DTensor strategy" -- "$shrt" discover \
+  --op=aten::cumsum --format=python
+cp "$TEST_TMPDIR/out" "$TEST_TMPDIR/cumsum_strategy.py"
+expect 0 "the discovered strategy round-trips" -- "$shrt" validate --dtensor --quiet \
+  --op=aten::cumsum --dtensor_rules="$TEST_TMPDIR/cumsum_strategy.py" --world_size=4 --format=json
+check "it replaced DTensor's, and no rule of it is incorrect" /usr/bin/python3 - "$TEST_TMPDIR/out" <<'PY'
+import json, sys
+report = json.load(open(sys.argv[1]))
+assert report["strategy_source"].endswith(", overridden by cumsum_strategy.py for aten::cumsum"), report["strategy_source"]
+op = report["ops"][0]
+assert op["incorrect"] == [] and "S(0) -> S(0)" in op["correct"], op
 PY
 exit $fail

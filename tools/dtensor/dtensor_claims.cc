@@ -1,8 +1,5 @@
 #include "tools/dtensor/dtensor_claims.h"
 
-#include <fcntl.h>
-#include <spawn.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -27,8 +24,7 @@
 #include "shrt/vocab/placement.h"
 #include "shrt/vocab/text_proto.h"
 #include "tools/dtensor/request.h"
-
-extern char** environ;
+#include "tools/dtensor/torch_python.h"
 
 namespace shrt {
 namespace {
@@ -120,52 +116,21 @@ absl::StatusOr<DTensorClaims> DTensorClaims::Export(const std::string& program,
   if (absl::Status s = WriteFileAtomically(request_path, FileSnapshot{}, json); !s.ok()) {
     return s;
   }
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, stderr_path.c_str(),
-                                   O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  // The torch ShRT is built against is the one of this interpreter
-  // (libtorch/torch_build.h: --repo_env=SHRT_PYTHON, or /usr/bin/python3).
-  if (!std::filesystem::is_regular_file(program)) {
-    return absl::InternalError(absl::StrCat("cannot run ", program, ": no such file"));
-  }
-  char* argv[] = {const_cast<char*>(torch_build::kPython), const_cast<char*>(program.c_str()),
-                  const_cast<char*>(request_path.c_str()),
-                  const_cast<char*>(claims_path.c_str()), nullptr};
-  // Python's string hashing is seeded per process unless PYTHONHASHSEED is
-  // set, and DTensor iterates sets of placements (e.g. the decomposition
-  // path's candidates, _decompositions.py _get_candidate_placements), so
-  // its ties, and with them which input tuples trace, differed from one run
-  // to the next: one seed for every run.
-  std::vector<std::string> env = {"PYTHONHASHSEED=0"};
-  for (char** e = environ; *e != nullptr; ++e) {
-    if (!absl::StartsWith(*e, "PYTHONHASHSEED=")) env.push_back(*e);
-  }
-  std::vector<char*> envp;
-  for (std::string& e : env) envp.push_back(e.data());
-  envp.push_back(nullptr);
-  pid_t pid = 0;
-  const int error =
-      posix_spawn(&pid, torch_build::kPython, &actions, nullptr, argv, envp.data());
-  posix_spawn_file_actions_destroy(&actions);
-  if (error != 0) {
-    return absl::InternalError(absl::StrCat("cannot run ", torch_build::kPython, " ", program,
-                                            ": ", std::strerror(error)));
-  }
-  int status = 0;
-  waitpid(pid, &status, 0);
-  if (WIFEXITED(status) && WEXITSTATUS(status) == 2) {
+  absl::StatusOr<PythonExit> exit =
+      RunTorchPython(program, {request_path, claims_path}, {"", "", stderr_path});
+  if (!exit.ok()) return exit.status();
+  if (!exit->signaled && exit->code == 2) {
     // Bad input (export_claims.py's exit status 2): its message is the last
     // line of its stderr, after whatever torch warned.
     absl::StatusOr<std::string> err = ReadFile(stderr_path);
     return absl::InvalidArgumentError(err.ok() ? LastLine(*err) : err.status().message());
   }
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+  if (exit->signaled || exit->code != 0) {
     absl::StatusOr<std::string> err = ReadFile(stderr_path);
     return absl::FailedPreconditionError(absl::StrCat(
         program,
-        WIFEXITED(status) ? absl::StrCat(" exited with status ", WEXITSTATUS(status))
-                          : absl::StrCat(" was killed by signal ", WTERMSIG(status)),
+        exit->signaled ? absl::StrCat(" was killed by signal ", exit->code)
+                       : absl::StrCat(" exited with status ", exit->code),
         err.ok() ? absl::StrCat(":\n", Tail(*err, 2000)) : ""));
   }
   absl::StatusOr<std::string> claims_json = ReadFile(claims_path);
