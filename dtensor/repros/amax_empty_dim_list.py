@@ -44,11 +44,10 @@ bad = False
 for op, placements, shape, locs, got in results:
     want = op(x, dim=[], keepdim=True)
     print(f"torch.{op.__name__}(x, dim=[], keepdim=True): output placements {placements}, global shape {list(shape)}")
-    want_locs = [want] + [want[:0]] * (W - 1)  # Shard(0) of a [1, 1] result: ranks 1-3 empty
-    print("  expected (full tensor):", want.tolist(), "; as Shard(0) rank locals:", [t.tolist() for t in want_locs])
+    print("  expected (full tensor):", want.tolist())
     print("  DTensor rank locals   :", [t.tolist() for t in locs])
-    print("  DTensor full_tensor   :", got.tolist())
-    bad |= not torch.equal(got, want) or any(not torch.equal(a, b) for a, b in zip(locs, want_locs))
+    print("  DTensor full_tensor   :", got.tolist(), "(the rank locals assembled as the placements say)")
+    bad |= not torch.equal(got, want)
 if bad:
     print("BUG: dim=[] is treated as no reduction instead of a reduction over all dims")
     sys.exit(1)

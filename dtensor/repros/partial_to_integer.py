@@ -50,13 +50,16 @@ with LocalTensorMode(frozenset(range(W))):
     dx = partial({r: x / W for r in range(W)}, x)
     with torch.inference_mode():
         outs = {"to": dx.to(torch.int64)}
-    dself = partial({r: torch.zeros(x.shape, dtype=torch.int64) for r in range(W)}, x)
-    outs["copy_"] = dself.copy_(dx)
-    dself = partial({r: torch.zeros(x.shape, dtype=torch.int64) for r in range(W)}, x)
-    dout = partial({r: torch.zeros(x.shape, dtype=torch.int64) for r in range(W)}, x)
-    outs["copy.out"] = torch.ops.aten.copy.out(dself, dx, out=dout)
-    dself = partial({r: torch.zeros(x.shape, dtype=torch.int64) for r in range(W)}, x)
-    outs["prims.copy_to"] = torch.ops.prims.copy_to(dself, dx)
+    def attempt(name, call):  # an in-place or out= call; DTensor refusing it is no wrong value
+        try:
+            outs[name] = call()
+        except RuntimeError as e:
+            refused[name] = str(e).splitlines()[0]
+    refused = {}
+    zeros = lambda: partial({r: torch.zeros(x.shape, dtype=torch.int64) for r in range(W)}, x)
+    attempt("copy_", lambda: zeros().copy_(dx))
+    attempt("copy.out", lambda: torch.ops.aten.copy.out(zeros(), dx, out=zeros()))
+    attempt("prims.copy_to", lambda: torch.ops.prims.copy_to(zeros(), dx))
     # xi as W one-hot parts: rank r holds the window's element r.
     dxi = partial({r: torch.eye(4, dtype=torch.int64)[r].reshape(1, 1, 2, 2) for r in range(W)}, xi)
     outs["avg_pool2d"] = F.avg_pool2d(dxi, 2)
@@ -65,6 +68,9 @@ with LocalTensorMode(frozenset(range(W))):
 
 bad = False
 for k in want:
+    if k in refused:
+        print(f"{k}: DTensor refuses: {refused[k]}")
+        continue
     print(f"{k}: output placements {placements[k]}")
     print("  expected (full tensor):", want[k].flatten().tolist())
     print("  DTensor, full_tensor  :", got[k].flatten().tolist())
@@ -72,4 +78,4 @@ for k in want:
 if bad:
     print("BUG: the Partial(sum) result differs from the full computation")
     sys.exit(1)
-print("fixed: the results agree")
+print("fixed: the results agree, or DTensor refuses the in-place or out= change")

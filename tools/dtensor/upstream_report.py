@@ -6,17 +6,18 @@ Usage: upstream_report.py [--check] [NAME ...]
 A root cause is named by its repro, dtensor/repros/NAME.py. Each fact has
 one home, and the report only assembles them:
   - the title, the description and the DTensor source at fault: the repro's
-    docstring (its first sentence is the title; the sentence beginning
-    "Found by ShRT:" is the command that finds it);
+    docstring (its first sentence is the title);
   - the repro and what it prints: the script itself, run here on the
     installed torch (its exit status is 1 while the bug exists);
-  - the incorrect (overload, rule) pairs and their evidence:
+  - the incorrect (overload, rule) pairs and their evidence, and the
+    overloads the ShRT command that finds them validates:
     dtensor/known.textproto, grouped by overload;
   - the fix: dtensor/fixes/NAME.patch, its header and its diff, if there is
     one (tools/dtensor/verify_fixes.py verifies it).
 The layout is templates/upstream_report.md.jinja2. With --check, writes
 nothing and exits 1 if a committed report differs from what it would write.
-Exits 2 on bad input (a NAME with no repro, a repro without a docstring).
+Exits 2 on bad input (a NAME with no entry or repro, a repro without a
+docstring).
 """
 import argparse
 import ast
@@ -33,7 +34,6 @@ from google.protobuf import text_format
 import known_pb2
 
 _DIR = os.path.dirname(os.path.abspath(__file__))
-_FOUND_BY = re.compile(r"Found by ShRT:\s*(.*?\))\.?(?=\s*\n\n|\s*$)", re.S)
 
 
 class ReportError(Exception):
@@ -41,19 +41,16 @@ class ReportError(Exception):
 
 
 def _docstring_parts(repro_path):
+    """(source, title, description) of a repro: its docstring's first
+    sentence is the title, the docstring the description."""
     with open(repro_path) as f:
         source = f.read()
     doc = ast.get_docstring(ast.parse(source))
     if not doc:
         raise ReportError(f"{repro_path}: no docstring (the report's description)")
-    found = _FOUND_BY.search(doc)
-    if not found:
-        raise ReportError(f"{repro_path}: the docstring has no 'Found by ShRT: ... (...)' sentence")
-    description = re.sub(r"\n{3,}", "\n\n", doc[:found.start()] + doc[found.end():]).strip()
-    first = description.split("\n\n")[0].replace("DTensor bug:", "")
+    first = doc.split("\n\n")[0].replace("DTensor bug:", "")
     title = " ".join(re.split(r"[.:;](?=\s)", first.strip(), maxsplit=1)[0].split())
-    command, _, samples = " ".join(found.group(1).split()).partition(" (")
-    return source.rstrip("\n"), title, description, command, samples.removesuffix(")")
+    return source.rstrip("\n"), title, doc
 
 
 def _rows(entries):
@@ -79,7 +76,9 @@ def render(name, entries, torch_version):
     patch_path = f"dtensor/fixes/{name}.patch"
     if not os.path.exists(repro_path):
         raise ReportError(f"{repro_path}: no such repro")
-    source, title, description, found_by, found_on = _docstring_parts(repro_path)
+    source, title, description = _docstring_parts(repro_path)
+    ops = sorted({e.op for e in entries})
+    found_by = "bazel run //tools:shrt -- validate --dtensor --op=%s --world_size=4" % ",".join(ops)
     run = subprocess.run([sys.executable, repro_path], capture_output=True, text=True)
     patch_text, patch_header, patch_diff = _patch_parts(patch_path)
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(os.path.join(_DIR, "templates")),
@@ -88,7 +87,7 @@ def render(name, entries, torch_version):
         name=name, title=title, description=description, torch_version=torch_version,
         repro_path=repro_path, repro_source=source, repro_status=run.returncode,
         repro_output=run.stdout.rstrip("\n"), pair_count=len(entries), rows=_rows(entries),
-        found_by=found_by, found_on=found_on, patch_path=patch_path if patch_text else None, patch_text=patch_text,
+        found_by=found_by, patch_path=patch_path if patch_text else None, patch_text=patch_text,
         patch_header=patch_header, patch_diff=patch_diff)
 
 

@@ -120,6 +120,12 @@ def main(argv):
                   f"{args.repros}/{name}.py", file=sys.stderr)
             return 2
     stock_env = dict(os.environ)
+    if os.path.isdir(args.shrt + ".runfiles"):
+        # shrt beside its own runfiles finds them from its path; the runfiles
+        # variables Bazel's launcher set for this script would point it at
+        # ours instead.
+        for name in ("RUNFILES_DIR", "RUNFILES_MANIFEST_FILE", "JAVA_RUNFILES"):
+            stock_env.pop(name, None)
     failed = []
     for name in names:
         failures = _verify(name, by_cause[name], args, stock_env)
