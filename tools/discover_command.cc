@@ -6,7 +6,6 @@
 #include <filesystem>
 #include <map>
 
-#include "absl/strings/ascii.h"
 #include "absl/strings/str_cat.h"
 #include "absl/strings/str_format.h"
 #include "absl/strings/str_join.h"
@@ -214,8 +213,7 @@ absl::StatusOr<std::string> Python(const DiscoveryReport& r, const std::string& 
   if (!exit.ok()) return exit.status();
   if (exit->signaled || exit->code != 0) {
     absl::StatusOr<std::string> err = ReadFile(streams.stderr_path);
-    std::string last = err.ok() ? std::string(absl::StripTrailingAsciiWhitespace(*err)) : "";
-    if (size_t nl = last.rfind('\n'); nl != std::string::npos) last = last.substr(nl + 1);
+    const std::string last = err.ok() ? LastLine(*err, "python_strategy") : "";
     return absl::InvalidArgumentError(last.empty() ? absl::StrCat(program, " failed") : last);
   }
   return ReadFile(streams.stdout_path);

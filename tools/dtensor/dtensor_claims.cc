@@ -39,16 +39,6 @@ std::string Tail(const std::string& text, size_t n) {
   return nl == std::string::npos ? tail : tail.substr(nl + 1);
 }
 
-// The last non-empty line of `text`, without export_claims.py's
-// "export_claims: " prefix.
-std::string LastLine(absl::string_view text) {
-  text = absl::StripTrailingAsciiWhitespace(text);
-  const size_t nl = text.rfind('\n');
-  if (nl != absl::string_view::npos) text = text.substr(nl + 1);
-  absl::ConsumePrefix(&text, "export_claims: ");
-  return std::string(text);
-}
-
 // OK if DTensor was asked in the torch ShRT's C++ side is built against
 // (the same libtorch_cpu.so, symbolic links resolved: a patched copy of the
 // Python sources, tools/dtensor/torch_overlay.py, links the same library),
@@ -123,7 +113,7 @@ absl::StatusOr<DTensorClaims> DTensorClaims::Export(const std::string& program,
     // Bad input (export_claims.py's exit status 2): its message is the last
     // line of its stderr, after whatever torch warned.
     absl::StatusOr<std::string> err = ReadFile(stderr_path);
-    return absl::InvalidArgumentError(err.ok() ? LastLine(*err) : err.status().message());
+    return absl::InvalidArgumentError(err.ok() ? LastLine(*err, "export_claims") : err.status().message());
   }
   if (exit->signaled || exit->code != 0) {
     absl::StatusOr<std::string> err = ReadFile(stderr_path);

@@ -7,8 +7,10 @@
 #include <cstring>
 #include <filesystem>
 
+#include "absl/strings/ascii.h"
 #include "absl/strings/match.h"
 #include "absl/strings/str_cat.h"
+#include "absl/strings/strip.h"
 #include "libtorch/torch_build.h"
 
 extern char** environ;
@@ -16,6 +18,14 @@ extern char** environ;
 namespace shrt {
 
 const char* TorchPython() { return torch_build::kPython; }
+
+std::string LastLine(absl::string_view text, absl::string_view program) {
+  text = absl::StripTrailingAsciiWhitespace(text);
+  const size_t nl = text.rfind('\n');
+  if (nl != absl::string_view::npos) text = text.substr(nl + 1);
+  absl::ConsumePrefix(&text, absl::StrCat(program, ": "));
+  return std::string(text);
+}
 
 absl::StatusOr<PythonExit> RunTorchPython(const std::string& script,
                                           const std::vector<std::string>& args,

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "absl/status/statusor.h"
+#include "absl/strings/string_view.h"
 
 namespace shrt {
 
@@ -40,6 +41,12 @@ absl::StatusOr<PythonExit> RunTorchPython(const std::string& script,
 
 // The interpreter RunTorchPython runs (kPython), for messages.
 const char* TorchPython();
+
+// The message a program that failed on bad input ends its stderr with:
+// the last non-empty line of `text`, without the program's own
+// "<program>: " prefix (ShRT's Python programs print "export_claims: ...",
+// "python_strategy: ..."), after whatever torch warned before.
+std::string LastLine(absl::string_view text, absl::string_view program);
 
 }  // namespace shrt
 
